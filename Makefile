@@ -1,0 +1,104 @@
+# c2c-lite: one GNU Makefile, no configure step, out-of-tree build in $(BUILD).
+#
+#   make            build $(BUILD)/c2c-lite
+#   make test       every cmocka suite (tests/test_*.c) and every end-to-end script (tests/e2e/*.sh)
+#   make check      the same tests built with ASan+UBSan in build-san/
+#   make bench      the benchmarks under bench/ (they print figures; nothing is asserted)
+#   make fuzz       build the libFuzzer targets under fuzz/ with clang (FUZZ_SECONDS=N to run them)
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Sources are found by pattern: a new lib/, report/, record/ or tui/ file, a new tests/test_*.c
+# suite or a new tests/e2e/*.sh script needs no edit here.
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+CC      ?= cc
+PKGS    := libelf libdw ncursesw cmocka libzstd zlib capstone
+Q       := $(if $(V),,@)
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+ifeq ($(strip $(PKG_LIBS)),)
+$(error pkg-config cannot find one of: $(PKGS); run: apt-get install pkg-config libelf-dev libdw-dev libncurses-dev libcmocka-dev libzstd-dev zlib1g-dev libcapstone-dev)
+endif
+
+WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wvla -Wwrite-strings -Wformat-security \
+           -Wold-style-definition -Wpointer-arith -Wno-missing-field-initializers
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Iinclude -I. $(PKG_CFLAGS) -MMD -MP
+LDLIBS  := $(PKG_LIBS) -lpthread -lm
+
+CORE_SRC  := $(wildcard lib/*.c report/*.c record/*.c)
+TUI_SRC   := $(wildcard tui/*.c)
+TEST_SRC  := $(wildcard tests/test_*.c)
+TOOL_SRC  := $(wildcard tests/tools/*.c)
+BENCH_SRC := $(wildcard bench/*.c)
+EX_SRC    := $(wildcard examples/*.c)
+
+CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
+TUI_OBJ   := $(TUI_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN  := $(TEST_SRC:%.c=$(BUILD)/%)
+TOOL_BIN  := $(TOOL_SRC:%.c=$(BUILD)/%)
+BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
+EX_BIN    := $(EX_SRC:%.c=$(BUILD)/%)
+LIBCORE   := $(BUILD)/libc2c.a
+LIBTUI    := $(if $(TUI_OBJ),$(BUILD)/libc2c-tui.a)
+BIN       := $(BUILD)/c2c-lite
+
+.PHONY: all test check bench fuzz install clean demo
+all: $(BIN) $(TOOL_BIN) $(EX_BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIBCORE): $(CORE_OBJ)
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libc2c-tui.a: $(TUI_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(BUILD)/c2c-lite.o $(LIBTUI) $(LIBCORE)
+	$(if $(Q),@echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Tests, tools, benchmarks and examples link the archives: only the members they use are pulled in.
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBCORE)
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDFLAGS) $(LDLIBS)
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBCORE)
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# Examples are workloads: built with -O1 -g and frame pointers so their reports name their code.
+$(BUILD)/examples/%: examples/%.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror $(EXTRA_CFLAGS) -o $@ $< -lpthread
+
+test: all $(TEST_BIN)
+	$(Q)BUILD=$(BUILD) bash tests/run.sh
+
+check:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-san \
+		EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		LDFLAGS="-fsanitize=address,undefined" test
+
+bench: all $(BENCH_BIN)
+	$(Q)BUILD=$(BUILD) bash bench/run.sh
+
+demo: all
+	$(Q)BUILD=$(BUILD) bash examples/demo.sh
+
+FUZZ_SECONDS ?= 0
+fuzz:
+	$(Q)BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/c2c
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/c2c-lite
+	install -m 644 include/c2c/trace.h include/c2c/region.h $(DESTDIR)$(PREFIX)/include/c2c/ 2>/dev/null || \
+		install -m 644 include/c2c/trace.h $(DESTDIR)$(PREFIX)/include/c2c/
+
+clean:
+	rm -rf $(BUILD) build-san
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
