@@ -1,0 +1,43 @@
+/* Streaming reader of perf.data (file mode PERFILE2, both byte orders, and pipe mode).
+ *
+ * It yields the same records as the c2c-lite trace reader (struct trace_event, include/c2c/trace.h)
+ * in timestamp order, the way perf's ordered-events queue delivers them (records are queued and
+ * flushed at FINISHED_ROUND boundaries, so memory stays bounded by a round, never by the file).
+ * The header features become a struct trace_info (NRCPUS, NUMA_TOPOLOGY -> cpu_node, MEM_TOPOLOGY
+ * -> mem_ranges, ARCH, HOSTNAME, OSRELEASE, CPUID, CPUDESC, EVENT_DESC -> events, CMDLINE).
+ *
+ * Ownership and errors follow trace.h: the info belongs to the reader, strings inside an event
+ * stay valid until the next call; functions return 0/1 or a negative errno with the detail (file
+ * name and offset) sent to the log hook. */
+#ifndef C2C_REPORT_PERFDATA_H
+#define C2C_REPORT_PERFDATA_H
+
+#include <stddef.h>
+
+#include "c2c/trace.h"
+
+struct perfdata_reader;
+
+/* Counters of what the file held besides memory samples (shown in the report header). */
+struct perfdata_stats {
+	uint64_t nr_samples, nr_lost_records, nr_lost_samples, nr_throttle, nr_unthrottle;
+	uint64_t nr_aux_bytes;        /* AUXTRACE payload kept aside or skipped */
+	uint64_t nr_unknown_records;  /* skipped record types */
+	uint64_t nr_unordered;        /* records that arrived after their round was flushed */
+};
+
+/* True when @buf (at least 8 bytes) starts with a perf.data magic (PERFILE2 either byte order). */
+int perfdata_is_perfdata(const void *buf, size_t len);
+
+/* Open @path ("-" reads a pipe-mode stream from standard input). */
+int perfdata_reader_open(struct perfdata_reader **out, const char *path);
+/* Open from memory (fuzzing, tests); @buf must outlive the reader. */
+int perfdata_reader_open_mem(struct perfdata_reader **out, const void *buf, size_t len,
+			     const char *name);
+const struct trace_info *perfdata_reader_info(const struct perfdata_reader *r);
+/* 1 and *ev filled, 0 at the end, or a negative errno. */
+int perfdata_reader_next(struct perfdata_reader *r, struct trace_event *ev);
+const struct perfdata_stats *perfdata_reader_stats(const struct perfdata_reader *r);
+void perfdata_reader_free(struct perfdata_reader *r);
+
+#endif
