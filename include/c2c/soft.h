@@ -1,0 +1,48 @@
+/* The soft backend's per-sample encoding, shared by record (which writes it) and report (which
+ * reads it). A soft sample (TRACE_BACKEND_SOFT) is a cpu-clock sample whose data access was
+ * recovered by decoding the instruction the thread was stalled on (record/soft-decode.h). Its
+ * trace_sample.data_src says load/store/atomic (op LOAD, STORE, or STORE with LOCK_LOCKED) with
+ * every level "not available", and trace_sample.detail packs:
+ *   bits 0-4   enum softdec_reason (why the address is or is not known)
+ *   bits 5-7   enum softdec_kind
+ *   bits 8-11  flags (record/soft-decode.h, enum softdec_flags)
+ *   bits 12-15 how many instructions before the sampled IP the access was (15: 15 or more) */
+#ifndef C2C_SOFT_H
+#define C2C_SOFT_H
+
+#include <stdint.h>
+
+enum softdec_kind {
+	SOFTDEC_KIND_NONE = 0,   /* no data access */
+	SOFTDEC_LOAD,
+	SOFTDEC_STORE,
+	SOFTDEC_ATOMIC,          /* atomic read-modify-write */
+	SOFTDEC_PREFETCH,
+	SOFTDEC_KIND__MAX
+};
+
+/* Why softdec_access.addr is or is not valid. Only the two SOFTDEC_ADDR* reasons carry one. */
+enum softdec_reason {
+	SOFTDEC_ADDR = 0,        /* address computed from the sampled registers (or absolute) */
+	SOFTDEC_ADDR_RIP,        /* address computed, RIP-relative: exact without registers */
+	SOFTDEC_NO_MEM,          /* the chosen instruction has no data access */
+	SOFTDEC_STACK,           /* push/pop/call/ret...: a stack access, usually not interesting */
+	SOFTDEC_TLS,             /* fs/gs-relative: thread-local data, never shared */
+	SOFTDEC_CLOBBERED,       /* it (or one walked over) wrote its base or index register */
+	SOFTDEC_VSIB,            /* vector-indexed gather/scatter: one address per lane */
+	SOFTDEC_NO_REGS,         /* a register the address needs was not sampled */
+	SOFTDEC_OUTSIDE,         /* the IP is outside the function's bytes */
+	SOFTDEC_MISALIGNED,      /* the IP is not on an instruction boundary of the function */
+	SOFTDEC_DECODE_FAILED,   /* capstone cannot decode the bytes up to the IP */
+	SOFTDEC_REASON__MAX
+};
+
+enum softdec_reason softdec_detail_reason(uint16_t detail);
+enum softdec_kind softdec_detail_kind(uint16_t detail);
+unsigned int softdec_detail_back(uint16_t detail);
+const char *softdec_reason_name(enum softdec_reason reason);
+const char *softdec_kind_name(enum softdec_kind kind);
+/* True for the reasons that carry an address (SOFTDEC_ADDR, SOFTDEC_ADDR_RIP). */
+int softdec_has_addr(enum softdec_reason reason);
+
+#endif

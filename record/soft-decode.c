@@ -1,0 +1,658 @@
+/* Soft backend decoder: choose the instruction a cpu-clock sample blames and recover its data
+ * address from the sampled registers (the rule is in record/soft-decode.h).
+ *
+ * HOW IT WORKS. A function is disassembled once, forward from its first byte, into a table of
+ * instruction start offsets (plus which of them are targets of direct branches); SOFTDEC_CACHE
+ * functions are kept, the least recently used one is rebuilt for a new function. Instructions
+ * that a sample's walk visits are analysed once (capstone detail: memory operand, access kind,
+ * registers written, text) and the analysis is kept beside the offsets, so a sample in a warm
+ * function costs a binary search and a few table reads, not a capstone call. Invariant: offsets
+ * are ascending and cover [0, decoded_to), which is the function's length unless a byte
+ * sequence failed to decode. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <capstone/capstone.h>
+#include <linux/perf_event.h>
+
+#include "c2c/xalloc.h"
+#include "record/soft-decode.h"
+
+#define REG_NONE (-1)            /* iinfo.base/index: no register */
+#define REG_BAD (-2)             /* a register the sample does not carry (segment, vector...) */
+
+/* The analysis of one instruction. */
+struct iinfo {
+	uint8_t ready;           /* analysed */
+	uint8_t len;
+	uint8_t nofall;          /* cannot fall through to the next instruction */
+	uint8_t access;          /* 0 none, 1 explicit memory operand, 2 implicit stack access */
+	uint8_t kind;            /* enum softdec_kind */
+	uint8_t flags;           /* SOFTDEC_F_RMW, SOFTDEC_F_ADDR32 */
+	uint8_t size;
+	uint8_t special;         /* SOFTDEC_TLS or SOFTDEC_VSIB when registers cannot help, else 0 */
+	int8_t base, index;      /* enum regs_x86, REG_NONE or REG_BAD */
+	int32_t scale;
+	int64_t disp;
+	uint64_t written;        /* bit set of the enum regs_x86 registers it writes */
+	char *text;
+};
+
+/* The instruction boundaries of one function, and the analysis of the instructions seen. */
+struct fbounds {
+	const uint8_t *code;     /* the key: code pointer, length and start address */
+	size_t len;
+	uint64_t start;
+	uint64_t used;           /* softdec.clock at the last use; 0: empty slot */
+	uint32_t *off;           /* instruction start offsets */
+	uint8_t *target;         /* per instruction: a direct branch or call in the function goes there */
+	struct iinfo *info;      /* per instruction */
+	size_t nr, cap, cap_target, cap_info;
+	size_t decoded_to;       /* end offset of the last decoded instruction */
+};
+
+/* Samples of a few hot functions interleave (one per thread), so several are cached. */
+#define SOFTDEC_CACHE 16
+
+struct softdec {
+	csh cs;
+	cs_insn *insn;
+	struct fbounds cache[SOFTDEC_CACHE];
+	struct fbounds *fb;      /* the function being decoded */
+	uint64_t clock;
+	uint32_t *tgt;           /* scratch: branch target offsets found while decoding */
+	size_t nr_tgt, cap_tgt;
+	unsigned int max_back;
+};
+
+int softdec_new(struct softdec **out)
+{
+	struct softdec *sd;
+
+	if (!out)
+		return -EINVAL;
+	sd = xcalloc(1, sizeof(*sd));
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &sd->cs) != CS_ERR_OK) {
+		free(sd);
+		return -ENOTSUP;
+	}
+	cs_option(sd->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	cs_option(sd->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	sd->max_back = SOFTDEC_MAX_BACK_DEFAULT;
+	sd->insn = cs_malloc(sd->cs);
+	if (!sd->insn) {
+		softdec_free(sd);
+		return -ENOMEM;
+	}
+	*out = sd;
+	return 0;
+}
+
+static void drop_info(struct fbounds *fb)
+{
+	for (size_t i = 0; i < fb->nr && fb->info; i++) {
+		free(fb->info[i].text);
+		fb->info[i].text = NULL;
+	}
+}
+
+void softdec_free(struct softdec *sd)
+{
+	if (!sd)
+		return;
+	if (sd->insn)
+		cs_free(sd->insn, 1);
+	cs_close(&sd->cs);
+	for (int i = 0; i < SOFTDEC_CACHE; i++) {
+		drop_info(&sd->cache[i]);
+		free(sd->cache[i].off);
+		free(sd->cache[i].target);
+		free(sd->cache[i].info);
+	}
+	free(sd->tgt);
+	free(sd);
+}
+
+void softdec_forget(struct softdec *sd)
+{
+	if (!sd)
+		return;
+	for (int i = 0; i < SOFTDEC_CACHE; i++)
+		sd->cache[i].used = 0;
+}
+
+void softdec_set_max_back(struct softdec *sd, unsigned int n)
+{
+	if (sd)
+		sd->max_back = n < 1 ? 1 : n > SOFTDEC_MAX_BACK_LIMIT ? SOFTDEC_MAX_BACK_LIMIT : n;
+}
+
+/* --- instruction boundaries ------------------------------------------------------------- */
+
+static long find_start(const struct fbounds *fb, size_t rel)
+{
+	size_t lo = 0, hi = fb->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fb->off[mid] == rel)
+			return (long)mid;
+		if (fb->off[mid] < rel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* Remember the target of a direct jump, conditional jump or call that stays in the function. */
+static void note_target(struct softdec *sd, const struct softdec_func *fn, const cs_insn *in)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	if (!cs_insn_group(sd->cs, in, CS_GRP_JUMP) && !cs_insn_group(sd->cs, in, CS_GRP_CALL))
+		return;
+	if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
+		return;
+	if ((uint64_t)x->operands[0].imm < fn->start || (uint64_t)x->operands[0].imm - fn->start >= fn->len)
+		return;
+	sd->tgt = xgrow(sd->tgt, &sd->cap_tgt, sd->nr_tgt + 1, sizeof(*sd->tgt));
+	sd->tgt[sd->nr_tgt++] = (uint32_t)((uint64_t)x->operands[0].imm - fn->start);
+}
+
+/* Size the per-instruction tables, mark the branch targets and clear the analyses. */
+static void finish_tables(struct softdec *sd)
+{
+	struct fbounds *fb = sd->fb;
+	size_t n = fb->nr ? fb->nr : 1;
+
+	fb->target = xgrow(fb->target, &fb->cap_target, n, sizeof(*fb->target));
+	fb->info = xgrow(fb->info, &fb->cap_info, n, sizeof(*fb->info));
+	memset(fb->target, 0, n * sizeof(*fb->target));
+	memset(fb->info, 0, n * sizeof(*fb->info));
+	for (size_t i = 0; i < sd->nr_tgt; i++) {
+		long idx = find_start(fb, sd->tgt[i]);
+
+		if (idx >= 0)
+			fb->target[idx] = 1;
+	}
+}
+
+static void build_boundaries(struct softdec *sd, const struct softdec_func *fn)
+{
+	const uint8_t *p = fn->code;
+	size_t left = fn->len;
+	uint64_t addr = fn->start;
+	struct fbounds *fb = sd->fb;
+
+	drop_info(fb);
+	fb->nr = sd->nr_tgt = 0;
+	while (left) {
+		size_t at = fn->len - left;
+
+		if (!cs_disasm_iter(sd->cs, &p, &left, &addr, sd->insn))
+			break;
+		fb->off = xgrow(fb->off, &fb->cap, fb->nr + 1, sizeof(*fb->off));
+		fb->off[fb->nr++] = (uint32_t)at;
+		note_target(sd, fn, sd->insn);
+	}
+	finish_tables(sd);
+	fb->decoded_to = fn->len - left;
+	fb->code = fn->code;
+	fb->len = fn->len;
+	fb->start = fn->start;
+}
+
+/* Make sd->fb the boundaries of @fn: a cached entry, or the least recently used one rebuilt. */
+static void select_function(struct softdec *sd, const struct softdec_func *fn)
+{
+	struct fbounds *victim = &sd->cache[0];
+
+	sd->clock++;
+	for (int i = 0; i < SOFTDEC_CACHE; i++) {
+		struct fbounds *fb = &sd->cache[i];
+
+		if (fb->used && fb->code == fn->code && fb->len == fn->len && fb->start == fn->start) {
+			fb->used = sd->clock;
+			sd->fb = fb;
+			return;
+		}
+		if (fb->used < victim->used)
+			victim = fb;
+	}
+	victim->used = sd->clock;
+	sd->fb = victim;
+	build_boundaries(sd, fn);
+}
+
+/* Find the instruction at @ip: returns SOFTDEC_ADDR with *idx its index (fb->nr when the IP is
+ * the end of the decoded bytes), or a failure reason. */
+static enum softdec_reason locate(struct softdec *sd, const struct softdec_func *fn, uint64_t ip,
+				  long *idx)
+{
+	size_t rel;
+
+	if (ip < fn->start || ip - fn->start > fn->len)
+		return SOFTDEC_OUTSIDE;
+	select_function(sd, fn);
+	rel = ip - fn->start;
+	if (rel > sd->fb->decoded_to)
+		return SOFTDEC_DECODE_FAILED;
+	*idx = rel == sd->fb->decoded_to ? (long)sd->fb->nr : find_start(sd->fb, rel);
+	if (*idx < 0)
+		return SOFTDEC_MISALIGNED;
+	return sd->fb->nr ? SOFTDEC_ADDR : SOFTDEC_DECODE_FAILED;
+}
+
+/* --- classification ----------------------------------------------------------------------- */
+
+static int is_stack_op(unsigned int id)
+{
+	switch (id) {
+	case X86_INS_PUSH: case X86_INS_POP: case X86_INS_CALL: case X86_INS_LCALL:
+	case X86_INS_RET: case X86_INS_RETF: case X86_INS_RETFQ: case X86_INS_ENTER:
+	case X86_INS_LEAVE: case X86_INS_PUSHF: case X86_INS_PUSHFQ: case X86_INS_POPF:
+	case X86_INS_POPFQ:
+		return 1;
+	}
+	return 0;
+}
+
+/* Stack ops that write the stack (the rest read it). */
+static int is_stack_write(unsigned int id)
+{
+	return id == X86_INS_PUSH || id == X86_INS_CALL || id == X86_INS_LCALL ||
+	       id == X86_INS_ENTER || id == X86_INS_PUSHF || id == X86_INS_PUSHFQ;
+}
+
+/* After these, the next instruction to retire is not the one that follows in memory. */
+static int no_fallthrough(unsigned int id)
+{
+	switch (id) {
+	case X86_INS_JMP: case X86_INS_LJMP: case X86_INS_RET: case X86_INS_RETF:
+	case X86_INS_RETFQ: case X86_INS_CALL: case X86_INS_LCALL: case X86_INS_UD2:
+	case X86_INS_UD2B: case X86_INS_HLT:
+		return 1;
+	}
+	return 0;
+}
+
+static int is_atomic_op(unsigned int id)
+{
+	return id == X86_INS_XCHG || id == X86_INS_CMPXCHG || id == X86_INS_CMPXCHG8B ||
+	       id == X86_INS_CMPXCHG16B || id == X86_INS_XADD;
+}
+
+static int is_prefetch(unsigned int id)
+{
+	return id == X86_INS_PREFETCH || id == X86_INS_PREFETCHNTA || id == X86_INS_PREFETCHT0 ||
+	       id == X86_INS_PREFETCHT1 || id == X86_INS_PREFETCHT2 || id == X86_INS_PREFETCHW;
+}
+
+/* The memory operand the access is about: the first written one, else the first one. */
+static int pick_mem_operand(const cs_x86 *x)
+{
+	int first = -1;
+
+	for (int i = 0; i < x->op_count; i++) {
+		if (x->operands[i].type != X86_OP_MEM)
+			continue;
+		if (x->operands[i].access & CS_AC_WRITE)
+			return i;
+		if (first < 0)
+			first = i;
+	}
+	return first;
+}
+
+static enum softdec_kind mem_kind(const cs_insn *in, const cs_x86_op *op, uint32_t *flags)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	if (x->prefix[0] == X86_PREFIX_LOCK || is_atomic_op(in->id))
+		return SOFTDEC_ATOMIC;
+	if (is_prefetch(in->id))
+		return SOFTDEC_PREFETCH;
+	if (op->access & CS_AC_WRITE) {
+		if (op->access & CS_AC_READ)
+			*flags |= SOFTDEC_F_RMW;
+		return SOFTDEC_STORE;
+	}
+	/* reads, and the few operands capstone 4 gives no access flags: treat as loads */
+	return SOFTDEC_LOAD;
+}
+
+/* --- registers ------------------------------------------------------------------------------ */
+
+/* The perf register holding capstone register @r (any width), or -1. */
+static int reg_index(x86_reg r)
+{
+	switch (r) {
+	case X86_REG_RAX: case X86_REG_EAX: case X86_REG_AX: case X86_REG_AL: case X86_REG_AH:
+		return REGS_X86_AX;
+	case X86_REG_RBX: case X86_REG_EBX: case X86_REG_BX: case X86_REG_BL: case X86_REG_BH:
+		return REGS_X86_BX;
+	case X86_REG_RCX: case X86_REG_ECX: case X86_REG_CX: case X86_REG_CL: case X86_REG_CH:
+		return REGS_X86_CX;
+	case X86_REG_RDX: case X86_REG_EDX: case X86_REG_DX: case X86_REG_DL: case X86_REG_DH:
+		return REGS_X86_DX;
+	case X86_REG_RSI: case X86_REG_ESI: case X86_REG_SI: case X86_REG_SIL:
+		return REGS_X86_SI;
+	case X86_REG_RDI: case X86_REG_EDI: case X86_REG_DI: case X86_REG_DIL:
+		return REGS_X86_DI;
+	case X86_REG_RBP: case X86_REG_EBP: case X86_REG_BP: case X86_REG_BPL:
+		return REGS_X86_BP;
+	case X86_REG_RSP: case X86_REG_ESP: case X86_REG_SP: case X86_REG_SPL:
+		return REGS_X86_SP;
+	case X86_REG_RIP: case X86_REG_EIP:
+		return REGS_X86_IP;
+	default:
+		break;
+	}
+	if (r >= X86_REG_R8 && r <= X86_REG_R15)
+		return REGS_X86_R8 + (r - X86_REG_R8);
+	if (r >= X86_REG_R8D && r <= X86_REG_R15D)
+		return REGS_X86_R8 + (r - X86_REG_R8D);
+	if (r >= X86_REG_R8W && r <= X86_REG_R15W)
+		return REGS_X86_R8 + (r - X86_REG_R8W);
+	if (r >= X86_REG_R8B && r <= X86_REG_R15B)
+		return REGS_X86_R8 + (r - X86_REG_R8B);
+	return -1;
+}
+
+static int is_vector_reg(x86_reg r)
+{
+	return (r >= X86_REG_XMM0 && r <= X86_REG_XMM31) || (r >= X86_REG_YMM0 && r <= X86_REG_YMM31) ||
+	       (r >= X86_REG_ZMM0 && r <= X86_REG_ZMM31);
+}
+
+/* Bit set of the perf registers @in writes, explicitly or implicitly. */
+static uint64_t written_regs(csh cs, const cs_insn *in)
+{
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+	uint64_t set = 0;
+
+	if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
+		for (int i = 0; i < nwr; i++) {
+			int idx = reg_index((x86_reg)wr[i]);
+
+			if (idx >= 0)
+				set |= 1ULL << idx;
+		}
+	}
+	/* capstone 4 omits the accumulator cmpxchg loads on failure */
+	if (in->id == X86_INS_CMPXCHG)
+		set |= 1ULL << REGS_X86_AX;
+	if (in->id == X86_INS_CMPXCHG8B || in->id == X86_INS_CMPXCHG16B)
+		set |= (1ULL << REGS_X86_AX) | (1ULL << REGS_X86_DX);
+	return set;
+}
+
+static int reg_value(const struct softdec_regs *regs, int idx, uint64_t *val)
+{
+	if (idx < 0 || !(regs->mask & (1ULL << idx)))
+		return -1;
+	*val = regs->val[idx];
+	return 0;
+}
+
+
+/* --- analysis of one instruction -------------------------------------------------------------- */
+
+/* An address register as an enum regs_x86 index, REG_NONE or REG_BAD. */
+static int8_t addr_reg(x86_reg r)
+{
+	int idx;
+
+	if (r == X86_REG_INVALID)
+		return REG_NONE;
+	idx = reg_index(r);
+	return idx < 0 ? REG_BAD : (int8_t)idx;
+}
+
+static void analyse_mem(const cs_insn *in, const cs_x86_op *op, struct iinfo *ii)
+{
+	const x86_op_mem *m = &op->mem;
+	uint32_t flags = 0;
+
+	ii->access = 1;
+	ii->kind = (uint8_t)mem_kind(in, op, &flags);
+	ii->size = op->size;
+	if (m->segment == X86_REG_FS || m->segment == X86_REG_GS)
+		ii->special = SOFTDEC_TLS;
+	else if (m->index != X86_REG_INVALID && is_vector_reg(m->index))
+		ii->special = SOFTDEC_VSIB;
+	ii->base = addr_reg(m->base);
+	ii->index = addr_reg(m->index);
+	ii->scale = m->scale;
+	ii->disp = m->disp;
+	if (in->detail->x86.addr_size == 4)
+		flags |= SOFTDEC_F_ADDR32;
+	ii->flags = (uint8_t)flags;
+}
+
+static void analyse(struct softdec *sd, const cs_insn *in, struct iinfo *ii)
+{
+	const cs_x86 *x = &in->detail->x86;
+	int mem = -1;
+
+	ii->len = (uint8_t)in->size;
+	ii->nofall = (uint8_t)no_fallthrough(in->id);
+	ii->written = written_regs(sd->cs, in);
+	ii->base = ii->index = REG_NONE;
+	if (in->op_str[0])
+		ii->text = xasprintf("%s %s", in->mnemonic, in->op_str);
+	else
+		ii->text = xstrdup(in->mnemonic);
+	if (in->id == X86_INS_LEA || in->id == X86_INS_NOP)   /* address arithmetic, hints */
+		return;
+	mem = pick_mem_operand(x);
+	if (mem >= 0) {
+		analyse_mem(in, &x->operands[mem], ii);
+	} else if (is_stack_op(in->id)) {
+		ii->access = 2;
+		ii->kind = is_stack_write(in->id) ? SOFTDEC_STORE : SOFTDEC_LOAD;
+		ii->size = 8;
+	}
+}
+
+/* The analysis of instruction @idx of the current function, or NULL if it does not decode. */
+static const struct iinfo *info_at(struct softdec *sd, const struct softdec_func *fn, long idx)
+{
+	struct iinfo *ii = &sd->fb->info[idx];
+	const uint8_t *p = fn->code + sd->fb->off[idx];
+	size_t left = fn->len - sd->fb->off[idx];
+	uint64_t addr = fn->start + sd->fb->off[idx];
+
+	if (ii->ready)
+		return ii;
+	if (!cs_disasm_iter(sd->cs, &p, &left, &addr, sd->insn))
+		return NULL;
+	analyse(sd, sd->insn, ii);
+	ii->ready = 1;
+	return ii;
+}
+
+/* --- addresses and the rule ----------------------------------------------------------------- */
+
+/* The address of the memory operand of @ii at @insn_addr; @clobber holds the registers written
+ * between its start and the sample (0 when it is the IP's own instruction). */
+static enum softdec_reason mem_address(const struct iinfo *ii, uint64_t insn_addr, uint64_t clobber,
+				       const struct softdec_regs *regs, uint64_t *addr, uint32_t *flags)
+{
+	uint64_t base = 0, index = 0;
+	enum softdec_reason ok = SOFTDEC_ADDR;
+
+	if (ii->special)
+		return (enum softdec_reason)ii->special;
+	if (ii->base == REG_BAD || ii->index == REG_BAD)
+		return SOFTDEC_NO_REGS;
+	if ((ii->base >= 0 && ii->base != REGS_X86_IP && (clobber & (1ULL << ii->base))) ||
+	    (ii->index >= 0 && (clobber & (1ULL << ii->index))))
+		return SOFTDEC_CLOBBERED;
+	if (ii->base == REGS_X86_IP) {
+		base = insn_addr + ii->len;
+		ok = SOFTDEC_ADDR_RIP;
+	} else if (ii->base >= 0 && reg_value(regs, ii->base, &base) < 0) {
+		return SOFTDEC_NO_REGS;
+	}
+	if (ii->index >= 0 && reg_value(regs, ii->index, &index) < 0)
+		return SOFTDEC_NO_REGS;
+	*addr = base + index * (uint64_t)(int64_t)ii->scale + (uint64_t)ii->disp;
+	if (ii->flags & SOFTDEC_F_ADDR32)
+		*addr &= 0xffffffffULL;
+	if (ii->base == REGS_X86_SP)
+		*flags |= SOFTDEC_F_STACK_BASE;
+	return ok;
+}
+
+static void fill_insn(struct softdec_access *out, const struct iinfo *ii, uint64_t insn_addr)
+{
+	out->insn_addr = insn_addr;
+	out->insn_len = ii->len;
+	snprintf(out->text, sizeof(out->text), "%s", ii->text);
+}
+
+static void describe(const struct iinfo *ii, uint64_t insn_addr, uint64_t clobber,
+		     const struct softdec_regs *regs, struct softdec_access *out)
+{
+	fill_insn(out, ii, insn_addr);
+	out->kind = (enum softdec_kind)ii->kind;
+	out->flags |= ii->flags;
+	out->size = ii->size;
+	if (ii->access == 1)
+		out->reason = mem_address(ii, insn_addr, clobber, regs, &out->addr, &out->flags);
+	else
+		out->reason = ii->access == 2 ? SOFTDEC_STACK : SOFTDEC_NO_MEM;
+	if (!softdec_has_addr(out->reason))
+		out->addr = 0;
+}
+
+static uint64_t insn_address(const struct softdec *sd, const struct softdec_func *fn, long idx)
+{
+	return fn->start + sd->fb->off[idx];
+}
+
+/* Rules 1 and 2: walk back from the IP over instructions that touch no memory, at most
+ * max_back of them (1 when the IP is a branch target). Stop at one that cannot fall through,
+ * and do not step back over another branch target (control may have come from elsewhere).
+ * Registers written by every instruction walked over count as clobbered. Returns 1 and fills
+ * @out when an access was found. */
+static int blame_before(struct softdec *sd, const struct softdec_func *fn, long idx,
+			const struct softdec_regs *regs, struct softdec_access *out)
+{
+	uint64_t clobber = 0;
+	long max = sd->max_back;
+
+	if ((size_t)idx < sd->fb->nr && sd->fb->target[idx])
+		max = 1;         /* the IP is a branch target: only its fall-through predecessor */
+	for (long k = 1; k <= max && idx - k >= 0; k++) {
+		long j = idx - k;
+		const struct iinfo *ii;
+
+		if (k > 1 && sd->fb->target[j + 1])
+			break;
+		ii = info_at(sd, fn, j);
+		if (!ii || ii->nofall)
+			break;
+		clobber |= ii->written;
+		if (ii->access) {
+			describe(ii, insn_address(sd, fn, j), clobber, regs, out);
+			out->back = (uint8_t)k;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int softdec_decode(struct softdec *sd, const struct softdec_func *fn, uint64_t ip,
+		   const struct softdec_regs *regs, struct softdec_access *out)
+{
+	const struct iinfo *cur = NULL, *prev = NULL;
+	long idx;
+
+	if (!sd || !fn || !regs || !out || (!fn->code && fn->len))
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->reason = locate(sd, fn, ip, &idx);
+	if (out->reason != SOFTDEC_ADDR || blame_before(sd, fn, idx, regs, out))
+		return 0;
+	if ((size_t)idx < sd->fb->nr)
+		cur = info_at(sd, fn, idx);
+	if (cur && cur->access) {          /* rule 3 */
+		out->flags |= SOFTDEC_F_AT_IP;
+		describe(cur, ip, 0, regs, out);
+		return 0;
+	}
+	if (idx > 0)                       /* rule 4 */
+		prev = info_at(sd, fn, idx - 1);
+	if (prev) {
+		fill_insn(out, prev, insn_address(sd, fn, idx - 1));
+		out->back = 1;
+	} else if (cur) {
+		fill_insn(out, cur, ip);
+	}
+	out->reason = prev || cur ? SOFTDEC_NO_MEM : SOFTDEC_DECODE_FAILED;
+	return 0;
+}
+
+/* --- helpers -------------------------------------------------------------------------------- */
+
+int softdec_regs_unpack(struct softdec_regs *regs, uint64_t mask, const uint64_t *vals, size_t nr)
+{
+	size_t n = 0;
+
+	if (!regs || (nr && !vals) || (mask >> REGS_X86_64_MAX))
+		return -EINVAL;
+	if ((size_t)__builtin_popcountll(mask) != nr)
+		return -EINVAL;
+	memset(regs, 0, sizeof(*regs));
+	regs->mask = mask;
+	for (int i = 0; i < REGS_X86_64_MAX; i++)
+		if (mask & (1ULL << i))
+			regs->val[i] = vals[n++];
+	return 0;
+}
+
+uint64_t softdec_data_src(enum softdec_kind kind)
+{
+	uint64_t common = PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) | PERF_MEM_S(TLB, NA);
+
+	switch (kind) {
+	case SOFTDEC_LOAD:
+		return common | PERF_MEM_S(OP, LOAD) | PERF_MEM_S(LOCK, NA);
+	case SOFTDEC_STORE:
+		return common | PERF_MEM_S(OP, STORE) | PERF_MEM_S(LOCK, NA);
+	case SOFTDEC_ATOMIC:
+		return common | PERF_MEM_S(OP, STORE) | PERF_MEM_S(LOCK, LOCKED);
+	case SOFTDEC_PREFETCH:
+		return common | PERF_MEM_S(OP, PFETCH) | PERF_MEM_S(LOCK, NA);
+	default:
+		return common | PERF_MEM_S(OP, NA) | PERF_MEM_S(LOCK, NA);
+	}
+}
+
+void softdec_fill_sample(struct trace_sample *s, const struct softdec_access *acc)
+{
+	s->flags &= (uint8_t)~TRACE_SAMPLE_HAS_ADDR;
+	s->addr = 0;
+	if (softdec_has_addr(acc->reason)) {
+		s->addr = acc->addr;
+		s->flags |= TRACE_SAMPLE_HAS_ADDR;
+	}
+	s->data_src = softdec_data_src(acc->kind);
+	s->flags |= TRACE_SAMPLE_HAS_DSRC;
+	s->detail = softdec_detail(acc);
+}
+
+uint16_t softdec_detail(const struct softdec_access *acc)
+{
+	unsigned int back = acc->back > 15 ? 15 : acc->back;
+
+	return (uint16_t)((acc->reason & 0x1f) | (acc->kind & 0x7) << 5 | (acc->flags & 0xf) << 8 |
+			  back << 12);
+}

@@ -1,0 +1,135 @@
+/* Soft backend decoder: from a cpu-clock sample (user IP and user registers) and the bytes of the
+ * function around the IP, find the memory access the thread was most likely stalled on and the
+ * data address it used. Pure: bytes and registers in, one struct softdec_access out; no I/O.
+ * Capstone (detail mode) does the x86-64 decoding.
+ *
+ * WHICH INSTRUCTION. A cpu-clock sample is a timer interrupt. Interrupts are taken on an
+ * instruction boundary, after the oldest instruction in flight retires, so the sampled IP is the
+ * instruction that would execute next. The instruction that held retirement (a load missing the
+ * cache, a store or atomic waiting for the line) retired just before, often together with the
+ * few cheap instructions that depended on it: on this project's x86-64 test machine, the spin
+ * loop `mov ring.tail(%rip),%rsi; mov %rax,%rcx; sub %rsi,%rcx; cmp $0x400,%rcx; je` is sampled
+ * at the je, four instructions after the load. x86 cannot be decoded backwards, so the decoder
+ * disassembles the function forward from its start to find instruction boundaries and the
+ * targets of direct branches, then applies this rule:
+ *   1. Walk back from the IP: first the instruction that ends exactly at the IP, then the one
+ *      before it, up to max_back instructions (default SOFTDEC_MAX_BACK_DEFAULT). Stop before
+ *      an instruction that cannot fall through (jmp, ret, call: after those the instruction that
+ *      retired last was elsewhere), and do not step back over a direct branch target (control
+ *      may have arrived there from elsewhere). When the IP itself is a branch target (a loop
+ *      head), only the instruction ending at it is considered.
+ *   2. The first instruction on that walk that accesses memory (an explicit memory operand, or
+ *      push/pop/...) is blamed; softdec_access.back says how many instructions before the IP it
+ *      is. Its registers are those after it and every walked-over instruction executed: if any of
+ *      them wrote its base or index register (`mov (%rax),%rax`, `movsb`, `mov %rax,%rcx` after a
+ *      load through %rcx), the address is lost (SOFTDEC_CLOBBERED).
+ *   3. Otherwise, if the IP's own instruction accesses memory, it is blamed (SOFTDEC_F_AT_IP,
+ *      back 0). Its registers are those before it executes, so its address is always recoverable.
+ *   4. Otherwise there is no access: reason SOFTDEC_NO_MEM, reported on the instruction before
+ *      the IP (or the IP's own).
+ * softdec_set_max_back(sd, 1) gives the plain "instruction before the IP" rule. That is also
+ * the rule for hardware watchpoint hits: the debug trap is taken after the accessing instruction,
+ * so the instruction ending at the trap IP is the access, and its kind tells a read-write
+ * watchpoint's loads from its stores.
+ *
+ * WHAT IS AN ACCESS. lea and nop have a memory operand but touch no memory (SOFTDEC_NO_MEM).
+ * lock-prefixed instructions, xchg with memory, cmpxchg, cmpxchg8b/16b and xadd are atomic
+ * read-modify-writes. Other instructions are stores when they write their memory operand
+ * (a plain `addl $1,(%rax)` is a store with SOFTDEC_F_RMW) and loads when they only read it.
+ * push, pop, call, ret, enter, leave, pushf and popf are stack accesses (SOFTDEC_STACK; a push or
+ * call through an explicit memory operand is judged by that operand). fs/gs-relative operands are
+ * thread-local (SOFTDEC_TLS); VSIB gathers/scatters have one address per lane (SOFTDEC_VSIB).
+ *
+ * Thread safety: a struct softdec is used by one thread at a time. */
+#ifndef C2C_RECORD_SOFT_DECODE_H
+#define C2C_RECORD_SOFT_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "c2c/soft.h"
+#include "c2c/trace.h"
+#include "record/regs-x86.h"
+
+
+
+enum softdec_flags {
+	SOFTDEC_F_AT_IP = 1 << 0,      /* the access is the IP's own instruction (rule 3) */
+	SOFTDEC_F_RMW = 1 << 1,        /* a non-atomic read-modify-write, classified as a store */
+	SOFTDEC_F_STACK_BASE = 1 << 2, /* the address is %rsp-based: most likely a local variable */
+	SOFTDEC_F_ADDR32 = 1 << 3,     /* 32-bit address size (0x67 prefix): address truncated */
+};
+
+/* The sampled user registers, indexed by enum regs_x86; only registers in @mask are valid. */
+struct softdec_regs {
+	uint64_t mask;
+	uint64_t val[REGS_X86_64_MAX];
+};
+
+/* The code of the function holding the IP: @len bytes at virtual address @start. */
+struct softdec_func {
+	const uint8_t *code;
+	size_t len;
+	uint64_t start;
+};
+
+#define SOFTDEC_TEXT_MAX 96
+
+/* One decoded sample. */
+struct softdec_access {
+	uint64_t addr;           /* data address; valid when reason is SOFTDEC_ADDR or _ADDR_RIP */
+	uint64_t insn_addr;      /* address of the chosen instruction (0 when none was decoded) */
+	uint32_t size;           /* bytes of the memory operand, 0 when unknown or no access */
+	uint8_t insn_len;
+	uint8_t back;            /* its place before the IP: 0 the IP's own, 1 the one ending at
+				  * the IP, 2 the one before that... */
+	enum softdec_kind kind;
+	enum softdec_reason reason;
+	uint32_t flags;          /* enum softdec_flags */
+	char text[SOFTDEC_TEXT_MAX]; /* "movq (%rax), %rax" (AT&T), empty when none was decoded */
+};
+
+struct softdec;
+
+/* Open a decoder (a capstone handle plus a cache of the instruction boundaries and analyses of
+ * the last functions seen). -ENOTSUP when capstone cannot open an x86-64 handle. */
+int softdec_new(struct softdec **out);
+/* NULL is a no-op. */
+void softdec_free(struct softdec *sd);
+
+/* Decode the sample at @ip. Returns 0 and fills *out, whose reason says whether an address was
+ * found; -EINVAL when an argument is NULL. The decoder caches the boundaries of the last
+ * functions (keyed by code pointer, start and length): call softdec_forget() if the bytes behind
+ * the same pointer change. */
+int softdec_decode(struct softdec *sd, const struct softdec_func *fn, uint64_t ip,
+		   const struct softdec_regs *regs, struct softdec_access *out);
+void softdec_forget(struct softdec *sd);
+
+#define SOFTDEC_MAX_BACK_DEFAULT 8
+#define SOFTDEC_MAX_BACK_LIMIT 15
+/* How many instructions before the IP rule 1 may walk: 1..SOFTDEC_MAX_BACK_LIMIT (clamped). */
+void softdec_set_max_back(struct softdec *sd, unsigned int n);
+
+/* Fill @regs from a PERF_SAMPLE_REGS_USER block: @mask is attr.sample_regs_user, @vals the
+ * @nr values that follow the ABI word. -EINVAL when @nr differs from the bits in @mask or the
+ * mask has bits beyond the x86-64 registers. */
+int softdec_regs_unpack(struct softdec_regs *regs, uint64_t mask, const uint64_t *vals, size_t nr);
+
+/* The data_src of a soft sample: op LOAD (loads), STORE (stores and atomics: an atomic needs the
+ * line exclusive, like a store) or PFETCH, lock LOCKED for atomics and NA otherwise, level, snoop
+ * and TLB NA. SOFTDEC_KIND_NONE gives the kernel's "not available" value 0x05080021. */
+uint64_t softdec_data_src(enum softdec_kind kind);
+
+/* Fill the soft-backend fields of @s from @acc: addr (with TRACE_SAMPLE_HAS_ADDR when the
+ * reason carries one), data_src (softdec_data_src(), TRACE_SAMPLE_HAS_DSRC) and detail. The
+ * caller fills time, ip, pid/tid, cpu, cpumode and weight (the sampling period's time share). */
+void softdec_fill_sample(struct trace_sample *s, const struct softdec_access *acc);
+
+/* trace_sample.detail of a soft sample: bits 0-4 the reason, 5-7 the kind, 8-11 the flags,
+ * 12-15 back (capped at 15). */
+uint16_t softdec_detail(const struct softdec_access *acc);
+
+/* Short names for reports ("base/index register overwritten", "load"); "?" when out of range. */
+/* True when the reason carries an address. */
+
+#endif

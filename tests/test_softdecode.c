@@ -1,0 +1,426 @@
+/* Tests of the soft backend decoder (record/soft-decode.c). Every instruction's bytes below were
+ * produced by GNU as 2.40 and checked with objdump -d; the comment beside them is objdump's text.
+ * All rows use one register file (std_regs) so that expected addresses can be read off it. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "record/soft-decode.h"
+
+#define S   0x401000ULL          /* where every test function starts */
+#define AX  0x7f0000001000ULL
+#define BX  0x2000ULL
+#define CX  3ULL
+#define DX  0x4000ULL
+#define SI  5ULL
+#define DI  0x6000ULL
+#define BP  0x7ffc0100ULL
+#define SP  0x7ffc0000ULL
+#define R12 0x8000ULL
+#define R13 0x10ULL
+
+static void std_regs(struct softdec_regs *r, uint64_t clear)
+{
+	memset(r, 0, sizeof(*r));
+	r->mask = REGS_X86_SOFT_MASK & ~clear;
+	r->val[REGS_X86_AX] = AX;
+	r->val[REGS_X86_BX] = BX;
+	r->val[REGS_X86_CX] = CX;
+	r->val[REGS_X86_DX] = DX;
+	r->val[REGS_X86_SI] = SI;
+	r->val[REGS_X86_DI] = DI;
+	r->val[REGS_X86_BP] = BP;
+	r->val[REGS_X86_SP] = SP;
+	r->val[REGS_X86_R12] = R12;
+	r->val[REGS_X86_R13] = R13;
+}
+
+/* A loop as gcc -O1 writes it for `buf.a++` with buf at 0x404040. */
+static const uint8_t loop_fn[] = {
+	0x55,                                      /* 401000 push %rbp */
+	0x48, 0x89, 0xe5,                          /* 401001 mov %rsp,%rbp */
+	0x48, 0x8b, 0x05, 0x35, 0x30, 0x00, 0x00,  /* 401004 mov 0x3035(%rip),%rax # 404040 */
+	0x48, 0x83, 0xc0, 0x01,                    /* 40100b add $0x1,%rax */
+	0x48, 0x89, 0x05, 0x2a, 0x30, 0x00, 0x00,  /* 40100f mov %rax,0x302a(%rip) # 404040 */
+	0x83, 0xef, 0x01,                          /* 401016 sub $0x1,%edi */
+	0x75, 0xe9,                                /* 401019 jne 401004 */
+	0x5d,                                      /* 40101b pop %rbp */
+	0xc3,                                      /* 40101c ret */
+};
+
+struct row {
+	int line;
+	const uint8_t *code;
+	size_t len;
+	uint64_t ip;             /* offset from S */
+	uint64_t clear;          /* register bits missing from the sample */
+	enum softdec_reason reason;
+	enum softdec_kind kind;
+	uint32_t size;
+	uint64_t addr;
+	uint64_t insn;           /* offset from S of the chosen instruction */
+	uint8_t back;            /* instructions between it and the IP */
+	uint32_t flags;
+	const char *text;        /* NULL: not checked */
+};
+
+#define CODE(...) .code = (const uint8_t[]){__VA_ARGS__}, .len = sizeof((const uint8_t[]){__VA_ARGS__})
+#define LOOP .code = loop_fn, .len = sizeof(loop_fn)
+#define ADD_RCX 0x48, 0x83, 0xc1, 0x01   /* add $0x1,%rcx */
+
+static const struct row rows[] = {
+	/* one instruction, then a nop; the IP is after the instruction (rule 2) */
+	{ __LINE__, CODE(0x48, 0x8b, 0x08, 0x90), .ip = 3,          /* mov (%rax),%rcx */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 8, .addr = AX, .text = "movq (%rax), %rcx" },
+	{ __LINE__, CODE(0x48, 0x89, 0x4c, 0xf2, 0x10, 0x90), .ip = 5,  /* mov %rcx,0x10(%rdx,%rsi,8) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE, .size = 8, .addr = DX + SI * 8 + 0x10 },
+	{ __LINE__, CODE(0xf0, 0x48, 0x83, 0x07, 0x01, 0x90), .ip = 5,  /* lock addq $0x1,(%rdi) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_ATOMIC, .size = 8, .addr = DI, .text = "lock addq $1, (%rdi)" },
+	{ __LINE__, CODE(0x48, 0x87, 0x03, 0x90), .ip = 3,          /* xchg %rax,(%rbx) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_ATOMIC, .size = 8, .addr = BX },
+	{ __LINE__, CODE(0xf0, 0x48, 0x0f, 0xb1, 0x0a, 0x90), .ip = 5,  /* lock cmpxchg %rcx,(%rdx) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_ATOMIC, .size = 8, .addr = DX },
+	{ __LINE__, CODE(0xf0, 0x48, 0x0f, 0xb1, 0x08, 0x90), .ip = 5,  /* lock cmpxchg %rcx,(%rax) */
+	  .reason = SOFTDEC_CLOBBERED, .kind = SOFTDEC_ATOMIC, .size = 8 },
+	{ __LINE__, CODE(0xf0, 0x0f, 0xc1, 0x02, 0x90), .ip = 4,    /* lock xadd %eax,(%rdx) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_ATOMIC, .size = 4, .addr = DX },
+	{ __LINE__, CODE(0x48, 0x0f, 0xc7, 0x0e, 0x90), .ip = 4,    /* cmpxchg16b (%rsi) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_ATOMIC, .size = 16, .addr = SI },
+	{ __LINE__, CODE(0x8b, 0x05, 0x00, 0x01, 0x00, 0x00, 0x90), .ip = 6,  /* mov 0x100(%rip),%eax */
+	  .clear = REGS_X86_SOFT_MASK, .reason = SOFTDEC_ADDR_RIP, .kind = SOFTDEC_LOAD, .size = 4,
+	  .addr = S + 6 + 0x100, .text = "movl 0x100(%rip), %eax" },
+	{ __LINE__, CODE(0x48, 0x8b, 0x00, 0x90), .ip = 3,          /* mov (%rax),%rax */
+	  .reason = SOFTDEC_CLOBBERED, .kind = SOFTDEC_LOAD, .size = 8 },
+	{ __LINE__, CODE(0x0f, 0xb6, 0x40, 0x03, 0x90), .ip = 4,    /* movzbl 0x3(%rax),%eax */
+	  .reason = SOFTDEC_CLOBBERED, .kind = SOFTDEC_LOAD, .size = 1 },
+	{ __LINE__, CODE(0x8b, 0x0c, 0x8a, 0x90), .ip = 3,          /* mov (%rdx,%rcx,4),%ecx */
+	  .reason = SOFTDEC_CLOBBERED, .kind = SOFTDEC_LOAD, .size = 4 },
+	{ __LINE__, CODE(0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0, 0x90), .ip = 9, /* mov %fs:0x28,%rax */
+	  .reason = SOFTDEC_TLS, .kind = SOFTDEC_LOAD, .size = 8 },
+	{ __LINE__, CODE(0x83, 0x00, 0x01, 0x90), .ip = 3,          /* addl $0x1,(%rax) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE, .size = 4, .addr = AX, .flags = SOFTDEC_F_RMW },
+	{ __LINE__, CODE(0x48, 0x8b, 0x44, 0x24, 0x08, 0x90), .ip = 5,  /* mov 0x8(%rsp),%rax */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 8, .addr = SP + 8,
+	  .flags = SOFTDEC_F_STACK_BASE },
+	{ __LINE__, CODE(0x47, 0x8b, 0x34, 0x6c, 0x90), .ip = 4,    /* mov (%r12,%r13,2),%r14d */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 4, .addr = R12 + R13 * 2 },
+	{ __LINE__, CODE(0xc7, 0x45, 0xfc, 0x07, 0, 0, 0, 0x90), .ip = 7,  /* movl $0x7,-0x4(%rbp) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE, .size = 4, .addr = BP - 4 },
+	{ __LINE__, CODE(0x67, 0x8b, 0x08, 0x90), .ip = 3,          /* mov (%eax),%ecx */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 4, .addr = AX & 0xffffffff,
+	  .flags = SOFTDEC_F_ADDR32 },
+	{ __LINE__, CODE(0xc5, 0xfe, 0x6f, 0x00, 0x90), .ip = 4,    /* vmovdqu (%rax),%ymm0 */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 32, .addr = AX },
+	{ __LINE__, CODE(0xc4, 0xe2, 0x69, 0x90, 0x04, 0x88, 0x90), .ip = 6, /* vpgatherdd %xmm2,(%rax,%xmm1,4),%xmm0 */
+	  .reason = SOFTDEC_VSIB, .kind = SOFTDEC_LOAD, .size = 4 },
+	{ __LINE__, CODE(0x0f, 0x18, 0x08, 0x90), .ip = 3,          /* prefetcht0 (%rax) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_PREFETCH, .size = 1, .addr = AX },
+	{ __LINE__, CODE(0x53, 0x90), .ip = 1,                      /* push %rbx */
+	  .reason = SOFTDEC_STACK, .kind = SOFTDEC_STORE, .size = 8 },
+	{ __LINE__, CODE(0x5b, 0x90), .ip = 1,                      /* pop %rbx */
+	  .reason = SOFTDEC_STACK, .kind = SOFTDEC_LOAD, .size = 8 },
+	{ __LINE__, CODE(0xa4, 0x90), .ip = 1,                      /* movsb: rsi and rdi advanced */
+	  .reason = SOFTDEC_CLOBBERED, .kind = SOFTDEC_STORE, .size = 1 },
+	{ __LINE__, CODE(0x48, 0x8b, 0x08, 0x90), .ip = 3, .clear = 1ULL << REGS_X86_AX,
+	  .reason = SOFTDEC_NO_REGS, .kind = SOFTDEC_LOAD, .size = 8 },
+	/* rule 3: the previous instruction cannot be blamed, the IP's own one is */
+	{ __LINE__, CODE(0x90, 0xa4), .ip = 1, .insn = 1,           /* nop; movsb at IP: before it ran */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE, .size = 1, .addr = DI, .flags = SOFTDEC_F_AT_IP },
+	{ __LINE__, CODE(0x48, 0x8d, 0x48, 0x08, 0x48, 0x8b, 0x00), .ip = 4, .insn = 4, /* lea; mov (%rax),%rax */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 8, .addr = AX, .flags = SOFTDEC_F_AT_IP },
+	{ __LINE__, CODE(0xe8, 0, 0, 0, 0, 0x48, 0x8b, 0x08), .ip = 5, .insn = 5,  /* call; mov (%rax),%rcx */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 8, .addr = AX, .flags = SOFTDEC_F_AT_IP },
+	{ __LINE__, CODE(0xeb, 0x00, 0x48, 0x8b, 0x08), .ip = 2, .insn = 2,  /* jmp; mov (%rax),%rcx */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 8, .addr = AX, .flags = SOFTDEC_F_AT_IP },
+	{ __LINE__, CODE(0x48, 0x83, 0xc4, 0x08, 0x90), .ip = 4,    /* add $0x8,%rsp; nop */
+	  .reason = SOFTDEC_NO_MEM, .kind = SOFTDEC_KIND_NONE, .text = "addq $8, %rsp" },
+	/* rule 1: walking back over several instructions */
+	{ __LINE__, CODE(0x48, 0x8b, 0x32, 0x48, 0x29, 0xf1, 0x48, 0x81, 0xf9, 0, 4, 0, 0, 0x74, 0x00, 0x90),
+	  .ip = 13, .back = 3,          /* mov (%rdx),%rsi; sub %rsi,%rcx; cmp $0x400,%rcx; [IP] je */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 8, .addr = DX },
+	{ __LINE__, CODE(0x48, 0x8b, 0x31, 0x48, 0x89, 0xc1, 0x90),
+	  .ip = 6, .back = 2,           /* mov (%rcx),%rsi; mov %rax,%rcx: the base was overwritten */
+	  .reason = SOFTDEC_CLOBBERED, .kind = SOFTDEC_LOAD, .size = 8 },
+	{ __LINE__, CODE(0x48, 0x8b, 0x32, ADD_RCX, ADD_RCX, ADD_RCX, ADD_RCX, ADD_RCX, ADD_RCX, ADD_RCX, 0x90),
+	  .ip = 31, .back = 8,          /* load, then 7 adds: within the default walk of 8 */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 8, .addr = DX },
+	{ __LINE__, CODE(0x48, 0x8b, 0x32, ADD_RCX, ADD_RCX, ADD_RCX, ADD_RCX, ADD_RCX, ADD_RCX, ADD_RCX,
+			 ADD_RCX, 0x90),
+	  .ip = 35, .insn = 31, .back = 1, .reason = SOFTDEC_NO_MEM, .text = "addq $1, %rcx" }, /* 8 adds */
+	{ __LINE__, CODE(0x48, 0x8b, 0x32, ADD_RCX, ADD_RCX, 0x75, 0xf6, 0x90),
+	  .ip = 11, .insn = 7, .back = 1,   /* mov (%rdx),%rsi; L: add; add; [IP] jne L: stop at L */
+	  .reason = SOFTDEC_NO_MEM },
+	/* where the IP is */
+	{ __LINE__, CODE(0x06, 0x90), .ip = 1, .reason = SOFTDEC_DECODE_FAILED },  /* 06: invalid in 64-bit */
+	{ __LINE__, CODE(0x48, 0x8b, 0x08, 0x06), .ip = 3,          /* the load before bad bytes is found */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 8, .addr = AX },
+	{ __LINE__, CODE(0x48, 0x8b, 0x08, 0x06), .ip = 4, .reason = SOFTDEC_DECODE_FAILED },
+	/* a whole function: the rule picks the right instruction at each IP */
+	{ __LINE__, LOOP, .ip = 0x0b, .insn = 0x04, .reason = SOFTDEC_ADDR_RIP, .kind = SOFTDEC_LOAD,
+	  .size = 8, .addr = 0x404040, .text = "movq 0x3035(%rip), %rax" },
+	{ __LINE__, LOOP, .ip = 0x0f, .insn = 0x04, .back = 2, .reason = SOFTDEC_ADDR_RIP,  /* over add */
+	  .kind = SOFTDEC_LOAD, .size = 8, .addr = 0x404040 },
+	{ __LINE__, LOOP, .ip = 0x16, .insn = 0x0f, .reason = SOFTDEC_ADDR_RIP, .kind = SOFTDEC_STORE,
+	  .size = 8, .addr = 0x404040 },
+	{ __LINE__, LOOP, .ip = 0x04, .insn = 0x04, .back = 0, .reason = SOFTDEC_ADDR_RIP, .kind = SOFTDEC_LOAD,
+	  .size = 8, .addr = 0x404040, .flags = SOFTDEC_F_AT_IP },
+	{ __LINE__, LOOP, .ip = 0x19, .insn = 0x0f, .back = 2, .reason = SOFTDEC_ADDR_RIP,  /* over sub */
+	  .kind = SOFTDEC_STORE, .size = 8, .addr = 0x404040 },
+	{ __LINE__, LOOP, .ip = 0x1b, .insn = 0x0f, .back = 3, .reason = SOFTDEC_ADDR_RIP,  /* jne falls through */
+	  .kind = SOFTDEC_STORE, .size = 8, .addr = 0x404040 },
+	{ __LINE__, LOOP, .ip = 0x01, .insn = 0x00, .reason = SOFTDEC_STACK, .kind = SOFTDEC_STORE, .size = 8 },
+	{ __LINE__, LOOP, .ip = 0x00, .insn = 0x00, .reason = SOFTDEC_STACK, .kind = SOFTDEC_STORE,
+	  .size = 8, .flags = SOFTDEC_F_AT_IP },
+	{ __LINE__, LOOP, .ip = 0x1d, .insn = 0x1c, .reason = SOFTDEC_NO_MEM, .text = "retq" },
+	{ __LINE__, LOOP, .ip = 0x05, .reason = SOFTDEC_MISALIGNED },
+	{ __LINE__, LOOP, .ip = 0x1e, .reason = SOFTDEC_OUTSIDE },
+	{ __LINE__, LOOP, .ip = (uint64_t)-1, .reason = SOFTDEC_OUTSIDE },  /* S - 1 */
+};
+
+static void check_row(struct softdec *sd, const struct row *r)
+{
+	struct softdec_func fn = { .code = r->code, .len = r->len, .start = S };
+	struct softdec_regs regs;
+	struct softdec_access acc;
+	int has_insn = r->reason != SOFTDEC_OUTSIDE && r->reason != SOFTDEC_MISALIGNED &&
+		       r->reason != SOFTDEC_DECODE_FAILED;
+	/* a row without .back blames the instruction ending at the IP, or the IP's own (AT_IP) */
+	unsigned want_back = r->back ? r->back : (r->flags & SOFTDEC_F_AT_IP) || !has_insn ? 0 : 1;
+
+	std_regs(&regs, r->clear);
+	assert_int_equal(softdec_decode(sd, &fn, S + r->ip, &regs, &acc), 0);
+	if (acc.reason != r->reason || acc.kind != r->kind || acc.size != r->size ||
+	    acc.addr != r->addr || acc.flags != r->flags || acc.back != want_back ||
+	    acc.insn_addr != (has_insn ? S + r->insn : 0) || (r->text && strcmp(acc.text, r->text)))
+		fail_msg("row at line %d: got reason %s kind %s size %u addr %#llx insn %#llx back %u "
+			 "flags %#x text '%s'", r->line, softdec_reason_name(acc.reason),
+			 softdec_kind_name(acc.kind), acc.size, (unsigned long long)acc.addr,
+			 (unsigned long long)acc.insn_addr, acc.back, acc.flags, acc.text);
+	assert_int_equal(softdec_has_addr(acc.reason), acc.reason <= SOFTDEC_ADDR_RIP);
+}
+
+static void test_softdecode_rows(void **state)
+{
+	struct softdec *sd;
+
+	(void)state;
+	assert_int_equal(softdec_new(&sd), 0);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		check_row(sd, &rows[i]);
+	/* the same rows again, in reverse, exercise the boundary cache switching functions */
+	for (size_t i = sizeof(rows) / sizeof(rows[0]); i-- > 0;)
+		check_row(sd, &rows[i]);
+	softdec_free(sd);
+}
+
+/* The cache is keyed by the code pointer: new bytes behind a new pointer are decoded afresh, and
+ * softdec_forget() covers bytes rewritten in place. */
+static void test_softdecode_cache(void **state)
+{
+	uint8_t code[] = { 0x48, 0x8b, 0x08, 0x90 };      /* mov (%rax),%rcx; nop */
+	struct softdec_func fn = { .code = code, .len = sizeof(code), .start = S };
+	struct softdec_regs regs;
+	struct softdec_access acc;
+	struct softdec *sd;
+
+	(void)state;
+	std_regs(&regs, 0);
+	assert_int_equal(softdec_new(&sd), 0);
+	assert_int_equal(softdec_decode(sd, &fn, S + 3, &regs, &acc), 0);
+	assert_int_equal(acc.reason, SOFTDEC_ADDR);
+	code[0] = 0x90, code[1] = 0x90, code[2] = 0x53;     /* nop; nop; push %rbx; nop */
+	softdec_forget(sd);
+	assert_int_equal(softdec_decode(sd, &fn, S + 3, &regs, &acc), 0);
+	assert_int_equal(acc.reason, SOFTDEC_STACK);
+	assert_int_equal(acc.insn_addr, S + 2);
+	/* more functions than the cache holds, twice round: evicted entries are rebuilt right */
+	for (int round = 0; round < 2; round++) {
+		for (uint64_t f = 0; f < 40; f++) {
+			struct softdec_func other = { .code = loop_fn, .len = sizeof(loop_fn),
+						      .start = S + f * 0x1000 };
+
+			assert_int_equal(softdec_decode(sd, &other, other.start + 0x0b, &regs, &acc), 0);
+			assert_int_equal(acc.reason, SOFTDEC_ADDR_RIP);
+			assert_int_equal(acc.addr, 0x404040 + f * 0x1000);
+			assert_int_equal(acc.insn_addr, other.start + 4);
+		}
+	}
+	assert_int_equal(softdec_decode(NULL, &fn, S, &regs, &acc), -EINVAL);
+	assert_int_equal(softdec_decode(sd, NULL, S, &regs, &acc), -EINVAL);
+	softdec_free(sd);
+	softdec_free(NULL);
+}
+
+/* With a walk of 1 the rule is the plain "instruction before the IP, else the IP's own". */
+static void test_softdecode_max_back(void **state)
+{
+	struct softdec_func fn = { .code = loop_fn, .len = sizeof(loop_fn), .start = S };
+	struct softdec_regs regs;
+	struct softdec_access acc;
+	struct softdec *sd;
+
+	(void)state;
+	std_regs(&regs, 0);
+	assert_int_equal(softdec_new(&sd), 0);
+	softdec_set_max_back(sd, 1);
+	assert_int_equal(softdec_decode(sd, &fn, S + 0x0f, &regs, &acc), 0);   /* add; [IP] store */
+	assert_int_equal(acc.insn_addr, S + 0x0f);
+	assert_int_equal(acc.kind, SOFTDEC_STORE);
+	assert_int_equal(acc.flags, SOFTDEC_F_AT_IP);
+	assert_int_equal(acc.back, 0);
+	assert_int_equal(softdec_decode(sd, &fn, S + 0x19, &regs, &acc), 0);   /* sub; [IP] jne */
+	assert_int_equal(acc.reason, SOFTDEC_NO_MEM);
+	assert_int_equal(acc.insn_addr, S + 0x16);
+	softdec_set_max_back(sd, 0);                                          /* clamped to 1 */
+	assert_int_equal(softdec_decode(sd, &fn, S + 0x19, &regs, &acc), 0);
+	assert_int_equal(acc.reason, SOFTDEC_NO_MEM);
+	softdec_set_max_back(sd, 1000);                                       /* clamped to 15 */
+	assert_int_equal(softdec_decode(sd, &fn, S + 0x19, &regs, &acc), 0);
+	assert_int_equal(acc.back, 2);
+	softdec_free(sd);
+}
+
+/* Random bytes decode to something or fail cleanly, at every IP, with consistent results. */
+static void test_softdecode_random(void **state)
+{
+	uint8_t code[64];
+	uint32_t seed = 12345;
+	struct softdec_regs regs;
+	struct softdec_access acc;
+	struct softdec *sd;
+
+	(void)state;
+	std_regs(&regs, 0);
+	assert_int_equal(softdec_new(&sd), 0);
+	for (int round = 0; round < 300; round++) {
+		struct softdec_func fn = { .code = code, .len = 1 + round % sizeof(code), .start = S };
+
+		for (size_t i = 0; i < sizeof(code); i++) {
+			seed = seed * 1103515245 + 12345;
+			code[i] = (uint8_t)(seed >> 16);
+		}
+		softdec_forget(sd);
+		for (uint64_t ip = S - 1; ip <= S + fn.len + 1; ip++) {
+			assert_int_equal(softdec_decode(sd, &fn, ip, &regs, &acc), 0);
+			assert_true(acc.reason < SOFTDEC_REASON__MAX && acc.kind < SOFTDEC_KIND__MAX);
+			assert_true(softdec_has_addr(acc.reason) || acc.addr == 0);
+			if (acc.insn_addr) {
+				assert_true(acc.insn_addr >= S && acc.insn_addr + acc.insn_len <= S + fn.len);
+				assert_true(acc.insn_addr + acc.insn_len <= ip || acc.insn_addr == ip);
+				assert_true(acc.text[0] != 0);
+			}
+			if (ip < S || ip > S + fn.len)
+				assert_int_equal(acc.reason, SOFTDEC_OUTSIDE);
+		}
+	}
+	softdec_free(sd);
+}
+
+static void test_softdecode_regs_unpack(void **state)
+{
+	const uint64_t vals[] = { 11, 22, 33 };
+	uint64_t mask = (1ULL << REGS_X86_AX) | (1ULL << REGS_X86_IP) | (1ULL << REGS_X86_R15);
+	struct softdec_regs r;
+
+	(void)state;
+	assert_int_equal(softdec_regs_unpack(&r, mask, vals, 3), 0);
+	assert_int_equal(r.mask, mask);
+	assert_int_equal(r.val[REGS_X86_AX], 11);
+	assert_int_equal(r.val[REGS_X86_IP], 22);
+	assert_int_equal(r.val[REGS_X86_R15], 33);
+	assert_int_equal(r.val[REGS_X86_BX], 0);
+	assert_int_equal(softdec_regs_unpack(&r, mask, vals, 2), -EINVAL);
+	assert_int_equal(softdec_regs_unpack(&r, 1ULL << REGS_X86_64_MAX, vals, 1), -EINVAL);
+	assert_int_equal(softdec_regs_unpack(&r, 0, NULL, 0), 0);
+	/* the recorder's mask: 17 registers, none the kernel rejects on x86-64 */
+	assert_int_equal(__builtin_popcountll(REGS_X86_SOFT_MASK), 17);
+	assert_int_equal(REGS_X86_SOFT_MASK & (0xfULL << REGS_X86_DS), 0);
+}
+
+static void test_softdecode_data_src(void **state)
+{
+	static const struct { int line; enum softdec_kind kind; uint64_t want; } t[] = {
+		{ __LINE__, SOFTDEC_LOAD, 0x05080022 },      /* OP_LOAD|LVL_NA|SNOOP_NA|LOCK_NA|TLB_NA */
+		{ __LINE__, SOFTDEC_STORE, 0x05080024 },
+		{ __LINE__, SOFTDEC_ATOMIC, 0x06080024 },    /* OP_STORE|LOCK_LOCKED */
+		{ __LINE__, SOFTDEC_PREFETCH, 0x05080028 },
+		{ __LINE__, SOFTDEC_KIND_NONE, 0x05080021 }, /* the kernel's PERF_MEM_NA */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (softdec_data_src(t[i].kind) != t[i].want)
+			fail_msg("row at line %d: got %#llx", t[i].line,
+				 (unsigned long long)softdec_data_src(t[i].kind));
+}
+
+static void test_softdecode_fill_sample(void **state)
+{
+	struct softdec_access ok = { .addr = 0x1234, .reason = SOFTDEC_ADDR_RIP, .kind = SOFTDEC_ATOMIC };
+	struct softdec_access bad = { .reason = SOFTDEC_CLOBBERED, .kind = SOFTDEC_LOAD };
+	struct trace_sample s = { .ip = 0x401000, .flags = TRACE_SAMPLE_HAS_CPU, .cpu = 1 };
+
+	(void)state;
+	softdec_fill_sample(&s, &ok);
+	assert_int_equal(s.addr, 0x1234);
+	assert_int_equal(s.flags, TRACE_SAMPLE_HAS_CPU | TRACE_SAMPLE_HAS_ADDR | TRACE_SAMPLE_HAS_DSRC);
+	assert_int_equal(s.data_src, 0x06080024);
+	assert_int_equal(softdec_detail_reason(s.detail), SOFTDEC_ADDR_RIP);
+	softdec_fill_sample(&s, &bad);          /* a stale address is cleared */
+	assert_int_equal(s.addr, 0);
+	assert_int_equal(s.flags, TRACE_SAMPLE_HAS_CPU | TRACE_SAMPLE_HAS_DSRC);
+	assert_int_equal(s.data_src, 0x05080022);
+	assert_int_equal(softdec_detail_reason(s.detail), SOFTDEC_CLOBBERED);
+	assert_int_equal(s.ip, 0x401000);
+	assert_int_equal(s.cpu, 1);
+}
+
+static void test_softdecode_names_detail(void **state)
+{
+	struct softdec_access acc = { .reason = SOFTDEC_CLOBBERED, .kind = SOFTDEC_ATOMIC,
+				      .flags = SOFTDEC_F_AT_IP | SOFTDEC_F_RMW, .back = 5 };
+	uint16_t d = softdec_detail(&acc);
+
+	(void)state;
+	for (int i = 0; i < SOFTDEC_REASON__MAX; i++) {
+		assert_non_null(softdec_reason_name(i));
+		assert_string_not_equal(softdec_reason_name(i), "?");
+		for (int j = 0; j < i; j++)
+			assert_string_not_equal(softdec_reason_name(i), softdec_reason_name(j));
+	}
+	for (int i = 0; i < SOFTDEC_KIND__MAX; i++)
+		assert_string_not_equal(softdec_kind_name(i), "?");
+	assert_string_equal(softdec_reason_name(SOFTDEC_REASON__MAX), "?");
+	assert_string_equal(softdec_kind_name((enum softdec_kind)99), "?");
+	assert_int_equal(softdec_detail_reason(d), SOFTDEC_CLOBBERED);
+	assert_int_equal(softdec_detail_kind(d), SOFTDEC_ATOMIC);
+	assert_int_equal((d >> 8) & 0xf, SOFTDEC_F_AT_IP | SOFTDEC_F_RMW);
+	assert_int_equal(softdec_detail_back(d), 5);
+	acc.back = 200;                    /* capped */
+	assert_int_equal(softdec_detail_back(softdec_detail(&acc)), 15);
+	acc.reason = SOFTDEC_REASON__MAX - 1;
+	acc.kind = SOFTDEC_KIND__MAX - 1;
+	assert_int_equal(softdec_detail_reason(softdec_detail(&acc)), SOFTDEC_REASON__MAX - 1);
+	assert_int_equal(softdec_detail_kind(softdec_detail(&acc)), SOFTDEC_KIND__MAX - 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_softdecode_rows),
+		cmocka_unit_test(test_softdecode_cache),
+		cmocka_unit_test(test_softdecode_max_back),
+		cmocka_unit_test(test_softdecode_random),
+		cmocka_unit_test(test_softdecode_regs_unpack),
+		cmocka_unit_test(test_softdecode_data_src),
+		cmocka_unit_test(test_softdecode_fill_sample),
+		cmocka_unit_test(test_softdecode_names_detail),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
