@@ -8,9 +8,11 @@
  * On disk (all integers little-endian):
  *   file header (16 bytes): magic "C2CTRACE", u16 major, u16 minor, u32 header_flags
  *   then a sequence of chunks, each {u32 magic "CHNK", u32 kind, u32 payload_len, u32 crc32,
- *   payload}. The CRC (zlib crc32) covers kind, payload_len and the payload. The first chunk
- *   holds the trace_info; later chunks hold records. A chunk is self-contained (its dictionaries
- *   and delta bases start fresh), so a file cut short is readable up to its last complete chunk.
+ *   u32 nr_records, u32 header_crc, payload}. The CRC (zlib crc32) covers kind, payload_len and
+ *   the payload; header_crc covers the 20 header bytes before it. Bit 16 of kind: the payload
+ *   is zstd-compressed. The first chunk holds the trace_info; later chunks hold records; an end
+ *   chunk (the record count) closes the file. A chunk is self-contained (its dictionaries and
+ *   delta bases start fresh), so a file cut short is readable up to its last complete chunk.
  *
  * Ownership: strings and arrays inside a struct trace_info returned by the reader belong to the
  * reader. Strings inside an event returned by trace_reader_next() stay valid until the next call.
