@@ -14,6 +14,11 @@ struct cmd {
 
 /* One row per built subcommand; a command that is not built yet has no row. */
 static const struct cmd commands[] = {
+	{ "report", cmd_report, "show contended cachelines of a trace, as perf c2c report does" },
+	{ "tui", cmd_tui, "browse contended cachelines in the terminal (perf c2c report's TUI)" },
+	{ "convert", cmd_convert, "convert a perf.data file into a c2c-lite trace" },
+	{ "record", cmd_record, "sample loads and stores into a trace (perf c2c record)" },
+	{ "doctor", cmd_doctor, "check what this machine can record, and why not" },
 	{ NULL, NULL, NULL },
 };
 

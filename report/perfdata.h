@@ -38,6 +38,16 @@ const struct trace_info *perfdata_reader_info(const struct perfdata_reader *r);
 /* 1 and *ev filled, 0 at the end, or a negative errno. */
 int perfdata_reader_next(struct perfdata_reader *r, struct trace_event *ev);
 const struct perfdata_stats *perfdata_reader_stats(const struct perfdata_reader *r);
+
+enum perfdata_missing {
+	PERFDATA_NO_NRCPUS = 1 << 0,
+	PERFDATA_NO_NUMA = 1 << 1,
+	PERFDATA_NO_MEM_TOPOLOGY = 1 << 2,
+};
+/* Header features perf c2c needs that the file lacks (enum perfdata_missing bits). */
+unsigned int perfdata_reader_missing(const struct perfdata_reader *r);
+/* The data ended inside a record (what came before was delivered). */
+int perfdata_reader_truncated(const struct perfdata_reader *r);
 void perfdata_reader_free(struct perfdata_reader *r);
 
 #endif

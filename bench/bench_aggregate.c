@@ -1,0 +1,151 @@
+/* bench_aggregate: how fast the cacheline table folds samples, and how much memory it needs.
+ *
+ *   build/bench/bench_aggregate [SAMPLES...]     (default: 1000000 10000000)
+ *
+ * Each run feeds synthetic samples through cltab_feed() (map lookups, data_src decoding, line and
+ * offset hashing) on one core: about 100k distinct cachelines of a heap, chosen with a skew (u^3:
+ * a few hot lines, a long tail), 4 fields per line each touched from 2 code addresses, HITMs, L1 hits and
+ * stores, 4 CPUs on 2 nodes. Only the cltab_feed() calls are timed (sample generation is not);
+ * cltab_finish() is timed separately. Peak RSS is the process's (getrusage), so later runs
+ * include earlier ones' high-water mark; run one size per process for exact figures. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "report/cltable.h"
+#include "report/maps.h"
+
+#define NR_LINES 100000ULL
+#define BATCH 65536
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ULL;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t ds(unsigned op, unsigned lvl, unsigned snoop, unsigned remote)
+{
+	return (uint64_t)op << DSRC_OP_SHIFT | (uint64_t)lvl << DSRC_LVL_SHIFT |
+	       (uint64_t)snoop << DSRC_SNOOP_SHIFT | (uint64_t)remote << DSRC_REMOTE_SHIFT;
+}
+
+/* store L1 hit, load L1 hit, local HITM, remote HITM */
+static uint64_t encoding(uint64_t r)
+{
+	switch (r % 4) {
+	case 0:
+		return ds(DSRC_OP_STORE, DSRC_LVL_HIT | DSRC_LVL_L1, DSRC_SNOOP_NA, 0);
+	case 1:
+		return ds(DSRC_OP_LOAD, DSRC_LVL_HIT | DSRC_LVL_L1, DSRC_SNOOP_NONE, 0);
+	case 2:
+		return ds(DSRC_OP_LOAD, DSRC_LVL_HIT | DSRC_LVL_L3, DSRC_SNOOP_HITM, 0);
+	default:
+		return ds(DSRC_OP_LOAD, DSRC_LVL_HIT | DSRC_LVL_REM_CCE1, DSRC_SNOOP_HITM, 1);
+	}
+}
+
+static void fill(struct trace_event *ev, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		double u = (double)(rnd() >> 11) / 9007199254740992.0;
+		uint64_t line = (uint64_t)((double)NR_LINES * u * u * u), r = rnd();
+		struct trace_sample *s = &ev[i].sample;
+
+		ev[i].type = TRACE_REC_SAMPLE;
+		s->addr = 0x10000000ULL + line * 64 + (r % 4) * 16;
+		/* each field is touched by two code sites of a handful per line */
+		s->ip = 0x401000 + ((line * 7 + r % 4) % 64) * 16 + ((r >> 8) & 1) * 4;
+		s->data_src = encoding(r >> 16);
+		s->weight = 50 + (r >> 24) % 400;
+		s->phys_addr = 0x100000 + line * 64;
+		s->pid = 1000;
+		s->tid = 1000 + (uint32_t)((r >> 40) % 4);
+		s->cpu = (uint32_t)((r >> 44) % 4);
+		s->cpumode = 2;
+		s->flags = TRACE_SAMPLE_HAS_CPU | TRACE_SAMPLE_HAS_ADDR | TRACE_SAMPLE_HAS_PHYS |
+			   TRACE_SAMPLE_HAS_WEIGHT | TRACE_SAMPLE_HAS_DSRC;
+	}
+}
+
+static void setup(struct maps *m)
+{
+	struct trace_mmap text = { .pid = 1000, .tid = 1000, .start = 0x400000, .len = 0x10000,
+				   .prot = 5, .flags = 2, .maj = 8, .min = 1, .ino = 42,
+				   .cpumode = 2, .filename = "/usr/bin/bench" };
+	struct trace_mmap heap = { .pid = 1000, .tid = 1000, .start = 0x10000000,
+				   .len = 0x10000000, .prot = 3, .flags = 2, .cpumode = 2,
+				   .filename = "[heap]" };
+
+	maps_mmap(m, &text);
+	maps_mmap(m, &heap);
+}
+
+static void run(size_t nr)
+{
+	static const int32_t cpu_node[4] = { 0, 0, 1, 1 };
+	static const struct trace_mem_range ranges[2] = { { 0, 1ULL << 32, 0 },
+							  { 1ULL << 32, 1ULL << 33, 1 } };
+	struct cltab_opts o = { .cl_size = 64, .nr_cpus = 4, .cpu_node = cpu_node, .nr_nodes = 2,
+				.mem_ranges = ranges, .nr_mem_ranges = 2 };
+	struct trace_event *ev = calloc(BATCH, sizeof(*ev));
+	struct cltab *t = cltab_new(&o);
+	struct maps *m = maps_new();
+	double feed = 0, t0, fin;
+	struct rusage ru;
+	size_t done = 0, i, n, shown;
+
+	if (!ev)
+		abort();
+	setup(m);
+	while (done < nr) {
+		n = nr - done < BATCH ? nr - done : BATCH;
+		fill(ev, n);
+		t0 = now();
+		for (i = 0; i < n; i++)
+			cltab_feed(t, m, &ev[i]);
+		feed += now() - t0;
+		done += n;
+	}
+	t0 = now();
+	cltab_finish(t);
+	fin = now() - t0;
+	cltab_lines(t, &shown);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("%10zu samples: aggregate %.3f s (%.2f M samples/s), finish %.3f s, "
+	       "%zu lines (%zu shown), %zu offset entries, peak RSS %.1f MiB\n",
+	       nr, feed, (double)nr / feed / 1e6, fin, cltab_nr_lines(t), shown, cltab_nr_offsets(t),
+	       (double)ru.ru_maxrss / 1024.0);
+	cltab_free(t);
+	maps_free(m);
+	free(ev);
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	if (argc < 2) {
+		run(1000000);
+		run(10000000);
+		return 0;
+	}
+	for (i = 1; i < argc; i++)
+		run((size_t)strtoull(argv[i], NULL, 0));
+	return 0;
+}

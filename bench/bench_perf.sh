@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Side by side with perf on the same perf.data: `perf c2c report --stdio` against
+# `c2c-lite report --stdio` (when the report command reads perf.data) and `c2c-lite convert`.
+# Prints wall time, peak RSS (/usr/bin/time -v) and the ratios; asserts nothing.
+#   bash bench/bench_perf.sh              1M samples, ~100k distinct cachelines (skewed)
+#   BENCH_BIG=1 bash bench/bench_perf.sh  also 10M samples
+# Needs $BUILD/tests/tools/perfdata-bench-gen (make BUILD=...) and /usr/bin/time (Debian `time`).
+set -u
+BUILD=${BUILD:-build}
+C2C=${C2C:-$BUILD/c2c-lite}
+GEN=$BUILD/tests/tools/perfdata-bench-gen
+[ -x "$GEN" ] || { echo "bench_perf: $GEN is not built"; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench_perf: /usr/bin/time missing (apt-get install time)"; exit 1; }
+have_perf=1
+command -v perf >/dev/null || { have_perf=0; echo "bench_perf: perf not installed; c2c-lite only"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run NAME CMD...: wall seconds and peak RSS kB into $wall and $rss
+run() {
+	local name=$1
+	shift
+	/usr/bin/time -v -o "$tmp/time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	local rc=$?
+	wall=$(awk -F': ' '/Elapsed/ { n = split($2, t, ":"); s = 0;
+		for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$tmp/time")
+	rss=$(awk -F': ' '/Maximum resident/ { print $2 }' "$tmp/time")
+	cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$tmp/time")
+	printf "  %-28s %8.2f s wall %7.2f s cpu %9d kB RSS%s\n" "$name" "$wall" "$cpu" "$rss" \
+		"$([ $rc -eq 0 ] || echo "  (exit $rc: $(head -c 120 "$tmp/$name.err" | head -1))")"
+	return $rc
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "n/a" }'; }
+
+
+sizes=(1000000)
+[ "${BENCH_BIG:-0}" = 1 ] && sizes+=(10000000)
+for n in "${sizes[@]}"; do
+	f=$tmp/bench-$n.data
+	"$GEN" -n "$n" -l 100000 -o "$f" || { echo "bench_perf: generator failed"; exit 1; }
+	echo "perf.data with $n samples, 100000 cachelines: $(stat -c %s "$f") bytes"
+	cat "$f" >/dev/null   # page cache warm for every tool alike
+	pw=0 prss=0 pcpu=0
+	if [ $have_perf = 1 ] && run "perf c2c report --stdio" perf c2c report --stdio -i "$f"; then
+		pw=$wall prss=$rss pcpu=$cpu
+	fi
+	if [ -x "$BUILD/tests/tools/perfdata-dump" ] &&
+	   run "perf.data reader alone" "$BUILD/tests/tools/perfdata-dump" -c "$f"; then
+		awk -v n="$n" -v w="$cpu" 'BEGIN { if (w > 0) printf "  %-28s %8.1f M samples/s of cpu\n",
+			"reader throughput", n / w / 1e6 }'
+	fi
+	if run "c2c-lite convert" "$C2C" convert -q "$f" -o "$tmp/out.c2c"; then
+		awk -v n="$n" -v w="$cpu" 'BEGIN { if (w > 0) printf "  %-28s %8.1f M samples/s of cpu\n",
+			"convert throughput", n / w / 1e6 }'
+		echo "  c2c-lite trace: $(stat -c %s "$tmp/out.c2c") bytes"
+	fi
+	if ! "$C2C" report --help >/dev/null 2>&1; then
+		echo "  c2c-lite has no report command yet: report comparison skipped"
+	elif run "c2c-lite report --stdio" "$C2C" report --stdio -i "$f"; then
+		echo "  c2c-lite report vs perf: $(ratio "$pw" "$wall") faster (wall), $(ratio "$pcpu" "$cpu")" \
+			"(cpu), $(ratio "$prss" "$rss") less memory (targets: 10x, 5x)"
+	else
+		echo "  c2c-lite report failed on perf.data (does report/source.c read perf.data yet?)"
+	fi
+done

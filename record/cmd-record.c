@@ -1,0 +1,298 @@
+/* `c2c-lite record`: options, signals and exit status around record_run(). */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "c2c/cmds.h"
+#include "c2c/log.h"
+#include "c2c/xalloc.h"
+#include "record/events.h"
+#include "record/session.h"
+
+static const char record_usage[] =
+	"usage: c2c-lite record [options] [-- command [args]]\n"
+	"\n"
+	"Sample loads and stores with their data addresses and write a c2c-lite trace.\n"
+	"Without -e: the machine's memory events (Intel PEBS mem-loads/mem-stores, AMD IBS,\n"
+	"Arm SPE, POWER), as 'perf c2c record' opens them.\n"
+	"\n"
+	"  -e, --event EVENT     event to sample (repeatable): mem-loads, mem-stores,\n"
+	"                        page-faults, cpu-clock, pmu/term=val,.../mods; '-e list' lists\n"
+	"  -o, --output FILE     trace file (default c2c-lite.data)\n"
+	"  -l, --ldlat CYCLES    load-latency threshold (default 30)\n"
+	"  -c, --count PERIOD    sample every PERIOD events\n"
+	"  -F, --freq HZ         sample HZ times a second (default 4000)\n"
+	"  -m, --mmap-pages N    ring buffer data pages per CPU, a power of two (default 128)\n"
+	"  -p, --pid PID[,PID]   record existing processes\n"
+	"  -t, --tid TID[,TID]   record existing threads\n"
+	"  -a, --all-cpus        record every task (with -C: on these CPUs)\n"
+	"  -C, --cpu LIST        CPUs for -a, e.g. 0-3,8\n"
+	"  -u, --all-user        user space only\n"
+	"  -k, --all-kernel      kernel only\n"
+	"      --duration SECS   stop after SECS seconds\n"
+	"      --no-inherit      do not follow child tasks\n"
+	"      --topdown, --no-topdown   TopDown counters in the sampling group (default: auto)\n"
+	"      --zstd LEVEL      zstd level of trace chunks (default 1, 0: off)\n"
+	"  -v, --verbose         debug messages\n";
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;       /* no SA_RESTART: poll() returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGXFSZ, SIG_IGN);        /* RLIMIT_FSIZE: let write() fail with EFBIG */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int parse_u64(const char *s, const char *opt, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || s[0] == '-')
+		return c2c_err(-EINVAL, "option '%s' needs a number, not '%s'", opt, s);
+	return 0;
+}
+
+static int parse_pids(const char *s, struct record_opts *o)
+{
+	char *copy = xstrdup(s), *tok, *save = NULL;
+	size_t cap = o->nr_pids;
+	int err = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+
+		err = parse_u64(tok, "-p/-t", &v);
+		if (!err && (v == 0 || v > 0x7fffffff))
+			err = c2c_err(-EINVAL, "bad process id '%s'", tok);
+		if (err)
+			break;
+		o->pids = xgrow(o->pids, &cap, o->nr_pids + 1, sizeof(*o->pids));
+		o->pids[o->nr_pids++] = (pid_t)v;
+	}
+	free(copy);
+	return err;
+}
+
+static void emit_line(const char *line, void *ctx)
+{
+	(void)ctx;
+	printf("%s\n", line);
+}
+
+enum {
+	OPT_DURATION = 256, OPT_NO_INHERIT, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_ZSTD,
+};
+
+static const struct option longopts[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "ldlat", required_argument, NULL, 'l' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "all-user", no_argument, NULL, 'u' },
+	{ "all-kernel", no_argument, NULL, 'k' },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
+	{ "topdown", no_argument, NULL, OPT_TOPDOWN },
+	{ "no-topdown", no_argument, NULL, OPT_NO_TOPDOWN },
+	{ "zstd", required_argument, NULL, OPT_ZSTD },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One option; 1: handled and stop (help/list), 0 go on, <0 usage error. */
+static int parse_opt(int c, struct record_opts *o, size_t *ecap)
+{
+	uint64_t v;
+	char *end;
+
+	switch (c) {
+	case 'e':
+		if (!strcmp(optarg, "list")) {
+			events_list(emit_line, NULL);
+			return 1;
+		}
+		o->events = xgrow(o->events, ecap, o->nr_events + 1, sizeof(*o->events));
+		o->events[o->nr_events++] = optarg;
+		return 0;
+	case 'o': o->output = optarg; return 0;
+	case 'l':
+		if (parse_u64(optarg, "--ldlat", &v) || !v || v > 0xffff)
+			return c2c_err(-EINVAL, "--ldlat needs 1..65535 cycles, not '%s'", optarg);
+		o->ev.ldlat = (unsigned int)v;
+		return 0;
+	case 'c':
+		if (parse_u64(optarg, "-c", &v) || !v)
+			return c2c_err(-EINVAL, "-c needs a period > 0, not '%s'", optarg);
+		o->ev.period = v;
+		return 0;
+	case 'F':
+		if (parse_u64(optarg, "-F", &v) || !v)
+			return c2c_err(-EINVAL, "-F needs a frequency > 0, not '%s'", optarg);
+		o->ev.freq = v;
+		return 0;
+	case 'm':
+		if (parse_u64(optarg, "-m", &v) || !v || v > (1u << 20) || (v & (v - 1)))
+			return c2c_err(-EINVAL, "-m needs a power of two of pages, not '%s'", optarg);
+		o->mmap_pages = (unsigned int)v;
+		return 0;
+	case 'p': case 't':
+		o->threads_only = c == 't';
+		return parse_pids(optarg, o);
+	case 'a': o->ev.system_wide = 1; return 0;
+	case 'C': o->cpu_list = optarg; o->ev.system_wide = 1; return 0;
+	case 'u': o->ev.all_user = 1; return 0;
+	case 'k': o->ev.all_kernel = 1; return 0;
+	case OPT_DURATION:
+		o->duration = strtod(optarg, &end);
+		if (end == optarg || *end || o->duration <= 0)
+			return c2c_err(-EINVAL, "--duration needs seconds > 0, not '%s'", optarg);
+		return 0;
+	case OPT_NO_INHERIT: o->ev.no_inherit = 1; return 0;
+	case OPT_TOPDOWN: o->topdown = 1; return 0;
+	case OPT_NO_TOPDOWN: o->topdown = 0; return 0;
+	case OPT_ZSTD:
+		if (parse_u64(optarg, "--zstd", &v) || v > 22)
+			return c2c_err(-EINVAL, "--zstd needs a level 0..22, not '%s'", optarg);
+		o->zstd_level = (int)v;
+		return 0;
+	case 'v': c2c_log_set_level(C2C_LOG_DEBUG); return 0;
+	case 'h': fputs(record_usage, stdout); return 1;
+	default: return -EINVAL;
+	}
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = xcalloc(len, 1);
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+static void report_result(const struct record_opts *o, const struct record_result *r)
+{
+	unsigned int pages = o->mmap_pages ? o->mmap_pages : 128;
+
+	c2c_info("%llu samples, %llu records, %llu bytes written to '%s'",
+		 (unsigned long long)r->samples, (unsigned long long)r->records,
+		 (unsigned long long)r->bytes, o->output ? o->output : "c2c-lite.data");
+	if (r->lost_records)
+		c2c_warn("lost %llu records: the ring buffer overflowed; use a bigger -m (now %u "
+			 "pages) or a larger -c period", (unsigned long long)r->lost_records, pages);
+	if (r->lost_samples)
+		c2c_warn("the PMU dropped %llu samples; use a larger -c period",
+			 (unsigned long long)r->lost_samples);
+	if (r->malformed > 1)
+		c2c_warn("%llu kernel records did not decode and were skipped",
+			 (unsigned long long)r->malformed);
+	if (r->aux_truncated)
+		c2c_warn("%llu AUX (SPE) buffers were truncated: use a larger -c period",
+			 (unsigned long long)r->aux_truncated);
+	if (r->throttles)
+		c2c_warn("the kernel throttled sampling %llu times (perf_event_max_sample_rate); "
+			 "use a larger -c period or a lower -F", (unsigned long long)r->throttles);
+}
+
+static int exit_status(int err, const struct record_opts *o, const struct record_result *r)
+{
+	if (r->write_error) {
+		c2c_log(C2C_LOG_ERROR, "writing '%s' failed (%s): the trace is readable up to its "
+			"last complete chunk", o->output ? o->output : "c2c-lite.data",
+			strerror((int)r->write_error));
+		return EXIT_FAIL;
+	}
+	if (err && !r->have_status)
+		return EXIT_FAIL;
+	if (r->have_status) {
+		if (WIFEXITED(r->status))
+			return WEXITSTATUS(r->status);
+		if (WIFSIGNALED(r->status))
+			return 128 + WTERMSIG(r->status);
+	}
+	return err ? EXIT_FAIL : EXIT_OK;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o = { .topdown = -1, .zstd_level = 1, .stop = &stop_sig };
+	struct record_result res;
+	size_t ecap = 0;
+	int c, err = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+e:o:l:c:F:m:p:t:aC:ukvh", longopts, NULL)) != -1) {
+		err = parse_opt(c, &o, &ecap);
+		if (err)
+			break;
+	}
+	if (err == 1 || err < 0) {
+		if (err < 0)
+			fprintf(stderr, "see 'c2c-lite record --help'\n");
+		free(o.events);
+		free(o.pids);
+		return err == 1 ? EXIT_OK : EXIT_USAGE;
+	}
+	if (optind < argc)
+		o.argv = argv + optind;
+	if (!o.argv && !o.nr_pids && !o.ev.system_wide) {
+		fprintf(stderr, "c2c-lite record: give a command after '--', -p, -t or -a\n%s",
+			record_usage);
+		free(o.events);
+		return EXIT_USAGE;
+	}
+	if (o.ev.period && o.ev.freq) {
+		fprintf(stderr, "c2c-lite record: -c and -F exclude each other\n");
+		free(o.events);
+		free(o.pids);
+		return EXIT_USAGE;
+	}
+	{
+		char *cmdline = join_args(argc, argv), *opts = join_args(optind - 1, argv + 1);
+
+		o.cmdline = cmdline;
+		o.options = opts;
+		install_signals();
+		err = record_run(&o, &res);
+		if (!err || res.records)
+			report_result(&o, &res);
+		free(cmdline);
+		free(opts);
+	}
+	free(o.events);
+	free(o.pids);
+	return exit_status(err, &o, &res);
+}

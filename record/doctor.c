@@ -1,0 +1,503 @@
+/* Machine diagnosis for recording (see doctor.h). */
+#include <errno.h>
+#include <linux/hw_breakpoint.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#include "c2c/xalloc.h"
+#include "record/cpuinfo.h"
+#include "record/doctor.h"
+#include "record/pmu.h"
+#include "record/sys.h"
+#include "record/sysfs.h"
+
+#define CAP_SYS_ADMIN_BIT 21
+#define CAP_PERFMON_BIT   38
+
+#if defined(__x86_64__) || defined(__i386__)
+static void regs_str(char *out, uint32_t a, uint32_t b, uint32_t c)
+{
+	memcpy(out, &a, 4);
+	memcpy(out + 4, &b, 4);
+	memcpy(out + 8, &c, 4);
+	out[12] = '\0';
+}
+
+static void cpuid_pmu(struct doctor_cpuid *c, uint32_t max, uint32_t max_ext)
+{
+	uint32_t a, b, cx, d;
+
+	if (!strcmp(c->vendor, "GenuineIntel") && max >= 0xa) {
+		__cpuid_count(0xa, 0, a, b, cx, d);
+		c->pmu_version = a & 0xff;
+		c->gp_counters = (a >> 8) & 0xff;
+		c->gp_width = (a >> 16) & 0xff;
+		c->fixed_counters = c->pmu_version > 1 ? d & 0x1f : 0;
+		c->fixed_width = c->pmu_version > 1 ? (d >> 5) & 0xff : 0;
+	}
+	if (!strcmp(c->vendor, "AuthenticAMD") && max_ext >= 0x80000001) {
+		__cpuid(0x80000001, a, b, cx, d);
+		c->amd_ibs = (cx >> 10) & 1;
+		c->amd_core_counters = ((cx >> 23) & 1) ? 6 : 4;
+		if (max_ext >= 0x80000022) {
+			__cpuid(0x80000022, a, b, cx, d);
+			if (a & 1) {               /* PerfMonV2 */
+				c->pmu_version = 2;
+				c->amd_core_counters = b & 0xf;
+			}
+		}
+	}
+}
+#endif
+
+void doctor_cpuid_read(struct doctor_cpuid *c)
+{
+	memset(c, 0, sizeof(*c));
+#if defined(__x86_64__) || defined(__i386__)
+	uint32_t a, b, cx, d, max, max_ext, fam;
+
+	__cpuid(0, max, b, cx, d);
+	regs_str(c->vendor, b, d, cx);
+	__cpuid(1, a, b, cx, d);
+	fam = (a >> 8) & 0xf;
+	c->family = fam == 0xf ? fam + ((a >> 20) & 0xff) : fam;
+	c->model = (fam == 6 || fam == 0xf) ? ((a >> 4) & 0xf) | ((a >> 12) & 0xf0) : (a >> 4) & 0xf;
+	c->stepping = a & 0xf;
+	c->hypervisor = (cx >> 31) & 1;
+	if (c->hypervisor) {
+		__cpuid(0x40000000, a, b, cx, d);
+		regs_str(c->hv_vendor, b, cx, d);
+	}
+	__cpuid(0x80000000, max_ext, b, cx, d);
+	cpuid_pmu(c, max, max_ext);
+	c->valid = 1;
+#endif
+}
+
+static int cap_effective(int bit)
+{
+	char *st, *p;
+	unsigned long long caps = 0;
+
+	if (sysfs_read_all("/proc/self/status", &st, NULL, 1 << 20))
+		return 0;
+	if ((p = strstr(st, "CapEff:")))
+		caps = strtoull(p + 7, NULL, 16);
+	free(st);
+	return (int)((caps >> bit) & 1);
+}
+
+void doctor_env_detect(struct doctor_env *env)
+{
+	char line[32];
+
+	memset(env, 0, sizeof(*env));
+	doctor_cpuid_read(&env->cpuid);
+	env->privileged = geteuid() == 0 || cap_effective(CAP_PERFMON_BIT) ||
+			  cap_effective(CAP_SYS_ADMIN_BIT);
+	env->paranoid = -100;
+	if (!sysfs_read_line("/proc/sys/kernel/perf_event_paranoid", line, sizeof(line)))
+		env->paranoid = atoi(line);
+	env->probe_open = 1;
+}
+
+static struct doctor_row *add(struct doctor *d, const char *topic, enum doctor_status st,
+			      const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static struct doctor_row *add(struct doctor *d, const char *topic, enum doctor_status st,
+			      const char *fix, const char *fmt, ...)
+{
+	struct doctor_row *r;
+	va_list ap;
+
+	d->row = xgrow(d->row, &d->cap, d->nr + 1, sizeof(*d->row));
+	r = &d->row[d->nr++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->topic, sizeof(r->topic), "%s", topic);
+	r->st = st;
+	snprintf(r->fix, sizeof(r->fix), "%s", fix ? fix : "");
+	va_start(ap, fmt);
+	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* --- facts ---------------------------------------------------------------------------------- */
+
+static void row_cpu(struct doctor *d, const struct doctor_env *env, const struct cpuinfo *ci)
+{
+	const struct doctor_cpuid *c = &env->cpuid;
+
+	if (c->valid)
+		add(d, "cpu", DOCTOR_INFO, NULL, "%s family 0x%x model 0x%x stepping %u (%s)",
+		    c->vendor, c->family, c->model, c->stepping, ci->model_name);
+	else
+		add(d, "cpu", DOCTOR_INFO, NULL, "%s family 0x%x model 0x%x (%s)", ci->vendor_str,
+		    ci->family, ci->model, ci->model_name);
+	if (!c->valid)
+		return;
+	if (c->hypervisor)
+		add(d, "hypervisor", DOCTOR_INFO, NULL, "running under a hypervisor (%s)",
+		    c->hv_vendor[0] ? c->hv_vendor : "unknown vendor");
+	else
+		add(d, "hypervisor", DOCTOR_INFO, NULL, "bare metal (cpuid hypervisor bit clear)");
+	if (!strcmp(c->vendor, "GenuineIntel"))
+		add(d, "pmu-version", c->pmu_version ? DOCTOR_INFO : DOCTOR_NO,
+		    c->pmu_version ? NULL : "enable the virtual PMU of the hypervisor",
+		    "cpuid leaf 0xA: architectural PMU version %u, %u general counters of %u bits, "
+		    "%u fixed counters of %u bits", c->pmu_version, c->gp_counters, c->gp_width,
+		    c->fixed_counters, c->fixed_width);
+	else if (!strcmp(c->vendor, "AuthenticAMD"))
+		add(d, "pmu-version", DOCTOR_INFO, NULL, "AMD core counters: %u%s, IBS %s by cpuid",
+		    c->amd_core_counters, c->pmu_version == 2 ? " (PerfMonV2)" : "",
+		    c->amd_ibs ? "reported" : "not reported");
+}
+
+static const char *paranoid_meaning(int p)
+{
+	if (p <= -1)
+		return "everything allowed to every user";
+	if (p == 0)
+		return "unprivileged users may record CPU-wide (-a) but not raw tracepoints";
+	if (p == 1)
+		return "unprivileged users may record their own tasks, user and kernel, with physical "
+		       "addresses; not CPU-wide";
+	if (p == 2)
+		return "unprivileged users may record their own tasks in user space only (use -u); "
+		       "no physical addresses, no -a";
+	return "unprivileged users may not use perf events at all (Debian/Ubuntu level 3+)";
+}
+
+static void row_paranoid(struct doctor *d, const struct doctor_env *env)
+{
+	if (env->paranoid == -100) {
+		add(d, "perf_event_paranoid", DOCTOR_NO, "mount /proc; the kernel may lack "
+		    "CONFIG_PERF_EVENTS", "/proc/sys/kernel/perf_event_paranoid is missing");
+		return;
+	}
+	if (env->privileged) {
+		add(d, "perf_event_paranoid", DOCTOR_OK, NULL, "perf_event_paranoid=%d, but you are "
+		    "root or have CAP_PERFMON: no restriction applies", env->paranoid);
+		return;
+	}
+	if (env->paranoid >= 3) {
+		char fix[200];
+
+		snprintf(fix, sizeof(fix), "run as root or set kernel.perf_event_paranoid=1 (sysctl "
+			 "-w kernel.perf_event_paranoid=1)");
+		add(d, "perf_event_paranoid", DOCTOR_NO, fix, "perf_event_paranoid=%d: %s",
+		    env->paranoid, paranoid_meaning(env->paranoid));
+		return;
+	}
+	add(d, "perf_event_paranoid", env->paranoid <= 1 ? DOCTOR_OK : DOCTOR_INFO,
+	    env->paranoid >= 2 ? "for kernel samples and physical addresses run as root or set "
+	    "kernel.perf_event_paranoid=1" : NULL, "perf_event_paranoid=%d: %s", env->paranoid,
+	    paranoid_meaning(env->paranoid));
+}
+
+static void row_rdpmc(struct doctor *d)
+{
+	static const char *const pmus[] = { "cpu", "cpu_core" };
+	char path[128], line[32];
+
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), PMU_DEVICES "/%s/rdpmc", pmus[i]);
+		if (sysfs_read_line(path, line, sizeof(line)))
+			continue;
+		add(d, "rdpmc", DOCTOR_INFO, !strcmp(line, "0") ? "echo 1 > " PMU_DEVICES
+		    "/cpu/rdpmc" : NULL, "%s/rdpmc=%s: %s", pmus[i], line,
+		    !strcmp(line, "0") ? "user-space counter reads disabled" :
+		    !strcmp(line, "2") ? "user-space counter reads always allowed" :
+		    "user-space counter reads allowed while an event is mapped");
+		return;
+	}
+	add(d, "rdpmc", DOCTOR_INFO, NULL, "no x86 core PMU rdpmc control in sysfs");
+}
+
+/* --- backends ------------------------------------------------------------------------------- */
+
+struct hw {
+	struct cpuinfo ci;
+	const struct doctor_env *env;
+	int core_pmu;                /* some core PMU directory exists */
+	char why[200], fix[240];     /* why hardware sampling is missing altogether */
+};
+
+static int any_core_pmu(void)
+{
+	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom" };
+	char **all;
+	struct pmu p;
+	int found = 0;
+
+	for (size_t i = 0; i < 3; i++)
+		found |= !pmu_open(&p, names[i]);
+	if (found || pmu_list(&all))
+		return found;
+	for (char **s = all; *s; s++)
+		found |= !strncmp(*s, "armv8", 5) || !strncmp(*s, "armv9", 5) ||
+			 !strncmp(*s, "arm_cortex", 10) || !strncmp(*s, "arm_spe_", 8);
+	pmu_names_free(all);
+	return found;
+}
+
+static void hw_init(struct hw *h, const struct doctor_env *env)
+{
+	memset(h, 0, sizeof(*h));
+	h->env = env;
+	cpuinfo_read(&h->ci);
+	h->core_pmu = any_core_pmu();
+	if (h->core_pmu)
+		return;
+	if (env->cpuid.hypervisor) {
+		snprintf(h->why, sizeof(h->why), "hypervisor without a virtual PMU (%s): hardware "
+			 "memory sampling unavailable", env->cpuid.hv_vendor);
+		snprintf(h->fix, sizeof(h->fix), "enable the guest PMU (KVM: -cpu host,pmu=on; "
+			 "VMware: virtualize CPU performance counters; cloud: a bare-metal or "
+			 "PMU-enabled instance), or record software events: -e page-faults, -e cpu-clock");
+	} else {
+		snprintf(h->why, sizeof(h->why), "the kernel exposes no core PMU in " PMU_DEVICES);
+		snprintf(h->fix, sizeof(h->fix), "use a kernel with hardware perf support for this "
+			 "CPU, or record software events: -e page-faults, -e cpu-clock");
+	}
+}
+
+static void row_missing(struct doctor *d, const struct hw *h, const char *topic,
+			enum cpu_vendor want, const char *what)
+{
+	if (h->ci.vendor != want)
+		add(d, topic, DOCTOR_NO, NULL, "%s: not available on %s CPUs", what,
+		    h->ci.vendor_str[0] ? h->ci.vendor_str : "this machine's");
+	else
+		add(d, topic, DOCTOR_NO, h->fix, "%s: %s", what, h->why);
+}
+
+static void row_pebs(struct doctor *d, const struct hw *h)
+{
+	static const char *const names[] = { "cpu_core", "cpu_atom", "cpu" };
+	char val[128];
+	struct pmu p;
+	int loads = 0, stores = 0;
+
+	if (h->ci.vendor != CPU_VENDOR_INTEL || !h->core_pmu) {
+		row_missing(d, h, "pebs-loads", CPU_VENDOR_INTEL, "Intel PEBS load latency");
+		row_missing(d, h, "pebs-stores", CPU_VENDOR_INTEL, "Intel PEBS precise stores");
+		return;
+	}
+	for (size_t i = 0; i < 3; i++) {
+		if (pmu_open(&p, names[i]))
+			continue;
+		if (!pmu_alias(&p, "mem-loads", val, sizeof(val)) && ++loads)
+			add(d, "pebs-loads", DOCTOR_OK, NULL, "%s/mem-loads/ (%s)%s", p.name, val,
+			    pmu_has_alias(&p, "mem-loads-aux") ? ", with the mem-loads-aux leader" : "");
+		if (!pmu_alias(&p, "mem-stores", val, sizeof(val)) && ++stores)
+			add(d, "pebs-stores", DOCTOR_OK, NULL, "%s/mem-stores/ (%s)", p.name, val);
+	}
+	if (!loads)
+		add(d, "pebs-loads", DOCTOR_NO, "a newer kernel, or a hypervisor that passes PEBS "
+		    "through (KVM on Ice Lake+ with pmu=on)", "the core PMU has no 'mem-loads' "
+		    "event: this CPU/kernel/hypervisor gives no load-latency PEBS");
+	if (!stores)
+		add(d, "pebs-stores", DOCTOR_NO, NULL, "the core PMU has no 'mem-stores' event");
+}
+
+static void row_ibs(struct doctor *d, const struct hw *h)
+{
+	struct pmu p;
+
+	if (h->ci.vendor != CPU_VENDOR_AMD || pmu_open(&p, "ibs_op")) {
+		if (h->ci.vendor == CPU_VENDOR_AMD && h->core_pmu)
+			add(d, "ibs", DOCTOR_NO, "enable IBS in the firmware; hypervisors rarely "
+			    "expose it", "no 'ibs_op' PMU in " PMU_DEVICES);
+		else
+			row_missing(d, h, "ibs", CPU_VENDOR_AMD, "AMD IBS op sampling");
+		return;
+	}
+	if (pmu_cap_u64(&p, "zen4_ibs_extensions", 0) != 1) {
+		add(d, "ibs", DOCTOR_NO, "a Zen 4 or newer CPU", "ibs_op exists, but without the "
+		    "Zen 4 extensions IBS gives no data source for cache-to-cache transfers (Zen 3 "
+		    "and older: perf c2c does not support them either)");
+		return;
+	}
+	add(d, "ibs", DOCTOR_OK, NULL, "ibs_op (type %u) with Zen 4 data-source extensions%s",
+	    p.type, pmu_cap_u64(&p, "ldlat", 0) == 1 ? " and a load-latency filter (--ldlat "
+	    "128..2048)" : "");
+}
+
+static void row_spe(struct doctor *d, const struct hw *h)
+{
+	struct pmu p;
+
+	if (!pmu_open_prefix(&p, "arm_spe_")) {
+		add(d, "spe", DOCTOR_OK, h->env->privileged ? NULL : "physical addresses "
+		    "(pa_enable) need root or CAP_PERFMON", "%s (type %u), min_interval %llu",
+		    p.name, p.type, (unsigned long long)pmu_cap_u64(&p, "min_interval", 0));
+		return;
+	}
+	if (h->ci.vendor == CPU_VENDOR_ARM && h->core_pmu)
+		add(d, "spe", DOCTOR_NO, "a kernel with CONFIG_ARM_SPE_PMU and SPE enabled by the "
+		    "firmware (not virtualized by most hypervisors)", "no 'arm_spe_*' PMU");
+	else
+		row_missing(d, h, "spe", CPU_VENDOR_ARM, "Arm SPE");
+}
+
+static void row_power(struct doctor *d, const struct hw *h)
+{
+	struct pmu p;
+
+	if (h->ci.vendor == CPU_VENDOR_IBM && !pmu_open(&p, "cpu") &&
+	    pmu_has_alias(&p, "mem-loads"))
+		add(d, "power-mem", DOCTOR_OK, NULL, "cpu/mem-loads/ and cpu/mem-stores/ "
+		    "(marked-instruction thresholding)");
+	else if (h->ci.vendor == CPU_VENDOR_IBM && h->core_pmu)
+		add(d, "power-mem", DOCTOR_NO, "a POWER8+ kernel with the core PMU driver",
+		    "the core PMU has no 'mem-loads' event");
+	else
+		row_missing(d, h, "power-mem", CPU_VENDOR_IBM, "POWER marked loads/stores");
+}
+
+static void row_topdown(struct doctor *d, const struct hw *h)
+{
+	static const char *const names[] = { "cpu_core", "cpu" };
+	struct pmu p;
+
+	if (!h->core_pmu) {
+		add(d, "topdown", DOCTOR_NO, h->fix, "TopDown: %s", h->why);
+		return;
+	}
+	for (size_t i = 0; i < 2 && h->ci.vendor == CPU_VENDOR_INTEL; i++) {
+		if (pmu_open(&p, names[i]))
+			continue;
+		if (pmu_has_alias(&p, "slots") && pmu_has_alias(&p, "topdown-retiring")) {
+			add(d, "topdown", DOCTOR_OK, NULL, "%s/slots/ with %s metrics in the load "
+			    "sampling group", p.name, pmu_has_alias(&p, "topdown-mem-bound") ?
+			    "8 (level 1 and 2)" : "4 level-1");
+			return;
+		}
+		add(d, "topdown", DOCTOR_NO, "Ice Lake or newer", "%s: no 'slots'/'topdown-*' "
+		    "events (PERF_METRICS arrived with Ice Lake); older TopDown needs 5 counters "
+		    "beside the PEBS event", p.name);
+		return;
+	}
+	add(d, "topdown", DOCTOR_NO, NULL, "TopDown in the sampling group needs Intel "
+	    "PERF_METRICS; on %s the TopDown counters live on the core PMU, which cannot share a "
+	    "group with the memory sampler", h->ci.vendor_str);
+}
+
+/* --- probes --------------------------------------------------------------------------------- */
+
+static int probe(struct perf_event_attr *a)
+{
+	int fd = sys_perf_event_open(a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static const char *errno_fix(int err)
+{
+	if (err == -EACCES || err == -EPERM)
+		return "run as root or set kernel.perf_event_paranoid=1";
+	if (err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP)
+		return "a kernel with CONFIG_PERF_EVENTS and CONFIG_HAVE_HW_BREAKPOINT";
+	if (err == -ENOSPC)
+		return "free a debug register (another debugger or watchpoint holds them)";
+	return NULL;
+}
+
+static void row_software(struct doctor *d, const struct doctor_env *env)
+{
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 100000,
+				     .exclude_kernel = 1, .disabled = 1 };
+	int err;
+
+	if (!env->probe_open) {
+		add(d, "software", DOCTOR_INFO, NULL, "not probed");
+		return;
+	}
+	err = probe(&a);
+	d->sw_events = !err;
+	if (err)
+		add(d, "software", DOCTOR_NO, errno_fix(err), "cpu-clock sampling on this task "
+		    "fails: %s", strerror(-err));
+	else
+		add(d, "software", DOCTOR_OK, NULL, "cpu-clock, page-faults and other software "
+		    "events open (-e page-faults gives data addresses of faults)");
+}
+
+static void row_breakpoint(struct doctor *d, const struct doctor_env *env)
+{
+	static volatile uint64_t target;
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_BREAKPOINT,
+				     .bp_type = HW_BREAKPOINT_W, .bp_addr = (uintptr_t)&target,
+				     .bp_len = HW_BREAKPOINT_LEN_8, .sample_period = 1,
+				     .exclude_kernel = 1, .disabled = 1 };
+	struct pmu p;
+	int err;
+
+	if (pmu_open(&p, "breakpoint")) {
+		add(d, "breakpoints", DOCTOR_NO, errno_fix(-ENOENT), "no 'breakpoint' PMU");
+		return;
+	}
+	if (!env->probe_open) {
+		add(d, "breakpoints", DOCTOR_INFO, NULL, "breakpoint PMU (type %u), not probed",
+		    p.type);
+		return;
+	}
+	err = probe(&a);
+	if (err)
+		add(d, "breakpoints", DOCTOR_NO, errno_fix(err), "a write watchpoint on this task "
+		    "fails: %s", strerror(-err));
+	else
+		add(d, "breakpoints", DOCTOR_OK, NULL, "hardware watchpoints (debug registers) open");
+}
+
+int doctor_run(struct doctor *d, const struct doctor_env *env)
+{
+	struct hw h;
+
+	memset(d, 0, sizeof(*d));
+	hw_init(&h, env);
+	row_cpu(d, env, &h.ci);
+	row_paranoid(d, env);
+	row_rdpmc(d);
+	row_pebs(d, &h);
+	row_ibs(d, &h);
+	row_spe(d, &h);
+	row_power(d, &h);
+	row_topdown(d, &h);
+	row_breakpoint(d, env);
+	row_software(d, env);
+	for (size_t i = 0; i < d->nr; i++)
+		if (d->row[i].st == DOCTOR_OK && (!strcmp(d->row[i].topic, "pebs-loads") ||
+		    !strcmp(d->row[i].topic, "ibs") || !strcmp(d->row[i].topic, "spe") ||
+		    !strcmp(d->row[i].topic, "power-mem")))
+			d->hw_memory = 1;
+	return 0;
+}
+
+void doctor_release(struct doctor *d)
+{
+	if (!d)
+		return;
+	free(d->row);
+	memset(d, 0, sizeof(*d));
+}
+
+const struct doctor_row *doctor_find(const struct doctor *d, const char *topic)
+{
+	for (size_t i = 0; i < d->nr; i++)
+		if (!strcmp(d->row[i].topic, topic))
+			return &d->row[i];
+	return NULL;
+}

@@ -1,0 +1,60 @@
+/* `c2c-lite doctor`: what this machine lets c2c-lite record, why not, and the fix.
+ *
+ * doctor_env_detect() gathers the facts (cpuid on x86: vendor/family/model, hypervisor bit and
+ * vendor, Intel leaf 0xA PMU version and counters, AMD counter and IBS bits; the user's
+ * privileges; perf_event_paranoid). doctor_run() turns facts plus sysfs (below the sysfs root)
+ * into rows, one per topic and backend: available or not, the reason, the fix. With
+ * env.probe_open it also tries perf_event_open for software events and hardware breakpoints.
+ * The rows are plain values; doctor_release() frees them. */
+#ifndef C2C_RECORD_DOCTOR_H
+#define C2C_RECORD_DOCTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct doctor_cpuid {
+	int valid;                   /* cpuid ran (x86) */
+	char vendor[13];
+	uint32_t family, model, stepping;
+	int hypervisor;              /* leaf 1 ECX bit 31 */
+	char hv_vendor[13];          /* leaf 0x40000000 signature */
+	uint32_t pmu_version, gp_counters, gp_width, fixed_counters, fixed_width;  /* leaf 0xA */
+	uint32_t amd_core_counters;  /* 4, 6 (PerfCtrExtCore) or leaf 0x80000022 */
+	int amd_ibs;                 /* leaf 0x80000001 ECX bit 10 */
+};
+
+struct doctor_env {
+	struct doctor_cpuid cpuid;
+	int privileged;              /* root or CAP_PERFMON/CAP_SYS_ADMIN */
+	int paranoid;                /* kernel.perf_event_paranoid; -100: unknown */
+	int probe_open;              /* try perf_event_open for software/breakpoint events */
+};
+
+enum doctor_status {
+	DOCTOR_OK,
+	DOCTOR_NO,
+	DOCTOR_INFO,
+};
+
+struct doctor_row {
+	char topic[32];
+	enum doctor_status st;
+	char detail[320];
+	char fix[320];               /* "" when nothing to fix */
+};
+
+struct doctor {
+	struct doctor_row *row;
+	size_t nr, cap;
+	int hw_memory;               /* some hardware memory-sampling backend is usable */
+	int sw_events;               /* software events open */
+};
+
+void doctor_cpuid_read(struct doctor_cpuid *c);
+void doctor_env_detect(struct doctor_env *env);
+int doctor_run(struct doctor *d, const struct doctor_env *env);
+void doctor_release(struct doctor *d);
+/* The row for @topic, or NULL. */
+const struct doctor_row *doctor_find(const struct doctor *d, const char *topic);
+
+#endif

@@ -1,0 +1,647 @@
+/* The recording loop (see session.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "c2c/log.h"
+#include "c2c/trace.h"
+#include "c2c/xalloc.h"
+#include "record/buildid.h"
+#include "record/machine.h"
+#include "record/queue.h"
+#include "record/ring.h"
+#include "record/session.h"
+#include "record/synth.h"
+#include "record/sys.h"
+#include "record/sysfs.h"
+#include "record/topdown.h"
+#include "record/workload.h"
+
+#define DEFAULT_PAGES 128
+#define ERR_TD_REFUSED (-100000)   /* internal: the kernel refused the TopDown group */
+
+struct efd {
+	int fd, ev, cpu;
+	pid_t pid;
+};
+
+struct sess {
+	const struct record_opts *o;
+	struct record_result *res;
+	struct ev_list l;
+	struct events_opts eo;
+	int ncpu;
+	int *cpu;                    /* CPUs to open on */
+	pid_t *task;                 /* tasks (-1: all) */
+	size_t ntask;
+	struct efd *fd;
+	size_t nfd, capfd;
+	struct ring *ring;           /* one per CPU index */
+	struct pollfd *pfd;
+	struct ring_layout lay;
+	struct trace_writer *w;
+	struct oq q;
+	struct buildid_cache *bc;
+	struct workload wl;
+	int warned_user, warned_phys;
+	struct ring *cur;            /* the ring being drained */
+};
+
+/* --- targets -------------------------------------------------------------------------------- */
+
+static int read_cpus(struct sess *s)
+{
+	char line[4096];
+	uint8_t *bm = xcalloc(EV_CPUS_MAX / 8, 1);
+	const char *list = s->o->cpu_list;
+	int n;
+
+	if (!list) {
+		if (sysfs_read_line("/sys/devices/system/cpu/online", line, sizeof(line)))
+			snprintf(line, sizeof(line), "0-%ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
+		list = line;
+	}
+	n = sysfs_parse_cpulist(list, bm, EV_CPUS_MAX);
+	if (n <= 0) {
+		free(bm);
+		return c2c_err(-EINVAL, "bad CPU list '%s'", list);
+	}
+	s->cpu = xcalloc((size_t)n, sizeof(*s->cpu));
+	for (int c = 0; c < EV_CPUS_MAX; c++)
+		if (bm[c / 8] & (1u << (c % 8)))
+			s->cpu[s->ncpu++] = c;
+	free(bm);
+	return 0;
+}
+
+static void add_task(struct sess *s, pid_t t, size_t *cap)
+{
+	s->task = xgrow(s->task, cap, s->ntask + 1, sizeof(*s->task));
+	s->task[s->ntask++] = t;
+}
+
+/* -p: every thread of each process (new threads are followed through inherit). */
+static int read_tasks(struct sess *s)
+{
+	size_t cap = 0;
+
+	if (s->o->ev.system_wide) {
+		add_task(s, -1, &cap);
+		return 0;
+	}
+	if (s->wl.pid > 0) {
+		add_task(s, s->wl.pid, &cap);
+		return 0;
+	}
+	for (size_t i = 0; i < s->o->nr_pids; i++) {
+		pid_t p = s->o->pids[i];
+		char path[128];
+		struct dirent *de;
+		DIR *d;
+
+		if (kill(p, 0) && errno == ESRCH)
+			return c2c_err(-ESRCH, "no process or thread %d", (int)p);
+		snprintf(path, sizeof(path), "%s/proc/%d/task", sysfs_root(), (int)p);
+		if (s->o->threads_only || !(d = opendir(path))) {
+			add_task(s, p, &cap);
+			continue;
+		}
+		while ((de = readdir(d)))
+			if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
+				add_task(s, (pid_t)strtol(de->d_name, NULL, 10), &cap);
+		closedir(d);
+	}
+	return 0;
+}
+
+/* --- opening ------------------------------------------------------------------------------------ */
+
+static const char *open_hint(int err, const struct ev_desc *e)
+{
+	if (err == EACCES || err == EPERM)
+		return " (perf_event_paranoid forbids it: run as root or lower "
+		       "kernel.perf_event_paranoid; see 'c2c-lite doctor')";
+	if (err == ENOENT || err == ENODEV || err == EOPNOTSUPP)
+		return e->attr.type >= PERF_TYPE_MAX ? " (the PMU does not support this event here)" :
+		       " (no such event on this kernel/machine; see 'c2c-lite doctor')";
+	if ((err == EINVAL || err == EOPNOTSUPP) && e->backend == TRACE_BACKEND_IBS)
+		return " (kernels before 6.2 open IBS only CPU-wide: try -a)";
+	if (err == EMFILE)
+		return " (too many open files: raise 'ulimit -n')";
+	return "";
+}
+
+static int leader_fd(const struct sess *s, size_t first, int leader_ev)
+{
+	for (size_t i = first; i < s->nfd; i++)
+		if (s->fd[i].ev == leader_ev)
+			return s->fd[i].fd;
+	return -1;
+}
+
+static int open_one(struct sess *s, int ei, pid_t pid, int cpu, int group_fd)
+{
+	struct ev_desc *e = &s->l.ev[ei];
+	struct perf_event_attr a = e->attr;
+	int fd;
+
+	for (;;) {
+		fd = sys_perf_event_open(&a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0)
+			break;
+		if (a.precise_ip && (errno == EINVAL || errno == EOPNOTSUPP)) {
+			a.precise_ip--;   /* perf's :P probing: highest level the PMU accepts */
+		} else if ((errno == EACCES || errno == EPERM) && !a.exclude_kernel &&
+			   !s->eo.all_kernel) {
+			/* perf_event_paranoid >= 2: user space only, as perf record falls back */
+			a.exclude_kernel = 1;
+			if (!s->warned_user++)
+				c2c_warn("kernel samples not permitted (perf_event_paranoid); "
+					 "recording user space only");
+		} else if ((errno == EACCES || errno == EPERM) && e->backend == TRACE_BACKEND_SPE &&
+			   (a.config & 2)) {
+			a.config &= ~2ull;        /* SPE pa_enable needs CAP_PERFMON */
+			a.sample_type &= ~(uint64_t)PERF_SAMPLE_PHYS_ADDR;
+			if (!s->warned_phys++)
+				c2c_warn("SPE physical addresses (pa_enable) need root or "
+					 "CAP_PERFMON; recording virtual addresses only");
+		} else if ((errno == EACCES || errno == EPERM) &&
+			   (a.sample_type & PERF_SAMPLE_PHYS_ADDR)) {
+			a.sample_type &= ~(uint64_t)PERF_SAMPLE_PHYS_ADDR;
+			if (!s->warned_phys++)
+				c2c_warn("physical addresses not permitted (perf_event_paranoid); "
+					 "recording virtual addresses only");
+		} else {
+			break;
+		}
+	}
+	if (fd < 0)
+		return -errno;
+	e->attr.precise_ip = a.precise_ip;
+	e->attr.exclude_kernel = a.exclude_kernel;
+	e->attr.sample_type = a.sample_type;
+	e->attr.config = a.config;
+	s->fd = xgrow(s->fd, &s->capfd, s->nfd + 1, sizeof(*s->fd));
+	s->fd[s->nfd++] = (struct efd){ .fd = fd, .ev = ei, .cpu = cpu, .pid = pid };
+	return 0;
+}
+
+static int open_task_cpu(struct sess *s, pid_t pid, int cpu)
+{
+	size_t first = s->nfd;
+
+	for (size_t i = 0; i < s->l.nr; i++) {
+		struct ev_desc *e = &s->l.ev[i];
+		int gfd = -1, err;
+
+		if (e->has_cpus && !(e->cpus[cpu / 8] & (1u << (cpu % 8))))
+			continue;
+		if (e->leader != (int)i && (gfd = leader_fd(s, first, e->leader)) < 0)
+			continue;
+		err = open_one(s, (int)i, pid, cpu, gfd);
+		if (!err)
+			continue;
+		if (e->role == EV_ROLE_TD_SLOTS || e->role == EV_ROLE_TD_METRIC ||
+		    (s->l.td_enabled && (e->attr.sample_type & PERF_SAMPLE_READ)))
+			return ERR_TD_REFUSED;
+		return c2c_err(err, "cannot open event '%s' on CPU %d%s: %s%s", e->name, cpu,
+			       pid > 0 ? " for the target" : "", strerror(-err),
+			       open_hint(-err, e));
+	}
+	return 0;
+}
+
+static void close_all(struct sess *s)
+{
+	for (size_t i = 0; i < s->nfd; i++)
+		close(s->fd[i].fd);
+	s->nfd = 0;
+}
+
+static int open_all(struct sess *s)
+{
+	for (int attempt = 0; attempt < 2; attempt++) {
+		int err = 0;
+
+		for (size_t t = 0; t < s->ntask && !err; t++)
+			for (int c = 0; c < s->ncpu && !err; c++)
+				err = open_task_cpu(s, s->task[t], s->cpu[c]);
+		if (err != ERR_TD_REFUSED)
+			return err;
+		close_all(s);
+		topdown_remove(&s->l, "the kernel refused the TopDown group (needs PERF_METRICS and "
+			       "PERF_SAMPLE_READ with inherit, kernel 6.12+)");
+	}
+	return -EINVAL;
+}
+
+/* --- rings and ids ------------------------------------------------------------------------------ */
+
+static int cmp_ring_event(const void *a, const void *b)
+{
+	uint64_t x = ((const struct ring_event *)a)->id, y = ((const struct ring_event *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+/* The AUX area lives on the CPU's ring: map it once, through the ring's own fd. */
+static int setup_aux(struct sess *s, int c, const struct ev_desc *e)
+{
+	int err;
+
+	if (!e->aux_pages || s->ring[c].aux)
+		return 0;
+	err = ring_mmap_aux(&s->ring[c], e->aux_pages);
+	if (err)
+		return c2c_err(err, "cannot map the %u-page AUX area of '%s' on CPU %d: %s%s",
+			       e->aux_pages, e->name, s->ring[c].cpu, strerror(-err),
+			       err == -EPERM || err == -ENOMEM ? " (locked-memory limit: raise "
+			       "'ulimit -l' or run as root)" : "");
+	return 0;
+}
+
+static int setup_rings(struct sess *s)
+{
+	unsigned int pages = s->o->mmap_pages ? s->o->mmap_pages : DEFAULT_PAGES;
+
+	s->ring = xcalloc((size_t)s->ncpu, sizeof(*s->ring));
+	s->pfd = xcalloc((size_t)s->ncpu, sizeof(*s->pfd));
+	for (int c = 0; c < s->ncpu; c++)
+		s->ring[c].fd = -1;
+	for (size_t i = 0; i < s->nfd; i++) {
+		int c = 0, err;
+
+		while (s->cpu[c] != s->fd[i].cpu)
+			c++;
+		if (s->ring[c].fd < 0) {
+			err = ring_mmap(&s->ring[c], s->fd[i].fd, pages);
+			if (err)
+				return c2c_err(err, "cannot mmap %u pages for CPU %d: %s%s", pages,
+					       s->fd[i].cpu, strerror(-err), err == -EPERM ?
+					       " (locked-memory limit: use a smaller -m or raise "
+					       "'ulimit -l')" : "");
+			s->ring[c].cpu = s->fd[i].cpu;
+		} else if (ioctl(s->fd[i].fd, PERF_EVENT_IOC_SET_OUTPUT, s->ring[c].fd)) {
+			return c2c_err(-errno, "cannot redirect event output on CPU %d: %s",
+				       s->fd[i].cpu, strerror(errno));
+		}
+		s->pfd[c] = (struct pollfd){ .fd = s->ring[c].fd, .events = POLLIN };
+		err = setup_aux(s, c, &s->l.ev[s->fd[i].ev]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int setup_layout(struct sess *s)
+{
+	s->lay.ev = xcalloc(s->nfd, sizeof(*s->lay.ev));
+	s->lay.nr = s->nfd;
+	for (size_t i = 0; i < s->nfd; i++) {
+		const struct ev_desc *e = &s->l.ev[s->fd[i].ev];
+		struct ring_event *re = &s->lay.ev[i];
+
+		if (ioctl(s->fd[i].fd, PERF_EVENT_IOC_ID, &re->id))
+			return c2c_err(-errno, "cannot read an event id: %s", strerror(errno));
+		re->sample_type = e->attr.sample_type;
+		re->read_format = e->attr.read_format;
+		re->index = (uint16_t)s->fd[i].ev;
+		re->td_index = (int16_t)(e->role == EV_ROLE_TD_SLOTS ? -2 : e->td_index);
+	}
+	qsort(s->lay.ev, s->lay.nr, sizeof(*s->lay.ev), cmp_ring_event);
+	s->lay.id_sample_type = s->l.ev[0].attr.sample_type;
+	return 0;
+}
+
+/* --- records ------------------------------------------------------------------------------------ */
+
+static int write_ev(const struct trace_event *ev, void *ctx)
+{
+	struct sess *s = ctx;
+
+	return trace_write(s->w, ev);
+}
+
+static void count(struct sess *s, const struct trace_event *ev)
+{
+	if (ev->type == TRACE_REC_SAMPLE) {
+		s->res->samples++;
+	} else if (ev->type == TRACE_REC_LOST) {
+		if (ev->lost.kind == TRACE_LOST_RECORDS)
+			s->res->lost_records += ev->lost.count;
+		else if (ev->lost.kind == TRACE_LOST_SAMPLES)
+			s->res->lost_samples += ev->lost.count;
+		else if (ev->lost.kind == TRACE_LOST_THROTTLE)
+			s->res->throttles++;
+	}
+}
+
+/* PERF_RECORD_AUX: the PMU published AUX bytes (Arm SPE records); keep them raw as a blob. */
+static int on_aux(struct sess *s, const struct perf_event_header *h)
+{
+	struct trace_event ev = { .type = TRACE_REC_BLOB };
+	uint64_t v[3];
+	void *buf;
+
+	if (!s->cur || h->size < sizeof(*h) + sizeof(v))
+		return 0;
+	memcpy(v, h + 1, sizeof(v));
+	if (v[2] & (PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_COLLISION))
+		s->res->aux_truncated++;
+	if (!v[1])
+		return 0;
+	buf = xmalloc(v[1]);
+	if (ring_aux_read(s->cur, v[0], v[1], buf)) {
+		c2c_warn("AUX record beyond the AUX area on CPU %d: dropped", s->cur->cpu);
+		free(buf);
+		return 0;
+	}
+	ev.blob.kind = TRACE_BLOB_SPE_AUX;
+	ev.blob.cpu = (uint32_t)s->cur->cpu;
+	ev.blob.offset = v[0];
+	ev.blob.size = v[1];
+	ev.blob.data = buf;
+	ev.blob.time = ring_record_time(h, &s->lay);
+	oq_add(&s->q, &ev, ev.blob.time);
+	free(buf);
+	return 0;
+}
+
+static int on_record(const struct perf_event_header *h, void *ctx)
+{
+	struct sess *s = ctx;
+	struct trace_event ev;
+	int r;
+
+	if (h->type == PERF_RECORD_AUX)
+		return on_aux(s, h);
+	r = ring_decode(h, &s->lay, &ev);
+
+	if (r < 0) {
+		if (!s->res->malformed++)
+			c2c_warn("skipping a malformed kernel record (type %u, %u bytes)", h->type,
+				 h->size);
+		return 0;
+	}
+	if (r == RING_SKIP)
+		return 0;
+	if (ev.type == TRACE_REC_SAMPLE && s->l.ev[ev.sample.event].role != EV_ROLE_SAMPLER)
+		return 0;            /* aux leader / tracking samples carry nothing we keep */
+	if (ev.type == TRACE_REC_MMAP && (ev.mmap.prot & 4) && !ev.mmap.build_id_size)
+		ev.mmap.build_id_size = buildid_lookup(s->bc, ev.mmap.filename, ev.mmap.build_id);
+	count(s, &ev);
+	oq_add(&s->q, &ev, ev.type == TRACE_REC_SAMPLE ? ev.sample.time :
+		ev.type == TRACE_REC_MMAP ? ev.mmap.time : ev.type == TRACE_REC_COMM ?
+		ev.comm.time : ev.type == TRACE_REC_LOST ? ev.lost.time : ev.task.time);
+	return 0;
+}
+
+static int drain_round(struct sess *s)
+{
+	for (int c = 0; c < s->ncpu; c++) {
+		if (s->ring[c].fd < 0)
+			continue;
+		s->cur = &s->ring[c];
+		if (ring_drain(&s->ring[c], on_record, s) == -EBADMSG)
+			c2c_warn("corrupt record header in the ring of CPU %d", s->ring[c].cpu);
+	}
+	return oq_round_end(&s->q);
+}
+
+/* --- setup and loop ---------------------------------------------------------------------------- */
+
+static int build_events(struct sess *s)
+{
+	const struct record_opts *o = s->o;
+	int err = events_detect_cpu(&s->l), hw = !o->nr_events;
+
+	if (err)
+		c2c_warn("cannot read /proc/cpuinfo: %s", strerror(-err));
+	for (size_t i = 0; i < o->nr_events && !err; i++)
+		err = events_add_string(&s->l, &s->eo, o->events[i]);
+	if (!o->nr_events) {
+		err = events_add_default(&s->l, &s->eo);
+		if (err)
+			c2c_info("hint: '-e page-faults' or '-e cpu-clock' record software events "
+				 "without a hardware PMU");
+	}
+	if (err)
+		return err;
+	for (size_t i = 0; i < s->l.nr; i++)
+		hw |= s->l.ev[i].backend != TRACE_BACKEND_SWEVENT;
+	if ((err = events_finalize(&s->l, &s->eo)))
+		return err;
+	if (o->topdown == 1 || (o->topdown < 0 && hw && s->l.backend != TRACE_BACKEND_SWEVENT))
+		err = topdown_add(&s->l, &s->eo);
+	if (!err && s->l.td_reason[0] && o->topdown != 0)
+		c2c_info("TopDown unavailable: %s", s->l.td_reason);
+	return err;
+}
+
+static int emit_direct(const struct trace_event *ev, void *ctx)
+{
+	return write_ev(ev, ctx);
+}
+
+static int synthesize(struct sess *s)
+{
+	int err = 0, kernel = 0;
+
+	for (size_t i = 0; i < s->l.nr; i++)
+		kernel |= !s->l.ev[i].attr.exclude_kernel && s->l.ev[i].role == EV_ROLE_SAMPLER;
+	if (kernel) {
+		err = synth_kernel(emit_direct, s);
+		if (err == -EACCES)
+			c2c_warn("kernel addresses are hidden (kernel.kptr_restrict): kernel samples "
+				 "will not be symbolized");
+		else if (err && err != -ENOENT)
+			return err;
+		err = 0;
+	}
+	if (s->o->ev.system_wide)
+		return synth_all(s->bc, emit_direct, s);
+	for (size_t i = 0; i < s->o->nr_pids && !err; i++)
+		err = synth_process(s->o->pids[i], s->bc, emit_direct, s);
+	return err;
+}
+
+static int open_writer(struct sess *s)
+{
+	struct trace_writer_opts wo = { .zstd_level = s->o->zstd_level };
+	struct trace_info info;
+	const char *out = s->o->output ? s->o->output : "c2c-lite.data";
+	int err;
+
+	machine_info_fill(&info, &s->l, s->o->cmdline, s->o->options);
+	for (size_t i = 0; i < s->l.nr; i++)
+		if (!s->l.ev[i].attr.exclude_kernel && s->l.ev[i].role == EV_ROLE_SAMPLER &&
+		    sysfs_exists("/proc/kallsyms"))
+			info.flags |= TRACE_INFO_HAS_KSYMS;
+	err = trace_writer_open(&s->w, out, &info, &wo);
+	trace_info_release(&info);
+	return err;
+}
+
+static void enable_all(struct sess *s, unsigned long req)
+{
+	for (size_t i = 0; i < s->nfd; i++) {
+		const struct ev_desc *e = &s->l.ev[s->fd[i].ev];
+
+		if (e->leader == s->fd[i].ev)
+			ioctl(s->fd[i].fd, req, PERF_IOC_FLAG_GROUP);
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int targets_alive(const struct sess *s)
+{
+	if (s->o->ev.system_wide || s->wl.pid > 0)
+		return 1;
+	for (size_t i = 0; i < s->o->nr_pids; i++)
+		if (!kill(s->o->pids[i], 0) || errno != ESRCH)
+			return 1;
+	return 0;
+}
+
+static void reap_child(struct sess *s, int block)
+{
+	if (!s->wl.pid || !workload_reap(&s->wl, block))
+		return;
+	s->res->have_status = s->wl.started;   /* it was released to exec */
+	s->res->status = s->wl.status;
+}
+
+static int loop(struct sess *s)
+{
+	double end = s->o->duration > 0 ? now_s() + s->o->duration : 0, next_flush = now_s() + 1;
+	int err = 0;
+
+	while (!err) {
+		if (s->o->stop && *s->o->stop)
+			break;
+		if (end && now_s() >= end)
+			break;
+		reap_child(s, 0);
+		if (s->wl.done || !targets_alive(s))
+			break;
+		if (poll(s->pfd, (nfds_t)s->ncpu, 100) < 0 && errno != EINTR)
+			return c2c_err(-errno, "poll failed: %s", strerror(errno));
+		err = drain_round(s);
+		if (!err && now_s() >= next_flush) {
+			/* a chunk boundary each second: a crash of the recorder loses at most that */
+			err = trace_writer_flush(s->w);
+			next_flush = now_s() + 1;
+		}
+	}
+	return err;
+}
+
+static int finish(struct sess *s, int err)
+{
+	if (s->wl.pid > 0 && !s->wl.done) {
+		workload_stop(&s->wl);
+		reap_child(s, 1);
+	}
+	enable_all(s, PERF_EVENT_IOC_DISABLE);
+	if (s->w) {
+		int e = err ? 0 : drain_round(s);
+
+		if (!e && !err)
+			e = oq_finish(&s->q);
+		if (e && !err)
+			err = e;
+		s->res->records = trace_writer_records(s->w);
+		s->res->bytes = trace_writer_bytes(s->w);
+		e = trace_writer_close(s->w);
+		if (e && !err)
+			err = e;
+		{
+			struct stat st;
+
+			if (!stat(s->o->output ? s->o->output : "c2c-lite.data", &st))
+				s->res->bytes = (uint64_t)st.st_size;
+		}
+		if (err == -ENOSPC || err == -EIO || err == -EFBIG)
+			s->res->write_error = (uint64_t)-err;
+		s->w = NULL;
+	}
+	return err;
+}
+
+static void sess_free(struct sess *s)
+{
+	for (int c = 0; s->ring && c < s->ncpu; c++)
+		if (s->ring[c].fd >= 0)
+			ring_unmap(&s->ring[c]);
+	close_all(s);
+	workload_release(&s->wl);
+	free(s->ring);
+	free(s->pfd);
+	free(s->fd);
+	free(s->cpu);
+	free(s->task);
+	free(s->lay.ev);
+	oq_release(&s->q);
+	buildid_cache_free(s->bc);
+	events_release(&s->l);
+}
+
+static int setup(struct sess *s)
+{
+	int err;
+
+	if ((err = build_events(s)) || (err = read_cpus(s)))
+		return err;
+	if (s->o->argv && (err = workload_fork(&s->wl, s->o->argv)))
+		return err;
+	if ((err = read_tasks(s)) || (err = open_all(s)) || (err = setup_rings(s)) ||
+	    (err = setup_layout(s)) || (err = open_writer(s)) || (err = synthesize(s)))
+		return err;
+	snprintf(s->res->td_reason, sizeof(s->res->td_reason), "%s", s->l.td_reason);
+	if (s->o->argv && (err = workload_start(&s->wl, s->o->argv[0])))
+		return err;
+	if (!s->o->argv || s->o->ev.system_wide)
+		enable_all(s, PERF_EVENT_IOC_ENABLE);
+	return 0;
+}
+
+int record_run(const struct record_opts *o, struct record_result *res)
+{
+	struct sess s = { .o = o, .res = res };
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	workload_init(&s.wl);
+	events_init(&s.l);
+	s.eo = o->ev;
+	s.eo.workload = o->argv != NULL;
+	if (o->mmap_pages & (o->mmap_pages - 1))
+		return c2c_err(-EINVAL, "-m %u: the number of pages must be a power of two",
+			       o->mmap_pages);
+	s.bc = buildid_cache_new();
+	oq_init(&s.q, write_ev, &s);
+	err = setup(&s);
+	if (!err)
+		err = loop(&s);
+	err = finish(&s, err);
+	sess_free(&s);
+	return err;
+}

@@ -1,0 +1,50 @@
+/* One recording: open the events on the targets, drain the rings, write the trace.
+ *
+ * Targets: a forked workload (argv; events per CPU on the child with inherit and
+ * enable_on_exec, the child released after everything is open), existing processes (-p) or
+ * threads (-t), or every task (-a, on -C cpus). One ring buffer per CPU; every other event fd
+ * on that CPU is redirected into it with PERF_EVENT_IOC_SET_OUTPUT. Records are ordered across
+ * rings by the round rule of record/queue.h and written with the trace writer.
+ * record_run() returns 0 or -errno (detail logged); the result says how it went. */
+#ifndef C2C_RECORD_SESSION_H
+#define C2C_RECORD_SESSION_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "record/events.h"
+
+struct record_opts {
+	struct events_opts ev;
+	const char **events;         /* -e strings; none: the machine's memory events */
+	size_t nr_events;
+	const char *output;          /* default c2c-lite.data */
+	unsigned int mmap_pages;     /* data pages per ring (power of two); 0: 128 */
+	double duration;             /* seconds, 0: until the workload ends or a signal */
+	pid_t *pids;                 /* -p (processes) or -t (threads) */
+	size_t nr_pids;
+	int threads_only;            /* -t */
+	const char *cpu_list;        /* -C */
+	char **argv;                 /* the workload, NULL-terminated; NULL for none */
+	const char *cmdline;         /* the recorded command line */
+	const char *options;         /* options as text, for the trace header */
+	int topdown;                 /* 1 on, 0 off, -1 auto (on for hardware memory events) */
+	int zstd_level;
+	volatile sig_atomic_t *stop; /* set by the caller's signal handler (its value: signo) */
+};
+
+struct record_result {
+	int have_status;             /* a workload ran */
+	int status;                  /* its wait status */
+	uint64_t samples, records, bytes;
+	uint64_t lost_records, lost_samples, throttles;
+	uint64_t aux_truncated;      /* AUX records flagged truncated or collided */
+	uint64_t malformed;          /* kernel records that did not decode */
+	uint64_t write_error;        /* -errno of a failed write, 0 */
+	char td_reason[256];
+};
+
+int record_run(const struct record_opts *o, struct record_result *res);
+
+#endif

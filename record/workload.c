@@ -1,0 +1,120 @@
+/* Forking, releasing and reaping the recorded workload (see workload.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "c2c/log.h"
+#include "record/workload.h"
+
+void workload_init(struct workload *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->go_fd = w->err_fd = -1;
+}
+
+static void child(int go, int ep, char **argv)
+{
+	char c;
+	int e;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (read(go, &c, 1) != 1)
+		_exit(127);              /* the recorder gave up before starting us */
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(ep, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int workload_fork(struct workload *w, char **argv)
+{
+	int go[2], ep[2];
+
+	if (pipe2(go, O_CLOEXEC))
+		return c2c_err(-errno, "cannot create a pipe: %s", strerror(errno));
+	if (pipe2(ep, O_CLOEXEC)) {
+		int err = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		return c2c_err(err, "cannot create a pipe: %s", strerror(-err));
+	}
+	w->pid = fork();
+	if (w->pid < 0) {
+		int err = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		close(ep[0]);
+		close(ep[1]);
+		w->pid = 0;
+		return c2c_err(err, "cannot fork: %s", strerror(-err));
+	}
+	if (w->pid == 0) {
+		close(go[1]);
+		close(ep[0]);
+		child(go[0], ep[1], argv);
+	}
+	close(go[0]);
+	close(ep[1]);
+	w->go_fd = go[1];
+	w->err_fd = ep[0];
+	return 0;
+}
+
+int workload_start(struct workload *w, const char *name)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(w->go_fd, "g", 1) != 1)
+		return c2c_err(-errno, "cannot start the workload: %s", strerror(errno));
+	w->started = 1;
+	close(w->go_fd);
+	w->go_fd = -1;
+	n = read(w->err_fd, &e, sizeof(e));   /* EOF when exec succeeded (close-on-exec) */
+	close(w->err_fd);
+	w->err_fd = -1;
+	if (n == (ssize_t)sizeof(e))
+		return c2c_err(-e, "cannot run '%s': %s", name, strerror(e));
+	return 0;
+}
+
+int workload_reap(struct workload *w, int block)
+{
+	if (w->pid <= 0 || w->done)
+		return w->done;
+	if (waitpid(w->pid, &w->status, block ? 0 : WNOHANG) == w->pid)
+		w->done = 1;
+	return w->done;
+}
+
+void workload_stop(struct workload *w)
+{
+	if (w->pid <= 0 || w->done)
+		return;
+	if (w->go_fd >= 0) {
+		close(w->go_fd);
+		w->go_fd = -1;
+	} else {
+		kill(w->pid, SIGTERM);
+	}
+	workload_reap(w, 1);
+}
+
+void workload_release(struct workload *w)
+{
+	if (w->go_fd >= 0)
+		close(w->go_fd);
+	if (w->err_fd >= 0)
+		close(w->err_fd);
+	w->go_fd = w->err_fd = -1;
+}

@@ -1,0 +1,29 @@
+/* The workload of `c2c-lite record -- cmd args`: forked first and held on a pipe until every
+ * event is open (so enable_on_exec catches its exec), then released to exec. An exec failure
+ * comes back through a close-on-exec pipe as the errno. */
+#ifndef C2C_RECORD_WORKLOAD_H
+#define C2C_RECORD_WORKLOAD_H
+
+#include <sys/types.h>
+
+struct workload {
+	pid_t pid;               /* 0: none */
+	int go_fd, err_fd;       /* -1 when closed */
+	int started;             /* released to exec */
+	int done;                /* reaped; status valid */
+	int status;              /* wait status */
+};
+
+void workload_init(struct workload *w);
+/* Fork the child; it waits for workload_start() before exec'ing @argv. */
+int workload_fork(struct workload *w, char **argv);
+/* Release the child; -errno (logged) when its exec failed. */
+int workload_start(struct workload *w, const char *name);
+/* Reap the child if it ended (@block: wait for it); 1 when it is done. */
+int workload_reap(struct workload *w, int block);
+/* End a child still running: never started ones exit on EOF, started ones get SIGTERM; then
+ * wait for it. */
+void workload_stop(struct workload *w);
+void workload_release(struct workload *w);
+
+#endif

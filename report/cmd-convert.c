@@ -1,0 +1,154 @@
+/* `c2c-lite convert`: read a perf.data file (or a pipe-mode stream) with the perf.data reader and
+ * write the same records as a c2c-lite trace, then print both sizes and the bytes per sample. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "c2c/cmds.h"
+#include "c2c/log.h"
+#include "c2c/trace.h"
+#include "report/perfdata.h"
+
+struct convert_opts {
+	const char *input, *output;
+	int zstd_level;
+	int quiet;
+};
+
+static const char convert_usage[] =
+	"usage: c2c-lite convert [perf.data] -o OUT.c2c [--zstd[=LEVEL]] [-q]\n"
+	"\n"
+	"Convert a perf.data file (default ./perf.data; '-' reads 'perf record -o -' from\n"
+	"standard input) into a c2c-lite trace.\n"
+	"\n"
+	"  -i, --input FILE    the perf.data file (same as the positional argument)\n"
+	"  -o, --output FILE   the trace to write (required)\n"
+	"      --zstd[=LEVEL]  compress the trace chunks with zstd (default level 3)\n"
+	"  -q, --quiet         print nothing but errors\n";
+
+static int parse_opts(int argc, char **argv, struct convert_opts *o)
+{
+	static const struct option lopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "zstd", optional_argument, NULL, 'z' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	char *end;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:o:qh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o->input = optarg; break;
+		case 'o': o->output = optarg; break;
+		case 'q': o->quiet = 1; break;
+		case 'z':
+			o->zstd_level = 3;
+			if (optarg) {
+				o->zstd_level = (int)strtol(optarg, &end, 10);
+				if (*end || o->zstd_level < 1 || o->zstd_level > 22) {
+					fprintf(stderr, "c2c-lite: bad zstd level '%s' (1..22)\n", optarg);
+					return -1;
+				}
+			}
+			break;
+		case 'h':
+			fputs(convert_usage, stdout);
+			return 1;
+		default:
+			fputs(convert_usage, stderr);
+			return -1;
+		}
+	}
+	if (optind < argc)
+		o->input = argv[optind++];
+	if (optind < argc || !o->output) {
+		fputs(o->output ? "c2c-lite: too many arguments\n" : "c2c-lite: convert needs -o OUT\n",
+		      stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static int copy_records(struct perfdata_reader *pr, struct trace_writer *w, uint64_t *nr)
+{
+	struct trace_event ev;
+	int rc;
+
+	while ((rc = perfdata_reader_next(pr, &ev)) == 1) {
+		rc = trace_write(w, &ev);
+		if (rc < 0)
+			return rc;
+		(*nr)++;
+	}
+	return rc;
+}
+
+static void print_sizes(const struct convert_opts *o, const struct perfdata_stats *st,
+			uint64_t nr, uint64_t out_bytes)
+{
+	struct stat sb;
+	double ns = st->nr_samples ? (double)st->nr_samples : 1.0;
+	int have_in = strcmp(o->input, "-") && stat(o->input, &sb) == 0;
+
+	printf("converted %" PRIu64 " records (%" PRIu64 " samples) from '%s' to '%s'\n", nr,
+	       st->nr_samples, o->input, o->output);
+	if (have_in)
+		printf("  perf.data: %12lld bytes  %8.1f bytes/sample\n", (long long)sb.st_size,
+		       (double)sb.st_size / ns);
+	else
+		printf("  perf.data: (read from a pipe, size unknown)\n");
+	printf("  c2c-lite:  %12" PRIu64 " bytes  %8.1f bytes/sample", out_bytes,
+	       (double)out_bytes / ns);
+	if (have_in && out_bytes)
+		printf("  (%.1fx smaller)", (double)sb.st_size / (double)out_bytes);
+	printf("\n");
+	if (st->nr_lost_records || st->nr_lost_samples || st->nr_throttle)
+		printf("  lost: %" PRIu64 " records, %" PRIu64 " samples; throttled %" PRIu64 " times\n",
+		       st->nr_lost_records, st->nr_lost_samples, st->nr_throttle);
+	if (st->nr_unknown_records || st->nr_unordered)
+		printf("  skipped %" PRIu64 " records of unknown types; %" PRIu64 " out of order\n",
+		       st->nr_unknown_records, st->nr_unordered);
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct convert_opts o = { .input = "perf.data" };
+	struct perfdata_reader *pr = NULL;
+	struct trace_writer *w = NULL;
+	struct trace_writer_opts wo = { 0 };
+	uint64_t nr = 0, bytes;
+	struct stat sb;
+	int rc;
+
+	rc = parse_opts(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? EXIT_OK : EXIT_USAGE;
+	if (perfdata_reader_open(&pr, o.input) < 0)
+		return EXIT_FAIL;
+	wo.zstd_level = o.zstd_level;
+	if (trace_writer_open(&w, o.output, perfdata_reader_info(pr), &wo) < 0) {
+		perfdata_reader_free(pr);
+		return EXIT_FAIL;
+	}
+	rc = copy_records(pr, w, &nr);
+	if (trace_writer_flush(w) < 0 && rc >= 0)
+		rc = -EIO;
+	bytes = trace_writer_bytes(w);
+	if (trace_writer_close(w) < 0 && rc >= 0)
+		rc = -EIO;
+	if (stat(o.output, &sb) == 0)
+		bytes = (uint64_t)sb.st_size;
+	if (rc >= 0 && !o.quiet)
+		print_sizes(&o, perfdata_reader_stats(pr), nr, bytes);
+	perfdata_reader_free(pr);
+	return rc < 0 ? EXIT_FAIL : EXIT_OK;
+}

@@ -1,0 +1,108 @@
+/* The report's event source (see report/source.h): opens a file, tells a c2c-lite trace from a
+ * perf.data file by its first bytes, and hands out the records of whichever reader fits. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/log.h"
+#include "c2c/xalloc.h"
+#include "report/perfdata.h"
+#include "report/source.h"
+
+struct source {
+	enum source_kind kind;
+	char *path;
+	struct trace_reader *trace;
+	struct perfdata_reader *pd;
+};
+
+static int source_sniff(const char *path, unsigned char *buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	int err;
+
+	if (!f) {
+		err = -errno;
+		return c2c_err(err, "cannot open '%s': %s", path, strerror(-err));
+	}
+	*len = fread(buf, 1, *len, f);
+	fclose(f);
+	return 0;
+}
+
+int source_open(struct source **out, const char *path)
+{
+	unsigned char magic[16];
+	size_t len = sizeof(magic);
+	struct source *s;
+	int err;
+
+	*out = NULL;
+	err = source_sniff(path, magic, &len);
+	if (err)
+		return err;
+	s = xcalloc(1, sizeof(*s));
+	s->path = xstrdup(path);
+	if (len >= 8 && trace_is_trace(magic, len)) {
+		s->kind = SOURCE_TRACE;
+		err = trace_reader_open(&s->trace, path);
+	} else if (len >= 8 && perfdata_is_perfdata(magic, len)) {
+		s->kind = SOURCE_PERFDATA;
+		err = perfdata_reader_open(&s->pd, path);
+	} else {
+		err = c2c_err(-EINVAL, "'%s': not a c2c-lite trace or perf.data file", path);
+	}
+	if (err) {
+		source_free(s);
+		return err;
+	}
+	*out = s;
+	return 0;
+}
+
+enum source_kind source_kind(const struct source *s)
+{
+	return s->kind;
+}
+
+const char *source_path(const struct source *s)
+{
+	return s->path;
+}
+
+const struct trace_info *source_info(const struct source *s)
+{
+	if (s->pd)
+		return perfdata_reader_info(s->pd);
+	return s->trace ? trace_reader_info(s->trace) : NULL;
+}
+
+int source_next(struct source *s, struct trace_event *ev)
+{
+	if (s->trace)
+		return trace_reader_next(s->trace, ev);
+	if (s->pd)
+		return perfdata_reader_next(s->pd, ev);
+	return 0;
+}
+
+int source_truncated(const struct source *s)
+{
+	return s->trace ? trace_reader_truncated(s->trace) : perfdata_reader_truncated(s->pd);
+}
+
+const struct perfdata_stats *source_perfdata_stats(const struct source *s)
+{
+	return s->pd ? perfdata_reader_stats(s->pd) : NULL;
+}
+
+void source_free(struct source *s)
+{
+	if (!s)
+		return;
+	trace_reader_free(s->trace);
+	perfdata_reader_free(s->pd);
+	free(s->path);
+	free(s);
+}

@@ -1,0 +1,26 @@
+/* stdio: the text report, byte for byte what `perf c2c report --stdio` (perf 6.1) prints for the
+ * same samples: Trace Event Information, Global Shared Cache Line Event Information, c2c details,
+ * the Shared Data Cache Line Table and the Shared Cache Line Distribution Pareto (layout in
+ * c2c-semantics.md §2.8, §3.5, §4, §6). It reads a finished struct cltab and writes to a FILE. */
+#ifndef C2C_REPORT_STDIO_H
+#define C2C_REPORT_STDIO_H
+
+#include <stdio.h>
+
+#include "report/cltable.h"
+
+struct stdio_opts {
+	int node_info;              /* 0, 1 (-N) or 2 (-NN) */
+	int no_source;              /* --no-source: no Source:Line column */
+	int full_symbols;           /* --full-symbols: no 30-character cap */
+	int double_cl;              /* --double-cl banners */
+	int stats_only;             /* --stats: stop after "c2c details" */
+	const char *coalesce;       /* the -c text as given ("iaddr" by default) */
+	const char *const *events;  /* event names */
+	int nr_events;
+};
+
+/* Print the report. Returns 0, or -EIO when writing failed. */
+int stdio_print(FILE *f, const struct cltab *t, const struct stdio_opts *o);
+
+#endif

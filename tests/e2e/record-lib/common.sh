@@ -1,0 +1,16 @@
+# Helpers sourced by tests/e2e/record-*.sh (a subdirectory, so tests/run.sh does not run it).
+[ "${BASH_SOURCE[0]}" = "$0" ] && exit 0
+set -u
+BUILD=${BUILD:-build}
+C2C=${C2C:-$PWD/$BUILD/c2c-lite}
+WL=$PWD/$BUILD/tests/tools/rec-workload
+DUMP=$PWD/$BUILD/tests/tools/trace-dump
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+[ -x "$WL" ] && [ -x "$DUMP" ] || { echo "skip: $WL or $DUMP not built"; exit 77; }
+# Software events need perf_event_open for our own tasks (paranoid <= 2, or root).
+if ! "$C2C" record -e cpu-clock -o "$TMP/probe.data" -- true 2>"$TMP/probe.err"; then
+	echo "skip: perf_event_open unavailable: $(head -1 "$TMP/probe.err")"
+	exit 77
+fi

@@ -1,0 +1,231 @@
+/* Tests of report/cltable: line and offset keys, shared-line selection, the 0.1% display filter,
+ * ordering and ties, cycles means, PA counts, node attribution and the symbol hook (a fake). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report/cltable.h"
+#include "report/maps.h"
+
+#define LH     ((uint64_t)DSRC_LVL_HIT << DSRC_LVL_SHIFT)
+#define LOAD   ((uint64_t)DSRC_OP_LOAD)
+#define STORE  ((uint64_t)DSRC_OP_STORE)
+#define L1     (LOAD | LH | (uint64_t)DSRC_LVL_L1 << DSRC_LVL_SHIFT)
+#define ST_L1  (STORE | LH | (uint64_t)DSRC_LVL_L1 << DSRC_LVL_SHIFT)
+#define LHITM  (LOAD | LH | (uint64_t)DSRC_LVL_L3 << DSRC_LVL_SHIFT | \
+		(uint64_t)DSRC_SNOOP_HITM << DSRC_SNOOP_SHIFT)
+#define RHITM  (LOAD | LH | (uint64_t)DSRC_LVL_REM_CCE1 << DSRC_LVL_SHIFT | \
+		(uint64_t)DSRC_SNOOP_HITM << DSRC_SNOOP_SHIFT)
+
+static const int32_t cpu_node[4] = { 0, 0, 1, 1 };
+static const struct trace_mem_range ranges[2] = { { 0, 0x1000, 0 }, { 0x1000, 0x2000, 1 } };
+
+struct fx {
+	struct maps *m;
+	struct cltab *t;
+	int sym_calls;
+};
+
+static int fake_sym(void *ctx, const struct maps_map *map, uint8_t mode, uint64_t ip,
+		    uint64_t al, struct cltab_code *out)
+{
+	struct fx *f = ctx;
+
+	(void)mode, (void)al;
+	f->sym_calls++;
+	if (!map || ip != 0x400100)
+		return -1;
+	out->symbol = "worker_loop";
+	out->srcfile = "/src/w.c";
+	out->line = 42;
+	return 0;
+}
+
+static void fx_open(struct fx *f, enum cltab_display d, int show_all)
+{
+	struct cltab_opts o = { .cl_size = 64, .display = d, .show_all = show_all, .nr_cpus = 4,
+				.cpu_node = cpu_node, .nr_nodes = 2, .mem_ranges = ranges,
+				.nr_mem_ranges = 2, .sym = fake_sym, .sym_ctx = f };
+	struct trace_event ev = { .type = TRACE_REC_MMAP };
+	uint32_t pid;
+
+	f->m = maps_new();
+	f->t = cltab_new(&o);
+	f->sym_calls = 0;
+	for (pid = 100; pid <= 200; pid += 100) {
+		ev.mmap = (struct trace_mmap){ .pid = pid, .tid = pid, .start = 0x400000,
+			.len = 0x1000, .prot = 5, .flags = 2, .maj = 8, .min = 1, .ino = 5,
+			.cpumode = 2, .filename = "/bin/app" };
+		cltab_feed(f->t, f->m, &ev);
+		ev.mmap = (struct trace_mmap){ .pid = pid, .tid = pid,
+			.start = pid == 100 ? 0x600000 : 0x700000, .len = 0x1000, .pgoff = 0x1000,
+			.prot = 3, .flags = 2, .maj = 8, .min = 1, .ino = 5, .cpumode = 2,
+			.filename = "/bin/app" };
+		cltab_feed(f->t, f->m, &ev);
+		ev.mmap = (struct trace_mmap){ .pid = pid, .tid = pid, .start = 0x1000000,
+			.len = 0x10000, .prot = 3, .flags = 2, .cpumode = 2, .filename = "[heap]" };
+		cltab_feed(f->t, f->m, &ev);
+	}
+}
+
+static void fx_close(struct fx *f)
+{
+	assert_int_equal(cltab_check(f->t), 0);
+	cltab_free(f->t);
+	maps_free(f->m);
+}
+
+static void add(struct fx *f, uint32_t pid, uint32_t cpu, uint64_t ip, uint64_t addr,
+		uint64_t ds, uint64_t w, uint64_t pa, uint8_t mode)
+{
+	struct trace_event ev = { .type = TRACE_REC_SAMPLE };
+
+	ev.sample = (struct trace_sample){ .ip = ip, .addr = addr, .data_src = ds, .weight = w,
+		.phys_addr = pa, .pid = pid, .tid = pid, .cpu = cpu, .cpumode = mode,
+		.flags = TRACE_SAMPLE_HAS_CPU | TRACE_SAMPLE_HAS_ADDR | TRACE_SAMPLE_HAS_DSRC |
+			 TRACE_SAMPLE_HAS_WEIGHT | TRACE_SAMPLE_HAS_PHYS };
+	cltab_feed(f->t, f->m, &ev);
+}
+
+static void test_cltab_keys(void **state)
+{
+	struct fx f;
+	struct cltab_line *const *ln;
+	size_t nr;
+
+	(void)state;
+	fx_open(&f, CLTAB_DISPLAY_TOT, 1);
+	add(&f, 100, 0, 0x400100, 0x1000040, LHITM, 10, 0, 2);  /* heap of 100 */
+	add(&f, 200, 2, 0x400100, 0x1000048, LHITM, 10, 0, 2);  /* heap of 200: other line */
+	add(&f, 100, 0, 0x400100, 0x600040, LHITM, 10, 0, 2);   /* .data, file offset 0x1040 */
+	add(&f, 200, 2, 0x400100, 0x700048, LHITM, 10, 0, 2);   /* same file offset: merged */
+	add(&f, 100, 0, 0x400100, 0x1000040, LHITM, 10, 0, 1);  /* kernel mode: no map */
+	cltab_finish(f.t);
+	ln = cltab_lines(f.t, &nr);
+	assert_int_equal(cltab_nr_lines(f.t), 4);
+	assert_int_equal(nr, 4);
+	assert_int_equal(cltab_nr_shared(f.t), 4);
+	/* the .data line has 2 HITMs and comes first, shown at the first sample's address */
+	assert_int_equal(ln[0]->stats.tot_hitm, 2);
+	assert_int_equal(ln[0]->addr, 0x600040);
+	assert_int_equal(ln[0]->nr_off, 2);                       /* offsets 0x0 and 0x8 */
+	/* ties: kernel mode first, then maps before no map, then DSO id, then pid */
+	assert_int_equal(ln[1]->cpumode, 1);
+	assert_int_equal(ln[2]->key_pid, 100);
+	assert_int_equal(ln[3]->key_pid, 200);
+	assert_int_equal(cltab_total(f.t)->nomap, 1);
+	fx_close(&f);
+}
+
+static void test_cltab_filter_threshold(void **state)
+{
+	struct fx f;
+	size_t nr, i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		int k, others = i ? 1000 : 999;
+
+		fx_open(&f, CLTAB_DISPLAY_TOT, 0);
+		add(&f, 100, 0, 0x400100, 0x1000000, LHITM, 1, 0, 2);
+		for (k = 0; k < others; k++)
+			add(&f, 100, 0, 0x400100, 0x1000100, LHITM, 1, 0, 2);
+		add(&f, 100, 0, 0x400100, 0x1000200, L1, 1, 0, 2);   /* not shared */
+		cltab_finish(f.t);
+		cltab_lines(f.t, &nr);
+		/* 1 of 1000 is shown (>= 0.001), 1 of 1001 is not */
+		assert_int_equal(nr, i ? 1 : 2);
+		assert_int_equal(cltab_nr_shared(f.t), 2);
+		fx_close(&f);
+	}
+}
+
+static void test_cltab_offsets_and_figures(void **state)
+{
+	struct fx f;
+	struct cltab_line *const *ln;
+	const struct cltab_offset *o;
+	size_t nr;
+
+	(void)state;
+	fx_open(&f, CLTAB_DISPLAY_RMT, 0);
+	add(&f, 100, 0, 0x400200, 0x1000010, ST_L1, 0, 0x100, 2);
+	add(&f, 100, 2, 0x400100, 0x1000008, RHITM, 3, 0x100, 2);
+	add(&f, 100, 2, 0x400100, 0x1000008, RHITM, 4, 0x100, 2);
+	add(&f, 100, 3, 0x400100, 0x1000008, LHITM, 9, 0x1100, 2);
+	add(&f, 100, 0, 0x400300, 0x1000008, LHITM, 5, 0x100, 2);  /* local only: hidden in rmt */
+	add(&f, 100, 1, 0x400100, 0x1000000, L1, 2, 0, 2);        /* no store, no HITM: hidden */
+	cltab_finish(f.t);
+	ln = cltab_lines(f.t, &nr);
+	assert_int_equal(nr, 1);
+	assert_int_equal(ln[0]->nr_off, 4);
+	assert_int_equal(ln[0]->paddr_cnt, 3);                  /* A, A, A, B, A: 3 changes */
+	o = ln[0]->off[0];
+	assert_int_equal(o->offset, 0);
+	assert_false(o->visible);
+	o = ln[0]->off[1];
+	assert_int_equal(o->offset, 8);
+	assert_int_equal(o->ip, 0x400100);
+	assert_true(o->visible);
+	assert_int_equal(o->stats.rmt_hitm, 2);
+	assert_true(o->cycles[CLTAB_CYC_RMT_HITM].mean == 3.5);
+	assert_true(o->cycles[CLTAB_CYC_LCL_HITM].mean == 9);
+	assert_int_equal(o->cpu_cnt, 2);
+	assert_int_equal(o->node_stats[1].rmt_hitm, 2);
+	assert_int_equal(o->node_stats[0].rmt_hitm, 0);
+	assert_int_equal(o->paddr_cnt, 2);
+	assert_true(o->has_sym);
+	assert_string_equal(o->code.symbol, "worker_loop");
+	assert_false(ln[0]->off[2]->visible);                    /* 0x400300: local HITM only */
+	assert_int_equal(ln[0]->off[3]->offset, 0x10);
+	assert_true(ln[0]->off[3]->visible);
+	assert_int_equal(f.sym_calls, 4);
+	fx_close(&f);
+}
+
+static void test_cltab_coalesce_pid(void **state)
+{
+	struct cltab_opts o = { .cl_size = 64, .display = CLTAB_DISPLAY_TOT, .nr_cpus = 4,
+				.cpu_node = cpu_node, .nr_nodes = 2,
+				.coalesce = { CLTAB_CO_PID }, .nr_coalesce = 1 };
+	struct maps *m = maps_new();
+	struct cltab *t = cltab_new(&o);
+	struct maps_thread *a = maps_findnew_thread(m, 100, 100);
+	struct maps_thread *b = maps_findnew_thread(m, 100, 101);
+	struct maps_thread *c = maps_findnew_thread(m, 90, 90);
+	struct cltab_sample s = { .addr = 0x5000, .al_addr = 0x5000, .ip = 1, .data_src = LHITM,
+				  .cpu = 0, .cpumode = 2, .thread = a };
+	struct cltab_line *const *ln;
+	size_t nr;
+
+	(void)state;
+	cltab_add(t, &s);
+	s.thread = b, s.ip = 2;
+	cltab_add(t, &s);     /* same pid: merged although ip and tid differ */
+	s.thread = c;
+	cltab_add(t, &s);
+	cltab_finish(t);
+	ln = cltab_lines(t, &nr);
+	assert_int_equal(nr, 1);
+	assert_int_equal(ln[0]->nr_off, 2);
+	assert_int_equal(ln[0]->off[0]->thread->pid, 100);      /* pid ties sort descending */
+	assert_int_equal(ln[0]->off[0]->stats.nr_entries, 2);
+	assert_int_equal(cltab_check(t), 0);
+	cltab_free(t);
+	maps_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cltab_keys),
+		cmocka_unit_test(test_cltab_filter_threshold),
+		cmocka_unit_test(test_cltab_offsets_and_figures),
+		cmocka_unit_test(test_cltab_coalesce_pid),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,454 @@
+/* cmocka suite of report/estimate.c and report/stdio-estimate.c: hand-built soft and watch
+ * sample streams go through estim_feed() with a maps model holding one anonymous and one file
+ * mapping; a fake data-symbol callback names the file mapping's bytes ("buf1.a", "buf1.b"). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "c2c/soft.h"
+#include "report/estimate.h"
+#include "report/stdio-estimate.h"
+#include "record/soft-decode.h"
+
+#define PID 100
+#define DATA 0x601000ULL       /* file mapping "prog" [DATA, DATA + 0x1000) */
+#define HEAP 0x7f0000000000ULL /* anonymous private mapping */
+
+enum { LD = SOFTDEC_LOAD, ST = SOFTDEC_STORE, AT = SOFTDEC_ATOMIC };
+
+struct fx {
+	struct maps *maps;
+	struct estim *e;
+	uint64_t time;
+};
+
+static int fake_data(void *ctx, const struct maps_thread *thread, uint8_t cpumode,
+		     const struct maps_map *map, uint64_t addr, char *buf, size_t size)
+{
+	static const char *const names[] = { "buf1.a", "buf1.b", "buf1.c", "buf1.d" };
+
+	(void)ctx;
+	assert_non_null(thread);
+	assert_int_equal(cpumode, 2);
+	if (strcmp(map->dso->name, "/nonexistent/prog") || addr < DATA || addr >= DATA + 32)
+		return -1;
+	snprintf(buf, size, "%s", names[(addr - DATA) / 8]);
+	return 0;
+}
+
+static void fx_mmap(struct fx *f, uint64_t start, const char *file, uint32_t flags, uint64_t ino)
+{
+	struct trace_event ev = { .type = TRACE_REC_MMAP };
+
+	ev.mmap = (struct trace_mmap){ .pid = PID, .tid = PID, .start = start, .len = 0x1000,
+				       .prot = 3, .flags = flags, .ino = ino, .maj = ino ? 8 : 0,
+				       .cpumode = 2, .filename = file };
+	estim_feed(f->e, f->maps, &ev);
+}
+
+static struct fx *fx_new(enum estim_mode mode, int show_all)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct estim_opts o = { .mode = mode, .cl_size = 64, .show_all = show_all,
+				.data_sym = fake_data };
+
+	f->maps = maps_new();
+	f->e = estim_new(&o);
+	fx_mmap(f, DATA, "/nonexistent/prog", 2, 42);
+	fx_mmap(f, HEAP, "//anon", 2, 0);
+	return f;
+}
+
+static void fx_free(struct fx *f)
+{
+	estim_free(f->e);
+	maps_free(f->maps);
+	free(f);
+}
+
+/* One sample: @reason SOFTDEC_ADDR carries @addr, other reasons none. */
+static void feed(struct fx *f, uint32_t tid, uint32_t cpu, uint64_t addr, int kind,
+		 uint64_t weight, enum softdec_reason reason)
+{
+	struct trace_event ev = { .type = TRACE_REC_SAMPLE };
+	struct trace_sample *s = &ev.sample;
+
+	s->time = ++f->time * 1000;
+	s->ip = 0x401000 + (uint64_t)kind * 0x10;
+	s->pid = PID;
+	s->tid = tid;
+	s->cpu = cpu;
+	s->cpumode = 2;
+	s->weight = weight;
+	s->flags = TRACE_SAMPLE_HAS_CPU | TRACE_SAMPLE_HAS_WEIGHT | TRACE_SAMPLE_HAS_DSRC;
+	s->data_src = softdec_data_src(softdec_has_addr(reason) ? (enum softdec_kind)kind
+								 : SOFTDEC_KIND_NONE);
+	s->detail = (uint16_t)(reason | (softdec_has_addr(reason) ? kind << 5 : 0));
+	if (softdec_has_addr(reason)) {
+		s->addr = addr;
+		s->flags |= TRACE_SAMPLE_HAS_ADDR;
+	}
+	estim_feed(f->e, f->maps, &ev);
+}
+
+static void feed_n(struct fx *f, int n, uint32_t tid, uint64_t addr, int kind, uint64_t weight)
+{
+	while (n-- > 0)
+		feed(f, tid, tid % 2, addr, kind, weight, SOFTDEC_ADDR);
+}
+
+static void finish(struct fx *f)
+{
+	estim_finish(f->e);
+	assert_int_equal(estim_check(f->e), 0);
+}
+
+static char *print_info(struct fx *f, const struct trace_info *info)
+{
+	struct stdio_estim_opts o = { .path = "t.c2c", .info = info };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_non_null(m);
+	assert_int_equal(stdio_estim_print(m, f->e, &o), 0);
+	fclose(m);
+	return buf;
+}
+
+static char *print(struct fx *f)
+{
+	return print_info(f, NULL);
+}
+
+static char *print_rotated(struct fx *f)
+{
+	static char opts[] = "watch=buf1,rotate=10ms";
+	struct trace_info info = { .backend = TRACE_BACKEND_WATCH, .options = opts };
+
+	return print_info(f, &info);
+}
+
+/* Two threads write neighbouring words of one line; a hotter line stays private to one thread. */
+static void test_estimate_false_sharing_first(void **state)
+{
+	struct fx *f = fx_new(ESTIM_SOFT, 0);
+	const struct estim_line *l;
+
+	(void)state;
+	feed_n(f, 50, 103, HEAP + 0x200, ST, 1000000);   /* private, hotter */
+	feed_n(f, 10, 101, DATA + 0, ST, 1000000);
+	feed_n(f, 12, 102, DATA + 8, ST, 1000000);
+	feed_n(f, 3, 102, DATA + 8, LD, 1000000);
+	finish(f);
+	assert_int_equal(estim_nr_lines(f->e), 2);
+	l = estim_line(f->e, 0);
+	assert_int_equal(l->verdict, ESTIM_FALSE);
+	assert_int_equal(l->addr, DATA);
+	assert_int_equal(l->c.samples, 25);
+	assert_int_equal(l->c.stores, 22);
+	assert_int_equal(l->c.loads, 3);
+	assert_int_equal(l->tids.nr, 2);
+	assert_int_equal(l->cpus.nr, 2);
+	assert_int_equal(l->nr_off, 2);
+	assert_string_equal(l->name, "buf1");
+	assert_string_equal(l->off[1].name, "buf1.b");
+	assert_int_equal(l->false_pairs, 1);
+	assert_int_equal(l->true_pairs, 0);
+	assert_int_equal(estim_line(f->e, 1)->verdict, ESTIM_NONE);
+	assert_int_equal(estim_line(f->e, 1)->displayed, 0);
+	assert_int_equal(estim_totals(f->e)->contended, 1);
+	fx_free(f);
+}
+
+/* One atomic counter incremented by four threads. */
+static void test_estimate_atomic_true_sharing(void **state)
+{
+	struct fx *f = fx_new(ESTIM_SOFT, 0);
+	const struct estim_line *l;
+	uint32_t t;
+
+	(void)state;
+	for (t = 0; t < 4; t++)
+		feed_n(f, 5, 200 + t, HEAP + 0x40, AT, 500);
+	finish(f);
+	l = estim_line(f->e, 0);
+	assert_int_equal(l->verdict, ESTIM_TRUE);
+	assert_int_equal(l->c.atomics, 20);
+	assert_int_equal(l->c.stores, 0);
+	assert_int_equal(l->true_pairs, 6);
+	assert_int_equal(l->off[0].writers.nr, 4);
+	assert_int_equal(l->nr_site, 1);
+	fx_free(f);
+}
+
+/* The same two writers, padded onto different lines. */
+static void test_estimate_padded_none(void **state)
+{
+	struct fx *f = fx_new(ESTIM_SOFT, 0);
+	char *out;
+
+	(void)state;
+	feed_n(f, 10, 101, DATA + 0, ST, 1000);
+	feed_n(f, 10, 102, DATA + 64, ST, 1000);
+	finish(f);
+	assert_int_equal(estim_nr_lines(f->e), 2);
+	assert_int_equal(estim_totals(f->e)->contended, 0);
+	assert_int_equal(estim_line(f->e, 0)->verdict, ESTIM_NONE);
+	assert_int_equal(estim_line(f->e, 1)->verdict, ESTIM_NONE);
+	out = print(f);
+	assert_non_null(strstr(out, "no cacheline is written by one thread and accessed by another"));
+	assert_null(strstr(out, "Cache Line Distribution Pareto"));
+	free(out);
+	fx_free(f);
+}
+
+/* Table-driven verdicts: each row is a list of (tid, offset, kind) accesses to one line. */
+struct acc { uint32_t tid, offset; int kind; };
+struct verdict_row {
+	int line;
+	struct acc acc[6];
+	enum estim_verdict want;
+};
+
+static const struct verdict_row verdict_rows[] = {
+	{ __LINE__, { { 1, 0, LD }, { 2, 0, LD }, { 3, 8, LD } }, ESTIM_NONE },
+	{ __LINE__, { { 1, 0, ST }, { 1, 8, LD } }, ESTIM_NONE },
+	{ __LINE__, { { 1, 0, ST }, { 2, 0, LD } }, ESTIM_TRUE },
+	{ __LINE__, { { 1, 0, ST }, { 2, 8, LD } }, ESTIM_FALSE },
+	{ __LINE__, { { 1, 0, ST }, { 2, 8, ST } }, ESTIM_FALSE },
+	{ __LINE__, { { 1, 0, AT }, { 2, 0, AT } }, ESTIM_TRUE },
+	/* a lock and its data: every pair shares the lock word */
+	{ __LINE__, { { 1, 0, AT }, { 1, 8, ST }, { 2, 0, AT }, { 2, 8, ST } }, ESTIM_TRUE },
+	/* a counter shared by 1 and 2, a neighbour written by 3 */
+	{ __LINE__, { { 1, 0, AT }, { 2, 0, AT }, { 3, 16, ST } }, ESTIM_MIXED },
+	/* reader and writer share a read-only field, the writer writes another */
+	{ __LINE__, { { 1, 8, LD }, { 1, 0, ST }, { 2, 8, LD } }, ESTIM_FALSE },
+};
+
+static void test_estimate_verdict_table(void **state)
+{
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < sizeof(verdict_rows) / sizeof(verdict_rows[0]); i++) {
+		const struct verdict_row *r = &verdict_rows[i];
+		struct fx *f = fx_new(ESTIM_SOFT, 0);
+
+		for (j = 0; j < 6 && r->acc[j].tid; j++)
+			feed_n(f, 1, r->acc[j].tid, HEAP + r->acc[j].offset, r->acc[j].kind, 10);
+		finish(f);
+		if (estim_line(f->e, 0)->verdict != r->want)
+			fail_msg("row at line %d: verdict %s, want %s", r->line,
+				 estim_verdict_name(estim_line(f->e, 0)->verdict),
+				 estim_verdict_name(r->want));
+		fx_free(f);
+	}
+}
+
+/* A sample without data_src and kind is of unknown kind: shown as a load, never a write. */
+static void test_estimate_unknown_kind(void **state)
+{
+	struct fx *f = fx_new(ESTIM_SOFT, 0);
+	struct trace_event ev = { .type = TRACE_REC_SAMPLE };
+	const struct estim_line *l;
+	char *out;
+
+	(void)state;
+	feed_n(f, 2, 101, HEAP, LD, 10);
+	ev.sample = (struct trace_sample){ .pid = PID, .tid = 102, .cpumode = 2, .addr = HEAP + 8,
+					   .ip = 0x999, .flags = TRACE_SAMPLE_HAS_ADDR };
+	estim_feed(f->e, f->maps, &ev);
+	finish(f);
+	l = estim_line(f->e, 0);
+	assert_int_equal(l->c.unknown, 1);
+	assert_int_equal(l->c.weight, 21);            /* no weight: 1 */
+	assert_int_equal(l->verdict, ESTIM_NONE);
+	assert_int_equal(l->nr_ips, 2);
+	assert_int_equal(estim_totals(f->e)->unknown_kind, 1);
+	out = print(f);
+	assert_non_null(strstr(out, "1 (counted as loads)"));
+	free(out);
+	fx_free(f);
+}
+
+/* Unrecovered samples are counted by reason and weigh in the total time. */
+static void test_estimate_unrecovered_reasons(void **state)
+{
+	struct fx *f = fx_new(ESTIM_SOFT, 0);
+	const struct estim_totals *t;
+	struct trace_event ev = { .type = TRACE_REC_SAMPLE };
+	char *out;
+
+	(void)state;
+	feed_n(f, 6, 101, HEAP, LD, 100);
+	feed(f, 101, 0, 0, 0, 100, SOFTDEC_STACK);
+	feed(f, 101, 0, 0, 0, 100, SOFTDEC_STACK);
+	feed(f, 102, 1, 0, 0, 300, SOFTDEC_TLS);
+	feed(f, 102, 1, 0, 0, 100, SOFTDEC_CLOBBERED);
+	/* a recovered reason whose sample lost its address */
+	ev.sample = (struct trace_sample){ .pid = PID, .tid = 102, .cpumode = 2, .weight = 100,
+					   .flags = TRACE_SAMPLE_HAS_WEIGHT };
+	estim_feed(f->e, f->maps, &ev);
+	finish(f);
+	t = estim_totals(f->e);
+	assert_int_equal(t->samples, 11);
+	assert_int_equal(t->weight, 1300);
+	assert_int_equal(t->recovered, 6);
+	assert_int_equal(t->reason[SOFTDEC_STACK], 2);
+	assert_int_equal(t->reason_weight[SOFTDEC_STACK], 200);
+	assert_int_equal(t->reason[SOFTDEC_TLS], 1);
+	assert_int_equal(t->reason_weight[SOFTDEC_TLS], 300);
+	assert_int_equal(t->reason[SOFTDEC_CLOBBERED], 1);
+	assert_int_equal(t->reason[ESTIM_NO_ADDR], 1);
+	assert_int_equal(t->reason[SOFTDEC_NO_MEM], 0);
+	out = print(f);
+	assert_non_null(strstr(out, "ESTIMATED"));
+	assert_non_null(strstr(out, "6 (54.55% of samples, 46.15% of time)"));
+	assert_non_null(strstr(out, softdec_reason_name(SOFTDEC_TLS)));
+	assert_non_null(strstr(out, softdec_reason_name(SOFTDEC_CLOBBERED)));
+	assert_non_null(strstr(out, "no data address in the sample"));
+	assert_null(strstr(out, softdec_reason_name(SOFTDEC_NO_MEM)));
+	free(out);
+	fx_free(f);
+}
+
+/* Watch: writer on CPU 0, then a reader of the same word and a writer of its neighbour on CPU 1. */
+static void test_estimate_watch_transfers(void **state)
+{
+	struct fx *f = fx_new(ESTIM_WATCH, 0);
+	const struct estim_line *l;
+	size_t i;
+	char *out;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		feed(f, 101, 0, DATA + 0, ST, 999, SOFTDEC_ADDR);  /* weight ignored: 1 per hit */
+		feed(f, 102, 1, DATA + 0, LD, 999, SOFTDEC_ADDR);  /* HITM, true */
+		feed(f, 101, 0, DATA + 0, ST, 999, SOFTDEC_ADDR);  /* inval of 102's S copy */
+		feed(f, 102, 1, DATA + 8, ST, 999, SOFTDEC_ADDR);  /* HITM, false */
+	}
+	finish(f);
+	l = estim_line(f->e, 0);
+	assert_int_equal(l->c.samples, 12);
+	assert_int_equal(l->c.weight, 12);
+	assert_int_equal(l->ws.accesses, 12);
+	assert_int_equal(l->ws.hitm_true, 3);
+	assert_int_equal(l->ws.hitm_false, 3 + 2);   /* CPU 0's later first writes miss too */
+	assert_int_equal(l->ws.hitm, l->ws.hitm_true + l->ws.hitm_false);
+	assert_int_equal(l->off[1].ws.hitm_false, 3);
+	assert_int_equal(l->verdict, ESTIM_TRUE);   /* both threads use offset 0 */
+	for (i = 0; i < l->nr_site; i++)
+		if (l->site[i].offset == 8)
+			assert_int_equal(l->site[i].ws.hitm, 3);
+	out = print(f);
+	assert_non_null(strstr(out, "COUNTED FROM WATCHPOINT HITS"));
+	assert_non_null(strstr(out, "Xfers"));
+	assert_null(strstr(out, "ESTIMATED"));
+	assert_null(strstr(out, "rotated"));
+	free(out);
+	out = print_rotated(f);
+	assert_non_null(strstr(out, "transfers are lower bounds"));
+	free(out);
+	fx_free(f);
+}
+
+/* The fix line names the members, offsets and writer tids. */
+static void test_estimate_fix_text(void **state)
+{
+	struct fx *f = fx_new(ESTIM_SOFT, 0);
+	char *out;
+
+	(void)state;
+	feed_n(f, 4, 101, DATA + 0, ST, 10);
+	feed_n(f, 4, 102, DATA + 8, ST, 10);
+	finish(f);
+	out = print(f);
+	assert_non_null(strstr(out, "false sharing: buf1.a (offset 0x0, written by tid 101) and "
+				    "buf1.b (offset 0x8, written by tid 102) share a line: pad or "
+				    "align them to 64 bytes"));
+	assert_non_null(strstr(out, "FALSE SHARING"));
+	assert_non_null(strstr(out, "n/a"));
+	free(out);
+	fx_free(f);
+}
+
+/* A counter shared by two threads next to a field another thread writes; unmapped memory. */
+static void test_estimate_mixed_fix_text(void **state)
+{
+	struct fx *f = fx_new(ESTIM_SOFT, 0);
+	const struct estim_line *l;
+	char *out;
+
+	(void)state;
+	feed_n(f, 3, 101, 0x900000, AT, 10);
+	feed_n(f, 3, 102, 0x900000, AT, 10);
+	feed_n(f, 3, 103, 0x900010, ST, 10);
+	finish(f);
+	l = estim_line(f->e, 0);
+	assert_null(l->dmap);
+	assert_int_equal(l->verdict, ESTIM_MIXED);
+	assert_int_equal(l->true_pairs, 1);
+	assert_int_equal(l->false_pairs, 2);
+	out = print(f);
+	assert_non_null(strstr(out, "TRUE+FALSE"));
+	assert_non_null(strstr(out, "1. 0x900000: true and false sharing: offset 0x0 (written by "
+				    "tids 101,102), accessed by 2 threads"));
+	assert_non_null(strstr(out, "move the other fields of the line to their own 64-byte line"));
+	free(out);
+	fx_free(f);
+}
+
+/* Lines of equal weight sort by address whatever the feeding order. */
+static void test_estimate_deterministic(void **state)
+{
+	static const uint64_t addrs[] = { 0x180, 0x40, 0x100, 0xc0 };
+	static const uint64_t sorted[] = { 0x40, 0xc0, 0x100, 0x180 };
+	char *out[2];
+	int pass;
+	size_t i;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		struct fx *f = fx_new(ESTIM_SOFT, 1);
+
+		for (i = 0; i < 4; i++) {
+			uint64_t a = HEAP + addrs[pass ? 3 - i : i];
+
+			feed_n(f, 2, 101, a, ST, 10);
+			feed_n(f, 2, 102, a + 8, ST, 10);
+		}
+		finish(f);
+		for (i = 0; i < 4; i++)
+			assert_int_equal(estim_line(f->e, i)->addr, HEAP + sorted[i]);
+		out[pass] = print(f);
+		fx_free(f);
+	}
+	assert_string_equal(out[0], out[1]);
+	free(out[0]);
+	free(out[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_estimate_false_sharing_first),
+		cmocka_unit_test(test_estimate_atomic_true_sharing),
+		cmocka_unit_test(test_estimate_padded_none),
+		cmocka_unit_test(test_estimate_verdict_table),
+		cmocka_unit_test(test_estimate_unrecovered_reasons),
+		cmocka_unit_test(test_estimate_unknown_kind),
+		cmocka_unit_test(test_estimate_watch_transfers),
+		cmocka_unit_test(test_estimate_fix_text),
+		cmocka_unit_test(test_estimate_mixed_fix_text),
+		cmocka_unit_test(test_estimate_deterministic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,463 @@
+/* Event selection on fake sysfs trees (data/sysfs/<machine>): every perf_event_attr field that
+ * perf 6.1's `perf c2c record` sets (pmu-events.md §3.5, §4.2, §6.1, §7) is compared. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "c2c/log.h"
+#include "c2c/trace.h"
+#include "record/events.h"
+#include "record/topdown.h"
+
+/* attr flag bits (offset 40) */
+#define F_DIS   (1ull << 0)
+#define F_INH   (1ull << 1)
+#define F_EXU   (1ull << 4)
+#define F_EXK   (1ull << 5)
+#define F_EXHV  (1ull << 6)
+#define F_MMAP  (1ull << 8)
+#define F_COMM  (1ull << 9)
+#define F_FREQ  (1ull << 10)
+#define F_EOE   (1ull << 12)
+#define F_TASK  (1ull << 13)
+#define F_P(n)  ((uint64_t)(n) << 15)
+#define F_MDATA (1ull << 17)
+#define F_SIDA  (1ull << 18)
+#define F_EXG   (1ull << 20)
+#define F_MMAP2 (1ull << 23)
+#define F_CEXEC (1ull << 24)
+#define F_KSYM  (1ull << 29)
+#define F_BPF   (1ull << 30)
+#define F_TRACK (F_MMAP | F_COMM | F_TASK | F_MMAP2 | F_CEXEC | F_KSYM | F_BPF)
+/* What perf 6.1 sets on the tracking event of `perf record -d ... -- cmd` (pmu-events.md §3.5). */
+#define PERF61_TRACKING_FLAGS 0x61963703ull
+
+#define ST_C2C_X86 0x108818full   /* IP TID TIME ADDR CPU PERIOD DATA_SRC PHYS WEIGHT_STRUCT */
+#define ST_C2C_W   0x008c18full   /* the same with plain WEIGHT */
+#define ST_ID      0x40ull
+#define ST_IDENT   0x10000ull
+#define ST_PERIOD  0x100ull
+#define ST_READ    0x10ull
+
+struct want {
+	uint32_t type;
+	uint64_t config, config1, config2;
+	uint64_t sample_type, read_format;
+	uint64_t period;           /* sample_period or sample_freq */
+	uint64_t flags;
+	int leader;
+	int role;
+};
+
+struct row {
+	int line;
+	const char *machine;
+	struct events_opts opts;
+	int err;
+	const char *pmu_name;
+	uint32_t backend;
+	size_t nr;
+	struct want ev[16];
+};
+
+#define TRK (F_DIS | F_INH | F_FREQ | F_EOE | F_MDATA | F_SIDA | F_EXG | F_TRACK)
+#define MEMBER (F_INH | F_FREQ | F_MDATA | F_SIDA | F_EXG)
+#define OTHER (F_DIS | F_INH | F_FREQ | F_EOE | F_MDATA | F_SIDA | F_EXG)
+#define WL { .workload = 1 }
+
+static const struct row rows[] = {
+	{ __LINE__, "skylake-sp", WL, 0, "skylake", TRACE_BACKEND_PEBS, 2, {
+		{ 4, 0x1cd, 30, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, TRK | F_P(3), 0, EV_ROLE_SAMPLER },
+		{ 4, 0x82d0, 0, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, OTHER | F_P(3), 1, EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "skylake-sp", { .workload = 1, .ldlat = 50, .period = 1000 }, 0, "skylake",
+	  TRACE_BACKEND_PEBS, 2, {
+		{ 4, 0x1cd, 50, 0, (ST_C2C_X86 & ~ST_PERIOD) | ST_ID, 0x14, 1000,
+		  (TRK & ~F_FREQ) | F_P(3), 0, EV_ROLE_SAMPLER },
+		{ 4, 0x82d0, 0, 0, (ST_C2C_X86 & ~ST_PERIOD) | ST_ID, 0x14, 1000,
+		  (OTHER & ~F_FREQ) | F_P(3), 1, EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "skylake-sp", { .workload = 1, .all_user = 1, .loads_only = 1 }, 0, "skylake",
+	  TRACE_BACKEND_PEBS, 1, {
+		{ 4, 0x1cd, 30, 0, ST_C2C_X86, 0x14, 4000, TRK | F_EXK | F_P(3), 0, EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "skylake-sp", { .system_wide = 1 }, 0, "skylake", TRACE_BACKEND_PEBS, 3, {
+		{ 4, 0x1cd, 30, 0, ST_C2C_X86 | ST_IDENT, 0x14, 4000,
+		  (OTHER & ~F_EOE) | F_P(3), 0, EV_ROLE_SAMPLER },
+		{ 4, 0x82d0, 0, 0, ST_C2C_X86 | ST_IDENT, 0x14, 4000,
+		  (OTHER & ~F_EOE) | F_P(3), 1, EV_ROLE_SAMPLER },
+		{ 1, 9, 0, 0, 0x86 | ST_IDENT, 0x14, 1,
+		  F_INH | F_EXK | F_EXHV | F_SIDA | F_EXG | F_TRACK, 2, EV_ROLE_TRACKING },
+	} },
+	{ __LINE__, "icelake-sp", WL, 0, "icelake_server", TRACE_BACKEND_PEBS, 2, {
+		{ 4, 0x1cd, 30, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, TRK | F_P(3), 0, EV_ROLE_SAMPLER },
+		{ 4, 0x82d0, 0, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, OTHER | F_P(3), 1, EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "sapphire-rapids", WL, 0, "sapphire_rapids", TRACE_BACKEND_PEBS, 3, {
+		{ 4, 0x8203, 0, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, TRK | F_P(3), 0, EV_ROLE_AUX },
+		{ 4, 0x1cd, 30, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, MEMBER | F_P(3), 0, EV_ROLE_SAMPLER },
+		{ 4, 0x2cd, 0, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, OTHER | F_P(3), 2, EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "alder-lake", WL, 0, "alderlake_hybrid", TRACE_BACKEND_PEBS, 5, {
+		{ 4, 0x8203, 0, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, TRK | F_P(3), 0, EV_ROLE_AUX },
+		{ 4, 0x1cd, 30, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, MEMBER | F_P(3), 0, EV_ROLE_SAMPLER },
+		{ 4, 0x2cd, 0, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, OTHER | F_P(3), 2, EV_ROLE_SAMPLER },
+		{ 10, 0x5d0, 30, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, OTHER | F_P(3), 3, EV_ROLE_SAMPLER },
+		{ 10, 0x6d0, 0, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, OTHER | F_P(3), 4, EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "zen3", WL, -ENOTSUP, NULL, 0, 0, { { 0 } } },
+	{ __LINE__, "zen4", WL, 0, "ibs_op", TRACE_BACKEND_IBS, 1, {
+		{ 11, 0, 0, 0, ST_C2C_X86, 0x14, 4000, TRK & ~F_EXG, 0, EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "zen4", { .workload = 1, .ldlat = 256 }, 0, "ibs_op", TRACE_BACKEND_IBS, 1, {
+		{ 11, 0, 0, 0, ST_C2C_X86, 0x14, 4000, TRK & ~F_EXG, 0, EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "zen5", WL, 0, "ibs_op", TRACE_BACKEND_IBS, 1, {
+		{ 11, 0, 0, 0, ST_C2C_X86, 0x14, 4000, TRK & ~F_EXG, 0, EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "zen5", { .workload = 1, .ldlat = 256 }, 0, "ibs_op", TRACE_BACKEND_IBS, 1, {
+		{ 11, 0, 256, 0, ST_C2C_X86, 0x14, 4000, TRK & ~F_EXG, 0, EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "zen5", { .workload = 1, .ldlat = 100 }, -EINVAL, NULL, 0, 0, { { 0 } } },
+	{ __LINE__, "zen4", { .workload = 1, .period = 100 }, -EINVAL, NULL, 0, 0, { { 0 } } },
+	{ __LINE__, "zen4", { .workload = 1, .period = 4096 }, 0, "ibs_op", TRACE_BACKEND_IBS, 1, {
+		{ 11, 0, 0, 0, ST_C2C_X86 & ~ST_PERIOD, 0x14, 4096, TRK & ~F_EXG & ~F_FREQ, 0,
+		  EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "neoverse-n2", WL, 0, "arm_spe_0", TRACE_BACKEND_SPE, 1, {
+		{ 9, 0x600000003ull, 0, 30, ST_C2C_W, 0x14, 1024, TRK & ~F_FREQ, 0,
+		  EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "neoverse-n2", { .workload = 1, .stores_only = 1 }, 0, "arm_spe_0",
+	  TRACE_BACKEND_SPE, 1, {
+		{ 9, 0x400000003ull, 0, 0, ST_C2C_W, 0x14, 1024, TRK & ~F_FREQ, 0, EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "power9", WL, 0, "POWER9", TRACE_BACKEND_POWER, 2, {
+		{ 4, 0x34340401e0ull, 0, 0, ST_C2C_W | ST_ID, 0x14, 4000, TRK, 0, EV_ROLE_SAMPLER },
+		{ 4, 0x343c0401e0ull, 0, 0, ST_C2C_W | ST_ID, 0x14, 4000, OTHER, 1, EV_ROLE_SAMPLER },
+	} },
+	{ __LINE__, "power10", WL, 0, "POWER10", TRACE_BACKEND_POWER, 2, {
+		{ 4, 0x35340401e0ull, 0, 0, ST_C2C_W | ST_ID, 0x14, 4000, TRK, 0, EV_ROLE_SAMPLER },
+		{ 4, 0x353c0401e0ull, 0, 0, ST_C2C_W | ST_ID, 0x14, 4000, OTHER, 1, EV_ROLE_SAMPLER },
+	} },
+};
+
+static void quiet(enum c2c_log_level level, const char *msg, void *ctx)
+{
+	(void)level;
+	(void)msg;
+	(void)ctx;
+}
+
+static void set_machine(const char *m)
+{
+	char root[256];
+
+	snprintf(root, sizeof(root), "data/sysfs/%s", m);
+	setenv("C2C_SYSFS_ROOT", root, 1);
+}
+
+static void check_ev(int line, size_t i, const struct ev_desc *e, const struct want *w)
+{
+	const struct perf_event_attr *a = &e->attr;
+	uint64_t period = a->freq ? a->sample_freq : a->sample_period;
+
+	if (a->type != w->type || a->config != w->config || a->config1 != w->config1 ||
+	    a->config2 != w->config2 || a->sample_type != w->sample_type ||
+	    a->read_format != w->read_format || period != w->period ||
+	    events_attr_flags(a) != w->flags || e->leader != w->leader || (int)e->role != w->role ||
+	    a->size != 128 || a->wakeup_events || a->bp_type || a->branch_sample_type ||
+	    a->sample_regs_user || a->sample_stack_user || a->clockid || a->sample_regs_intr ||
+	    a->aux_watermark || a->sample_max_stack || a->aux_sample_size || a->sig_data)
+		fail_msg("row at line %d, event %zu (%s): type %u config 0x%llx config1 0x%llx "
+			 "config2 0x%llx sample_type 0x%llx read_format 0x%llx period %llu flags "
+			 "0x%llx leader %d role %d size %u; want type %u config 0x%llx config1 "
+			 "0x%llx config2 0x%llx sample_type 0x%llx read_format 0x%llx period %llu "
+			 "flags 0x%llx leader %d role %d", line, i, e->name, a->type,
+			 (unsigned long long)a->config, (unsigned long long)a->config1,
+			 (unsigned long long)a->config2, (unsigned long long)a->sample_type,
+			 (unsigned long long)a->read_format, (unsigned long long)period,
+			 (unsigned long long)events_attr_flags(a), e->leader, e->role, a->size,
+			 w->type, (unsigned long long)w->config, (unsigned long long)w->config1,
+			 (unsigned long long)w->config2, (unsigned long long)w->sample_type,
+			 (unsigned long long)w->read_format, (unsigned long long)w->period,
+			 (unsigned long long)w->flags, w->leader, w->role);
+}
+
+static void test_events_per_machine(void **state)
+{
+	(void)state;
+	c2c_log_set_hook(quiet, NULL);
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		const struct row *row = &rows[r];
+		struct ev_list l;
+		int err;
+
+		set_machine(row->machine);
+		events_init(&l);
+		err = events_add_default(&l, &row->opts);
+		if (!err)
+			err = events_finalize(&l, &row->opts);
+		if (err != row->err)
+			fail_msg("row at line %d: err %d, want %d", row->line, err, row->err);
+		if (!err) {
+			if (l.nr != row->nr)
+				fail_msg("row at line %d: %zu events, want %zu", row->line, l.nr,
+					 row->nr);
+			if (strcmp(l.pmu_name, row->pmu_name) || l.backend != row->backend)
+				fail_msg("row at line %d: pmu '%s' backend %u", row->line,
+					 l.pmu_name, l.backend);
+			for (size_t i = 0; i < l.nr; i++)
+				check_ev(row->line, i, &l.ev[i], &row->ev[i]);
+		}
+		events_release(&l);
+	}
+	c2c_log_set_hook(NULL, NULL);
+}
+
+/* The tracking event of a plain workload recording has exactly perf 6.1's flag word. */
+static void test_events_perf61_flag_word(void **state)
+{
+	struct events_opts o = { .workload = 1, .loads_only = 1 };
+	struct ev_list l;
+
+	(void)state;
+	set_machine("icelake-sp");
+	events_init(&l);
+	assert_int_equal(events_add_default(&l, &o), 0);
+	assert_int_equal(events_finalize(&l, &o), 0);
+	assert_int_equal(events_attr_flags(&l.ev[0].attr) & ~F_P(3), PERF61_TRACKING_FLAGS);
+	assert_int_equal(l.ev[0].attr.precise_ip, 3);
+	events_release(&l);
+}
+
+static void test_events_hybrid_cpus(void **state)
+{
+	struct events_opts o = { .workload = 1 };
+	struct ev_list l;
+
+	(void)state;
+	set_machine("alder-lake");
+	events_init(&l);
+	assert_int_equal(events_add_default(&l, &o), 0);
+	for (size_t i = 0; i < l.nr; i++) {
+		uint8_t want = l.ev[i].attr.type == 4 ? 0x0f : 0xf0;
+
+		assert_true(l.ev[i].has_cpus);
+		assert_int_equal(l.ev[i].cpus[0], want);
+	}
+	events_release(&l);
+}
+
+static void test_events_spe_aux(void **state)
+{
+	struct events_opts o = { .workload = 1, .ldlat = 64 };
+	struct ev_list l;
+
+	(void)state;
+	set_machine("neoverse-n2");
+	events_init(&l);
+	assert_int_equal(events_add_default(&l, &o), 0);
+	assert_int_equal(l.ev[0].aux_pages, EV_SPE_AUX_PAGES);
+	assert_int_equal(l.ev[0].attr.config2, 64);
+	assert_int_equal(l.ev[0].attr.freq, 0);
+	events_release(&l);
+}
+
+struct td_row {
+	int line;
+	const char *machine;
+	int enabled;
+	const char *reason;        /* substring of td_reason when disabled */
+	size_t nr;
+	uint64_t config[16];       /* configs in list order */
+	int leader[16];
+	int td_nr;
+};
+
+static const struct td_row td_rows[] = {
+	{ __LINE__, "skylake-sp", 0, "PERF_METRICS", 2, { 0x1cd, 0x82d0 }, { 0, 1 }, 0 },
+	{ __LINE__, "icelake-sp", 1, NULL, 7,
+	  { 0x400, 0x1cd, 0x82d0, 0x8000, 0x8100, 0x8200, 0x8300 }, { 0, 0, 2, 0, 0, 0, 0 }, 4 },
+	{ __LINE__, "sapphire-rapids", 1, NULL, 12,
+	  { 0x400, 0x8203, 0x1cd, 0x2cd, 0x8000, 0x8100, 0x8200, 0x8300, 0x8400, 0x8500, 0x8600,
+	    0x8700 }, { 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0 }, 8 },
+	{ __LINE__, "zen4", 0, "ibs_op", 1, { 0 }, { 0 }, 0 },
+	{ __LINE__, "neoverse-n2", 0, "SPE", 1, { 0x600000003ull }, { 0 }, 0 },
+	{ __LINE__, "power9", 0, "POWER", 2, { 0x34340401e0ull, 0x343c0401e0ull }, { 0, 1 }, 0 },
+};
+
+static void test_topdown_per_machine(void **state)
+{
+	(void)state;
+	for (size_t r = 0; r < sizeof(td_rows) / sizeof(td_rows[0]); r++) {
+		const struct td_row *t = &td_rows[r];
+		struct events_opts o = { .workload = 1, .topdown = 1 };
+		struct ev_list l;
+
+		set_machine(t->machine);
+		events_init(&l);
+		assert_int_equal(events_add_default(&l, &o), 0);
+		assert_int_equal(events_finalize(&l, &o), 0);
+		assert_int_equal(topdown_add(&l, &o), 0);
+		if (l.td_enabled != t->enabled || l.nr != t->nr || (int)l.td_nr != t->td_nr ||
+		    (!t->enabled && !strstr(l.td_reason, t->reason)))
+			fail_msg("row at line %d: enabled %d nr %zu td_nr %u reason '%s'", t->line,
+				 l.td_enabled, l.nr, l.td_nr, l.td_reason);
+		for (size_t i = 0; i < l.nr; i++) {
+			const struct ev_desc *e = &l.ev[i];
+
+			if (e->attr.config != t->config[i] || e->leader != t->leader[i])
+				fail_msg("row at line %d event %zu: config 0x%llx leader %d", t->line,
+					 i, (unsigned long long)e->attr.config, e->leader);
+			if (!t->enabled)
+				continue;
+			/* every event carries IDENTIFIER; slots leads, disabled, enable_on_exec */
+			assert_true(e->attr.sample_type & ST_IDENT);
+			assert_false(e->attr.sample_type & ST_ID);
+			if (i == 0) {
+				assert_int_equal(e->role, EV_ROLE_TD_SLOTS);
+				assert_int_equal(e->attr.disabled, 1);
+				assert_int_equal(e->attr.enable_on_exec, 1);
+				assert_int_equal(e->attr.sample_period, 0);
+				assert_int_equal(e->attr.read_format, 0x1c);
+			}
+			if (e->role == EV_ROLE_TD_METRIC) {
+				assert_int_equal(e->attr.sample_period, 0);
+				assert_int_equal(e->attr.freq, 0);
+				assert_int_equal(e->attr.disabled, 0);
+				assert_int_equal(e->attr.read_format, 0x1c);
+			}
+			if (e->attr.config == 0x1cd) {
+				assert_true(e->attr.sample_type & ST_READ);
+				assert_int_equal(e->attr.read_format, 0x1c);
+				assert_int_equal(e->attr.disabled, 0);
+				assert_int_equal(e->attr.sample_freq, 4000);
+			}
+		}
+		if (t->enabled) {
+			/* the kernel refused: take TopDown out, the mem events are as before */
+			topdown_remove(&l, "refused");
+			assert_int_equal(l.td_enabled, 0);
+			assert_string_equal(l.td_reason, "refused");
+			for (size_t i = 0; i < l.nr; i++) {
+				assert_true(l.ev[i].role == EV_ROLE_SAMPLER || l.ev[i].role == EV_ROLE_AUX);
+				assert_false(l.ev[i].attr.sample_type & ST_READ);
+				assert_int_equal(l.ev[i].attr.read_format, 0x14);
+			}
+			assert_int_equal(l.ev[0].leader, 0);
+			assert_int_equal(l.ev[0].attr.disabled, 1);
+			assert_int_equal(l.ev[0].attr.enable_on_exec, 1);
+		}
+		events_release(&l);
+	}
+}
+
+struct str_row {
+	int line;
+	const char *machine, *spec;
+	int err;
+	uint32_t type;
+	uint64_t config, config1, config2;
+	int precise, exclude_kernel, exclude_user;
+	uint64_t period;
+};
+
+static const struct str_row str_rows[] = {
+	{ __LINE__, "skylake-sp", "page-faults", 0, 1, 2, 0, 0, 0, 0, 0, 0 },
+	{ __LINE__, "skylake-sp", "faults:u", 0, 1, 2, 0, 0, 0, 1, 0, 0 },
+	{ __LINE__, "skylake-sp", "cpu-clock:k", 0, 1, 0, 0, 0, 0, 0, 1, 0 },
+	{ __LINE__, "skylake-sp", "cpu/event=0xcd,umask=0x1,ldlat=30/pp", 0, 4, 0x1cd, 30, 0, 2, 0, 0,
+	  0 },
+	{ __LINE__, "skylake-sp", "cpu/mem-loads,ldlat=100/P", 0, 4, 0x1cd, 100, 0, 3, 0, 0, 0 },
+	{ __LINE__, "skylake-sp", "cpu/event=0x3c,cmask=2,inv,period=5000/", 0, 4, 0x280003c, 0, 0, 0,
+	  0, 0, 5000 },
+	{ __LINE__, "skylake-sp", "cpu/ldlat=0x10000/", -ERANGE, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ __LINE__, "skylake-sp", "cpu/nosuch=1/", -ENOENT, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ __LINE__, "skylake-sp", "cpu/event=zz/", -EINVAL, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ __LINE__, "skylake-sp", "nopmu/event=1/", -ENOENT, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ __LINE__, "skylake-sp", "page-faults:x", -EINVAL, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ __LINE__, "skylake-sp", "nosuch", -EINVAL, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ __LINE__, "zen4", "cpu/event=0x1a0,umask=0x1/", 0, 4, 0x1000001a0ull, 0, 0, 0, 0, 0, 0 },
+	{ __LINE__, "zen4", "ibs_op/cnt_ctl=1/", 0, 11, 0x80000, 0, 0, 0, 0, 0, 0 },
+	{ __LINE__, "neoverse-n2", "arm_spe_0/ts_enable=1,pa_enable=1,load_filter=1,min_latency=30/",
+	  0, 9, 0x200000003ull, 0, 30, 0, 0, 0, 0 },
+	{ __LINE__, "neoverse-n2", "arm_spe_0/min_latency=4096/", -ERANGE, 0, 0, 0, 0, 0, 0, 0, 0 },
+};
+
+static void test_events_strings(void **state)
+{
+	(void)state;
+	c2c_log_set_hook(quiet, NULL);
+	for (size_t r = 0; r < sizeof(str_rows) / sizeof(str_rows[0]); r++) {
+		const struct str_row *t = &str_rows[r];
+		struct events_opts o = { .workload = 1 };
+		struct ev_list l;
+		int err;
+
+		set_machine(t->machine);
+		events_init(&l);
+		err = events_add_string(&l, &o, t->spec);
+		if (err != t->err)
+			fail_msg("row at line %d ('%s'): err %d, want %d", t->line, t->spec, err,
+				 t->err);
+		if (!err) {
+			const struct perf_event_attr *a = &l.ev[0].attr;
+
+			if (a->type != t->type || a->config != t->config || a->config1 != t->config1 ||
+			    a->config2 != t->config2 || l.ev[0].precise_max != t->precise ||
+			    a->exclude_kernel != (unsigned)t->exclude_kernel ||
+			    a->exclude_user != (unsigned)t->exclude_user || a->sample_period != t->period)
+				fail_msg("row at line %d ('%s'): type %u config 0x%llx config1 0x%llx "
+					 "config2 0x%llx precise %d exk %u exu %u period %llu", t->line,
+					 t->spec, a->type, (unsigned long long)a->config,
+					 (unsigned long long)a->config1, (unsigned long long)a->config2,
+					 l.ev[0].precise_max, a->exclude_kernel, a->exclude_user,
+					 (unsigned long long)a->sample_period);
+		}
+		events_release(&l);
+	}
+	c2c_log_set_hook(NULL, NULL);
+}
+
+/* Software events get no data-source bits; several events get PERF_SAMPLE_ID. */
+static void test_events_software_finalize(void **state)
+{
+	struct events_opts o = { .workload = 1, .period = 1 };
+	struct ev_list l;
+
+	(void)state;
+	set_machine("skylake-sp");
+	events_init(&l);
+	assert_int_equal(events_add_string(&l, &o, "page-faults"), 0);
+	assert_int_equal(events_add_string(&l, &o, "cpu-clock"), 0);
+	assert_int_equal(events_finalize(&l, &o), 0);
+	assert_int_equal(l.ev[0].attr.sample_type, 0x8f | ST_ID);
+	assert_int_equal(l.ev[1].attr.sample_type, 0x8f | ST_ID);
+	assert_int_equal(l.ev[0].attr.sample_period, 1);
+	assert_true(l.ev[0].attr.mmap2);
+	assert_false(l.ev[1].attr.mmap2);
+	assert_int_equal(l.backend, TRACE_BACKEND_SWEVENT);
+	events_release(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_events_per_machine),
+		cmocka_unit_test(test_events_perf61_flag_word),
+		cmocka_unit_test(test_events_hybrid_cpus),
+		cmocka_unit_test(test_events_spe_aux),
+		cmocka_unit_test(test_topdown_per_machine),
+		cmocka_unit_test(test_events_strings),
+		cmocka_unit_test(test_events_software_finalize),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

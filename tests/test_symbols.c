@@ -1,0 +1,1048 @@
+/* Tests of report/symbols.h. The programs under tests/symprogs/ are compiled at run time into a
+ * temporary directory; expected addresses come from the binaries' own symbol and line tables
+ * (read here with libelf/libdw), and mappings are built the way the kernel reports them for a
+ * process that mapped the binary (PIE at a random page-aligned base, non-PIE at its link
+ * address, one mapping per PT_LOAD with its page-aligned file offset). */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "c2c/log.h"
+#include "c2c/xalloc.h"
+#include "report/symbols.h"
+#include "tests/symprogs/symprog.h"
+
+#define SRCDIR "tests/symprogs"
+#define PAGE 4096ull
+#define MAX_MAPS 8
+
+struct bin {
+	char path[PATH_MAX];
+	int e_type;
+	uint8_t id[TRACE_BUILD_ID_MAX];
+	int id_len;
+	struct trace_mmap map[MAX_MAPS];
+	int nr_map;
+	uint64_t base;
+	uint64_t relro_vaddr, relro_memsz;  /* PT_GNU_RELRO, 0 when none */
+};
+
+struct fix {
+	char tmp[512];
+	struct bin inl;        /* prog_inline.c -O2 PIE */
+	struct bin pie;        /* prog_data.c -O1 PIE */
+	struct bin nopie;      /* prog_data.c -O1 -no-pie */
+	struct bin shifted;    /* prog_data.c -DSHIFT: another build of the same program */
+	struct bin nodebug;    /* prog_data.c without -g */
+	char symfs[1024];  /* holds /opt/app/prog (stripped) and prog.debug */
+	char orig_debug[1024]; /* .build-id tree holding pie's debug file */
+	int line_body, line_call, line_hits;
+};
+
+static struct fix *F;
+
+/* --- log capture -------------------------------------------------------------------------- */
+
+static int nr_warn;
+static char last_warn[1024];
+
+static void log_hook(enum c2c_log_level level, const char *msg, void *ctx)
+{
+	(void)ctx;
+	if (level == C2C_LOG_DEBUG)
+		fprintf(stderr, "debug: %s\n", msg);
+	if (level == C2C_LOG_WARN) {
+		nr_warn++;
+		snprintf(last_warn, sizeof(last_warn), "%s", msg);
+	}
+}
+
+/* --- helpers ------------------------------------------------------------------------------ */
+
+static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int run(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	int rc = system(cmd);
+	if (rc)
+		fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
+	return rc;
+}
+
+static int marker_line(const char *src, const char *tag)
+{
+	char path[PATH_MAX], line[512];
+	int n = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", SRCDIR, src);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof(line), fp)) {
+		n++;
+		if (strstr(line, tag)) {
+			fclose(fp);
+			return n;
+		}
+	}
+	fclose(fp);
+	return -1;
+}
+
+static Elf *open_elf(const char *path, int *fd)
+{
+	*fd = open(path, O_RDONLY);
+	assert_true(*fd >= 0);
+	Elf *elf = elf_begin(*fd, ELF_C_READ, NULL);
+	assert_non_null(elf);
+	return elf;
+}
+
+/* Fill b->e_type, build-id and the kernel-style mappings for a load at @base. */
+static void make_maps(struct bin *b, uint64_t base)
+{
+	GElf_Ehdr eh;
+	size_t n;
+	int fd;
+	Elf *elf = open_elf(b->path, &fd);
+	const void *bits;
+
+	assert_non_null(gelf_getehdr(elf, &eh));
+	b->e_type = eh.e_type;
+	b->base = eh.e_type == ET_DYN ? base : 0;
+	b->id_len = dwelf_elf_gnu_build_id(elf, &bits);
+	assert_true(b->id_len > 0 && b->id_len <= TRACE_BUILD_ID_MAX);
+	memcpy(b->id, bits, b->id_len);
+	assert_int_equal(elf_getphdrnum(elf, &n), 0);
+	b->nr_map = 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		assert_non_null(gelf_getphdr(elf, i, &ph));
+		if (ph.p_type == PT_GNU_RELRO) {
+			b->relro_vaddr = ph.p_vaddr;
+			b->relro_memsz = ph.p_memsz;
+		}
+		if (ph.p_type != PT_LOAD)
+			continue;
+		assert_true(b->nr_map < MAX_MAPS);
+		struct trace_mmap *m = &b->map[b->nr_map++];
+		uint64_t lo = ph.p_vaddr & ~(PAGE - 1);
+		uint64_t hi = (ph.p_vaddr + ph.p_filesz + PAGE - 1) & ~(PAGE - 1);
+		memset(m, 0, sizeof(*m));
+		m->pid = m->tid = 1234;
+		m->start = b->base + lo;
+		m->len = hi - lo;
+		m->pgoff = ph.p_offset & ~(PAGE - 1);
+		m->prot = (ph.p_flags & PF_R ? 1 : 0) | (ph.p_flags & PF_W ? 2 : 0) |
+			  (ph.p_flags & PF_X ? 4 : 0);
+		m->flags = 2;  /* MAP_PRIVATE */
+		m->cpumode = 2;
+		m->build_id_size = b->id_len;
+		memcpy(m->build_id, b->id, b->id_len);
+		m->filename = b->path;
+	}
+	elf_end(elf);
+	close(fd);
+}
+
+/* The mapping holding runtime @addr; a .bss address past the file-backed pages gets the last
+ * (data) mapping, as a caller would after sym_map_covers(). */
+static const struct trace_mmap *map_of(const struct bin *b, uint64_t addr)
+{
+	for (int i = 0; i < b->nr_map; i++)
+		if (addr >= b->map[i].start && addr < b->map[i].start + b->map[i].len)
+			return &b->map[i];
+	return &b->map[b->nr_map - 1];
+}
+
+static uint64_t elf_sym(const char *path, const char *name)
+{
+	uint64_t val = 0;
+	Elf_Scn *scn = NULL;
+	int fd;
+	Elf *elf = open_elf(path, &fd);
+
+	while ((scn = elf_nextscn(elf, scn)) && !val) {
+		GElf_Shdr sh;
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			gelf_getsym(d, i, &sym);
+			const char *s = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (s && !strcmp(s, name) && sym.st_shndx != SHN_UNDEF) {
+				val = sym.st_value;
+				break;
+			}
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	if (!val)
+		fail_msg("no symbol '%s' in %s", name, path);
+	return val;
+}
+
+static uint64_t elf_section(const char *path, const char *name)
+{
+	uint64_t addr = 0;
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+	int fd;
+	Elf *elf = open_elf(path, &fd);
+
+	assert_int_equal(elf_getshdrstrndx(elf, &shstr), 0);
+	while ((scn = elf_nextscn(elf, scn)) && !addr) {
+		GElf_Shdr sh;
+		gelf_getshdr(scn, &sh);
+		const char *s = elf_strptr(elf, shstr, sh.sh_name);
+		if (s && !strcmp(s, name))
+			addr = sh.sh_addr;
+	}
+	elf_end(elf);
+	close(fd);
+	if (!addr)
+		fail_msg("no section '%s' in %s", name, path);
+	return addr;
+}
+
+static int row_unique(Dwarf_Lines *lines, size_t n, size_t i, Dwarf_Addr a, int line)
+{
+	for (size_t j = 0; j < n; j++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, j);
+		Dwarf_Addr b;
+		int ln;
+		bool end;
+		dwarf_lineaddr(l, &b);
+		dwarf_lineno(l, &ln);
+		dwarf_lineendsequence(l, &end);
+		if (j != i && b == a && (ln != line || end))
+			return 0;
+	}
+	return 1;
+}
+
+/* An address whose line-table row is @line of @src, alone at its address. */
+static uint64_t line_addr(const char *path, const char *src, int line)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	uint64_t found = 0;
+	int fd = open(path, O_RDONLY);
+	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
+
+	assert_non_null(dw);
+	while (!found && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Lines *lines;
+		size_t n;
+		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_getsrclines(&cu, &lines, &n) == 0) {
+			for (size_t i = 0; i < n && !found; i++) {
+				Dwarf_Line *l = dwarf_onesrcline(lines, i);
+				const char *f = dwarf_linesrc(l, NULL, NULL);
+				Dwarf_Addr a;
+				int ln;
+				dwarf_lineno(l, &ln);
+				dwarf_lineaddr(l, &a);
+				if (ln == line && f && strstr(f, src) &&
+				    row_unique(lines, n, i, a, line))
+					found = a;
+			}
+		}
+		off = next;
+	}
+	dwarf_end(dw);
+	close(fd);
+	if (!found)
+		fail_msg("no row for %s:%d in %s", src, line, path);
+	return found;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+
+	return s ? s + 1 : p;
+}
+
+/* What addr2line (the srcline source of perf 6.1 without libbfd) prints first for @vaddr. */
+static int addr2line_first(const char *bin, uint64_t vaddr, char *out, size_t cap)
+{
+	char cmd[PATH_MAX + 64];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "addr2line -i -e '%s' 0x%llx 2>/dev/null", bin,
+		 (unsigned long long)vaddr);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (!fgets(out, cap, p))
+		out[0] = 0;
+	pclose(p);
+	out[strcspn(out, "\n")] = 0;
+	return out[0] ? 0 : -1;
+}
+
+static uint64_t random_base(void)
+{
+	/* like a PIE load address: 0x55xxxxxxx000 */
+	return 0x550000000000ull + (((uint64_t)rand() << 12) & 0xffffffff000ull);
+}
+
+static int build(struct fix *f, struct bin *b, const char *name, const char *src,
+		 const char *flags)
+{
+	snprintf(b->path, sizeof(b->path), "%s/%s", f->tmp, name);
+	return run("cc %s -pthread -I%s -o '%s' %s/%s", flags, SRCDIR, b->path, SRCDIR, src);
+}
+
+static int group_setup(void **state)
+{
+	struct fix *f = xcalloc(1, sizeof(*f));
+	char tmpl[] = "/tmp/c2c-symtest-XXXXXX";
+	char app[PATH_MAX + 32], hex[64];
+	struct bin stripped;
+
+	/* hermetic: no debuginfod server is asked for the test programs' made-up build-ids */
+	unsetenv("DEBUGINFOD_URLS");
+	unsigned seed = (unsigned)time(NULL);
+	srand(seed);
+	fprintf(stderr, "test_symbols: seed %u\n", seed);
+	if (access(SRCDIR "/prog_data.c", R_OK) || run("cc --version >/dev/null 2>&1")) {
+		fprintf(stderr, "test_symbols: needs %s and cc (run from the repo root)\n", SRCDIR);
+		free(f);
+		return -1;
+	}
+	elf_version(EV_CURRENT);
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(f->tmp, sizeof(f->tmp), "%s", tmpl);
+	if (build(f, &f->inl, "inl", "prog_inline.c", "-g -O2") ||
+	    build(f, &f->pie, "pie", "prog_data.c", "-g -O1 -fPIE -pie") ||
+	    build(f, &f->nopie, "nopie", "prog_data.c", "-g -O1 -fno-pie -no-pie") ||
+	    build(f, &f->shifted, "shifted", "prog_data.c", "-g -O1 -fPIE -pie -DSHIFT") ||
+	    build(f, &f->nodebug, "nodebug", "prog_data.c", "-g0 -O1 -fPIE -pie"))
+		return -1;
+	/* symfs tree: /opt/app/prog stripped, prog.debug next to it via .gnu_debuglink */
+	snprintf(f->symfs, sizeof(f->symfs), "%s/symfs", f->tmp);
+	snprintf(app, sizeof(app), "%s/opt/app", f->symfs);
+	if (run("mkdir -p '%s' && objcopy --only-keep-debug '%s' '%s/prog.debug' && "
+		"objcopy --strip-all --add-gnu-debuglink='%s/prog.debug' '%s' '%s/prog'",
+		app, f->pie.path, app, app, f->pie.path, app))
+		return -1;
+	/* a .build-id tree with the debug file of pie */
+	snprintf(stripped.path, sizeof(stripped.path), "%s", f->pie.path);
+	make_maps(&stripped, 0);
+	for (int i = 0; i < stripped.id_len; i++)
+		sprintf(hex + 2 * i, "%02x", stripped.id[i]);
+	snprintf(f->orig_debug, sizeof(f->orig_debug), "%s/debug", f->tmp);
+	if (run("mkdir -p '%s/.build-id/%.2s' && cp '%s/prog.debug' '%s/.build-id/%.2s/%s.debug'",
+		f->orig_debug, hex, app, f->orig_debug, hex, hex + 2))
+		return -1;
+	f->line_body = marker_line("prog_inline.c", "MARK:bump_body");
+	f->line_call = marker_line("prog_inline.c", "MARK:bump_call");
+	f->line_hits = marker_line("prog_data.c", "MARK:hits_store");
+	c2c_log_set_hook(log_hook, NULL);
+	if (getenv("SYMTEST_DEBUG"))
+		c2c_log_set_level(C2C_LOG_DEBUG);
+	F = f;
+	*state = f;
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	struct fix *f = *state;
+
+	if (f) {
+		run("rm -rf '%s'", f->tmp);
+		free(f);
+	}
+	c2c_log_set_hook(NULL, NULL);
+	return 0;
+}
+
+static struct sym_session *session(const struct sym_opts *o)
+{
+	struct sym_session *s = NULL;
+	struct sym_opts def = {0};
+
+	assert_int_equal(sym_session_new(&s, o ? o : &def), 0);
+	return s;
+}
+
+/* --- code --------------------------------------------------------------------------------- */
+
+static void check_code_inline(struct sym_session *s, struct bin *b)
+{
+	uint64_t v = line_addr(b->path, "prog_inline.c", F->line_body);
+	struct sym_code_info ci;
+	char a2l[PATH_MAX + 32], ours[PATH_MAX + 32];
+
+	assert_int_equal(sym_code(s, map_of(b, b->base + v), b->base + v, &ci), 0);
+	assert_string_equal(ci.symbol, "worker");
+	assert_int_equal(ci.sym_offset, v - elf_sym(b->path, "worker"));
+	assert_string_equal(base_name(ci.srcfile), "prog_inline.c");
+	assert_int_equal(ci.line, F->line_body);
+	assert_string_equal(ci.inline_fn, "bump");
+	assert_string_equal(base_name(ci.call_file), "prog_inline.c");
+	assert_int_equal(ci.call_line, F->line_call);
+	/* perf prints addr2line's first (innermost) location: ours must equal it */
+	if (addr2line_first(b->path, v, a2l, sizeof(a2l)) == 0) {
+		snprintf(ours, sizeof(ours), "%s:%u", ci.srcfile, ci.line);
+		char *disc = strstr(a2l, " (discriminator");
+		if (disc)
+			*disc = 0;
+		assert_string_equal(ours, a2l);
+	}
+}
+
+static void test_symbols_code_inline_pie(void **state)
+{
+	struct fix *f = *state;
+	struct sym_session *s = session(NULL);
+	struct sym_code_info ci;
+	uint64_t w;
+
+	make_maps(&f->inl, random_base());
+	check_code_inline(s, &f->inl);
+	w = elf_sym(f->inl.path, "worker");
+	for (uint64_t off = 0; off < 4; off += 3) {
+		uint64_t a = f->inl.base + w + off;
+		assert_int_equal(sym_code(s, map_of(&f->inl, a), a, &ci), 0);
+		assert_string_equal(ci.symbol, "worker");
+		assert_int_equal(ci.sym_offset, off);
+	}
+	sym_session_free(s);
+
+	struct sym_opts o = { .no_inline = 1 };
+	s = session(&o);
+	uint64_t v = line_addr(f->inl.path, "prog_inline.c", f->line_body);
+	assert_int_equal(sym_code(s, map_of(&f->inl, f->inl.base + v), f->inl.base + v, &ci), 0);
+	assert_string_equal(ci.symbol, "worker");
+	assert_null(ci.inline_fn);
+	assert_int_equal(ci.line, f->line_body);
+	sym_session_free(s);
+}
+
+static void check_code_data_prog(struct sym_session *s, struct bin *b)
+{
+	uint64_t v = line_addr(b->path, "prog_data.c", F->line_hits);
+	uint64_t a = b->base + v;
+	struct sym_code_info ci;
+
+	assert_int_equal(sym_code(s, map_of(b, a), a, &ci), 0);
+	assert_string_equal(ci.symbol, "worker");
+	assert_int_equal(ci.sym_offset, v - elf_sym(b->path, "worker"));
+	assert_string_equal(base_name(ci.srcfile), "prog_data.c");
+	assert_int_equal(ci.line, F->line_hits);
+	assert_null(ci.inline_fn);
+	assert_null(ci.reason);
+	/* main, at its entry */
+	a = b->base + elf_sym(b->path, "main");
+	assert_int_equal(sym_code(s, map_of(b, a), a, &ci), 0);
+	assert_string_equal(ci.symbol, "main");
+	assert_int_equal(ci.sym_offset, 0);
+}
+
+static void test_symbols_code_pie_and_nopie(void **state)
+{
+	struct fix *f = *state;
+	struct sym_session *s = session(NULL);
+
+	make_maps(&f->pie, random_base());
+	make_maps(&f->nopie, 0);
+	assert_int_equal(f->nopie.e_type, ET_EXEC);
+	assert_int_equal(f->pie.e_type, ET_DYN);
+	check_code_data_prog(s, &f->pie);
+	check_code_data_prog(s, &f->nopie);
+	/* a PLT stub: no made-up name */
+	struct sym_code_info ci;
+	uint64_t a = f->pie.base + elf_section(f->pie.path, ".plt") + 16;
+	assert_int_equal(sym_code(s, map_of(&f->pie, a), a, &ci), -ENOENT);
+	assert_null(ci.symbol);
+	assert_string_equal(ci.reason, "PLT stub");
+	sym_session_free(s);
+}
+
+/* --- data --------------------------------------------------------------------------------- */
+
+struct data_row {
+	int line;
+	const char *var;       /* ELF symbol of the variable */
+	uint64_t off;          /* byte inside it */
+	const char *member, *type;
+	uint64_t size;
+};
+
+static const struct data_row data_rows[] = {
+	{ __LINE__, "buf1", offsetof(struct _buf, lock0), "buf1.lock0", "struct _buf", 64 },
+	{ __LINE__, "buf1", offsetof(struct _buf, lock1), "buf1.lock1", "struct _buf", 64 },
+	{ __LINE__, "buf1", offsetof(struct _buf, lock1) + 4, "buf1.lock1 (+4)", "struct _buf", 64 },
+	{ __LINE__, "buf1", offsetof(struct _buf, pad[3]), "buf1.pad[3]", "struct _buf", 64 },
+	{ __LINE__, "stats", 3 * sizeof(struct stat_s) + offsetof(struct stat_s, hits),
+	  "stats[3].hits", "struct stat_s[4]", 4 * sizeof(struct stat_s) },
+	{ __LINE__, "stats", 2 * sizeof(struct stat_s) + offsetof(struct stat_s, total) + 1,
+	  "stats[2].total (+1)", "struct stat_s[4]", 4 * sizeof(struct stat_s) },
+	{ __LINE__, "q", offsetof(struct queue, head) + 8, "q.head (+8)", "struct queue",
+	  sizeof(struct queue) },
+	{ __LINE__, "q", offsetof(struct queue, tail.b), "q.tail.b", "struct queue",
+	  sizeof(struct queue) },
+	{ __LINE__, "q", offsetof(struct queue, tag) + 1, "q (padding +33)", "struct queue",
+	  sizeof(struct queue) },
+	{ __LINE__, "nest_v", offsetof(struct nest, grp.inner[1].misses),
+	  "nest_v.grp.inner[1].misses", "struct nest", sizeof(struct nest) },
+	{ __LINE__, "nest_v", offsetof(struct nest, bytes[5]), "nest_v.word (+5)", "struct nest",
+	  sizeof(struct nest) },
+	{ __LINE__, "nest_v", offsetof(struct nest, id) + 4, "nest_v (padding +4)",
+	  "struct nest", sizeof(struct nest) },
+	{ __LINE__, "grid", (2 * 5 + 4) * sizeof(int), "grid[2][4]", "int[3][5]", 60 },
+	{ __LINE__, "grid", (1 * 5 + 0) * sizeof(int) + 2, "grid[1][0] (+2)", "int[3][5]", 60 },
+	{ __LINE__, "counter.0", 0, "counter", "long int", 8 },
+	{ __LINE__, "big_bss", 2 * 4096 + 5, "big_bss[8197]", "char[12288]", 3 * 4096 },
+};
+
+static void check_data(struct sym_session *s, struct bin *b)
+{
+	for (size_t i = 0; i < sizeof(data_rows) / sizeof(data_rows[0]); i++) {
+		const struct data_row *r = &data_rows[i];
+		uint64_t a = b->base + elf_sym(b->path, r->var) + r->off;
+		const struct trace_mmap *m = map_of(b, a);
+		struct sym_data_info di;
+		int rc = sym_data(s, m, a, &di);
+
+		if (rc || !di.member || strcmp(di.member, r->member) || !di.type ||
+		    strcmp(di.type, r->type) || di.var_size != r->size || di.var_offset != r->off)
+			fail_msg("row at line %d (%s): rc %d member '%s' type '%s' size %llu off %llu",
+				 r->line, b->path, rc, di.member ? di.member : "(null)",
+				 di.type ? di.type : "(null)", (unsigned long long)di.var_size,
+				 (unsigned long long)di.var_offset);
+		assert_true(sym_map_covers(s, m, a));
+	}
+}
+
+static void test_symbols_data_pie_and_nopie(void **state)
+{
+	struct fix *f = *state;
+	struct sym_session *s = session(NULL);
+
+	make_maps(&f->pie, random_base());
+	make_maps(&f->nopie, 0);
+	check_data(s, &f->pie);
+	check_data(s, &f->nopie);
+	/* past the image: nothing */
+	const struct trace_mmap *m = &f->pie.map[f->pie.nr_map - 1];
+	struct sym_data_info di;
+	assert_false(sym_map_covers(s, m, m->start + (64ull << 20)));
+	assert_int_equal(sym_data(s, m, m->start + (64ull << 20), &di), -ENOENT);
+	assert_non_null(di.reason);
+	sym_session_free(s);
+}
+
+/* The data mapping as /proc/PID/maps shows it once ld.so applied RELRO: an r-- part at the
+ * start of the data segment (whose first file page it may share with .rodata, also r--), then
+ * the rw- rest. Addresses past either (the .bss, reached through sym_map_covers()) must still
+ * translate through the data segment. */
+static void test_symbols_relro_split(void **state)
+{
+	struct fix *f = *state;
+	struct sym_session *s = session(NULL);
+	struct bin *b = &f->pie;
+	struct sym_data_info di;
+
+	make_maps(b, random_base());
+	assert_true(b->relro_memsz > 0);
+	struct trace_mmap data = b->map[b->nr_map - 1], ro = data, rw = data;
+	uint64_t cut = b->base + ((b->relro_vaddr + b->relro_memsz + PAGE - 1) & ~(PAGE - 1));
+	assert_true(cut > data.start && cut <= data.start + data.len);
+	ro.len = cut - data.start;
+	ro.prot = 1;
+	rw.start = cut;
+	rw.len = data.start + data.len - cut;
+	rw.pgoff = data.pgoff + ro.len;
+	const struct { int line; const char *var; uint64_t off; const char *member; } rows[] = {
+		{ __LINE__, "stats", 3 * sizeof(struct stat_s), "stats[3].hits" },
+		{ __LINE__, "buf1", offsetof(struct _buf, lock1), "buf1.lock1" },
+		{ __LINE__, "big_bss", 3 * 4096 - 1, "big_bss[12287]" },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		uint64_t a = b->base + elf_sym(b->path, rows[i].var) + rows[i].off;
+		const struct trace_mmap *maps[] = { &ro, &rw };
+		for (int k = 0; k < 2; k++) {
+			if (maps[k]->len == 0)
+				continue;
+			int rc = sym_data(s, maps[k], a, &di);
+			if (rc || strcmp(di.member, rows[i].member) || !sym_map_covers(s, maps[k], a))
+				fail_msg("row at line %d via the %s mapping: rc %d member '%s'",
+					 rows[i].line, k ? "rw-" : "r--", rc,
+					 di.member ? di.member : "(null)");
+		}
+	}
+	sym_session_free(s);
+}
+
+/* --- separate debug info, build-ids, failures --------------------------------------------- */
+
+static void test_symbols_stripped_debuglink(void **state)
+{
+	struct fix *f = *state;
+	struct sym_opts o = { .symfs = f->symfs };
+	struct sym_session *s = session(&o);
+	char path[PATH_MAX + 16];
+	struct bin b;
+	struct sym_code_info ci;
+	struct sym_data_info di;
+
+	/* the mapping names /opt/app/prog; the stripped file lives under symfs */
+	snprintf(b.path, sizeof(b.path), "%s/opt/app/prog", f->symfs);
+	make_maps(&b, random_base());
+	for (int i = 0; i < b.nr_map; i++)
+		b.map[i].filename = "/opt/app/prog";
+	uint64_t v = line_addr(f->pie.path, "prog_data.c", f->line_hits);
+	assert_int_equal(sym_code(s, map_of(&b, b.base + v), b.base + v, &ci), 0);
+	assert_string_equal(ci.symbol, "worker");
+	assert_int_equal(ci.line, f->line_hits);
+	uint64_t a = b.base + elf_sym(f->pie.path, "stats") + 3 * sizeof(struct stat_s);
+	assert_int_equal(sym_data(s, map_of(&b, a), a, &di), 0);
+	assert_string_equal(di.member, "stats[3].hits");
+	sym_session_free(s);
+
+	/* without symfs the file is missing */
+	s = session(NULL);
+	assert_int_equal(sym_code(s, map_of(&b, b.base + v), b.base + v, &ci), -ENOENT);
+	assert_string_equal(ci.reason, "file not found");
+	sym_session_free(s);
+
+	/* the stripped file alone (debug file moved away): no silently wrong name */
+	snprintf(path, sizeof(path), "%s/opt/app/prog.debug", f->symfs);
+	char moved[PATH_MAX + 32];
+	snprintf(moved, sizeof(moved), "%s.away", path);
+	assert_int_equal(rename(path, moved), 0);
+	s = session(&o);
+	assert_int_equal(sym_code(s, map_of(&b, b.base + v), b.base + v, &ci), -ENOENT);
+	assert_string_equal(ci.reason, "no symbol table");
+	assert_int_equal(sym_data(s, map_of(&b, a), a, &di), -ENOENT);
+	assert_null(di.var);
+	sym_session_free(s);
+	assert_int_equal(rename(moved, path), 0);
+}
+
+static void test_symbols_build_id_mismatch(void **state)
+{
+	struct fix *f = *state;
+	struct bin b = f->pie;
+	struct sym_code_info ci;
+	struct sym_data_info di;
+
+	/* the mapping recorded pie's build-id, but the file at that path is another build */
+	make_maps(&b, random_base());
+	make_maps(&f->shifted, 0);
+	for (int i = 0; i < b.nr_map; i++)
+		b.map[i].filename = f->shifted.path;
+	uint64_t v = line_addr(f->pie.path, "prog_data.c", f->line_hits);
+	uint64_t a = b.base + elf_sym(f->pie.path, "q") + offsetof(struct queue, head);
+
+	nr_warn = 0;
+	struct sym_session *s = session(NULL);
+	assert_int_equal(sym_code(s, map_of(&b, b.base + v), b.base + v, &ci), -ENOENT);
+	assert_string_equal(ci.reason, "build-id mismatch");
+	assert_int_equal(sym_data(s, map_of(&b, a), a, &di), -ENOENT);
+	assert_string_equal(di.reason, "build-id mismatch");
+	assert_int_equal(nr_warn, 1);
+	assert_non_null(strstr(last_warn, "build-id mismatch"));
+	assert_non_null(strstr(last_warn, f->shifted.path));
+	sym_session_free(s);
+
+	/* with a debug root holding the right build-id: correct names, one warning */
+	nr_warn = 0;
+	struct sym_opts o = { .debuginfo_dirs = f->orig_debug };
+	s = session(&o);
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(sym_code(s, map_of(&b, b.base + v), b.base + v, &ci), 0);
+		assert_string_equal(ci.symbol, "worker");
+		assert_int_equal(ci.line, f->line_hits);
+		assert_int_equal(sym_data(s, map_of(&b, a), a, &di), 0);
+		assert_string_equal(di.member, "q.head");
+	}
+	assert_int_equal(nr_warn, 1);
+	sym_session_free(s);
+}
+
+struct fail_row {
+	int line;
+	const char *name;
+	int with_id;
+	const char *reason;
+};
+
+static void test_symbols_failures(void **state)
+{
+	struct fix *f = *state;
+	char deleted[PATH_MAX + 16];
+	struct sym_session *s = session(NULL);
+
+	snprintf(deleted, sizeof(deleted), "%s (deleted)", f->pie.path);
+	const struct fail_row rows[] = {
+		{ __LINE__, "/nonexistent-c2c-dir/prog", 1, "file not found" },
+		{ __LINE__, "//anon", 0, "anonymous memory" },
+		{ __LINE__, "[anon:jit]", 0, "anonymous memory" },
+		{ __LINE__, "/memfd:jit (deleted)", 0, "anonymous memory" },
+		{ __LINE__, "[stack]", 0, "thread stack" },
+		{ __LINE__, "[heap]", 0, "heap" },
+		{ __LINE__, "[vdso]", 0, "vdso (not on disk)" },
+		{ __LINE__, deleted, 0, "deleted file" },
+		{ __LINE__, "/proc/self/status", 0, "not an ELF file" },
+	};
+
+	make_maps(&f->pie, random_base());
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct trace_mmap m = f->pie.map[1];
+		struct sym_code_info ci;
+		struct sym_data_info di;
+		m.filename = rows[i].name;
+		if (!rows[i].with_id)
+			m.build_id_size = 0;
+		int rc = sym_code(s, &m, m.start + 16, &ci);
+		if (rc != -ENOENT || !ci.reason || strcmp(ci.reason, rows[i].reason) || ci.symbol)
+			fail_msg("row at line %d: rc %d reason '%s'", rows[i].line, rc,
+				 ci.reason ? ci.reason : "(null)");
+		rc = sym_data(s, &m, m.start + 16, &di);
+		if (rc != -ENOENT || !di.reason || strcmp(di.reason, rows[i].reason) || di.var)
+			fail_msg("data row at line %d: rc %d", rows[i].line, rc);
+	}
+	/* a deleted file whose recorded build-id matches the file still on disk is used */
+	struct trace_mmap m = *map_of(&f->pie, f->pie.base + elf_sym(f->pie.path, "main"));
+	struct sym_code_info ci;
+	m.filename = deleted;
+	assert_int_equal(sym_code(s, &m, f->pie.base + elf_sym(f->pie.path, "main"), &ci), 0);
+	assert_string_equal(ci.symbol, "main");
+	sym_session_free(s);
+}
+
+/* A binary without debug info: ELF names only, and the reason says why there is no more. */
+static void test_symbols_no_debug_info(void **state)
+{
+	struct fix *f = *state;
+	struct sym_session *s = session(NULL);
+	struct bin *b = &f->nodebug;
+	struct sym_code_info ci;
+	struct sym_data_info di;
+
+	make_maps(b, random_base());
+	uint64_t a = b->base + elf_sym(b->path, "worker") + 5;
+	assert_int_equal(sym_code(s, map_of(b, a), a, &ci), 0);
+	assert_string_equal(ci.symbol, "worker");
+	assert_int_equal(ci.sym_offset, 5);
+	assert_null(ci.srcfile);
+	assert_string_equal(ci.reason, "no debug info");
+	a = b->base + elf_sym(b->path, "stats") + 3 * sizeof(struct stat_s) + 4;
+	assert_int_equal(sym_data(s, map_of(b, a), a, &di), 0);
+	assert_string_equal(di.var, "stats");
+	assert_string_equal(di.member, "stats (+52)");
+	assert_null(di.type);
+	assert_int_equal(di.var_size, 4 * sizeof(struct stat_s));
+	assert_string_equal(di.reason, "no debug info");
+	sym_session_free(s);
+}
+
+/* -k FILE: a non-PIE ELF with debug info stands in for a vmlinux (kernel addresses are its
+ * link-time addresses when no kallsyms gives a KASLR offset). */
+static void test_symbols_vmlinux(void **state)
+{
+	struct fix *f = *state;
+	struct sym_opts o = { .vmlinux = f->nopie.path };
+	struct sym_session *s = session(&o);
+	struct sym_code_info ci;
+	struct sym_data_info di;
+	uint64_t v = line_addr(f->nopie.path, "prog_data.c", f->line_hits);
+
+	assert_int_equal(sym_kernel_code(s, v, &ci), 0);
+	assert_string_equal(ci.symbol, "worker");
+	assert_int_equal(ci.line, f->line_hits);
+	uint64_t a = elf_sym(f->nopie.path, "buf1") + offsetof(struct _buf, lock1);
+	assert_int_equal(sym_kernel_data(s, a, &di), 0);
+	assert_string_equal(di.member, "buf1.lock1");
+	assert_string_equal(di.type, "struct _buf");
+	sym_session_free(s);
+
+	/* a missing vmlinux: one warning, then kallsyms */
+	o.vmlinux = "/nonexistent-c2c-dir/vmlinux";
+	s = session(&o);
+	nr_warn = 0;
+	sym_session_add_kallsyms(s, "ffffffff81000000 T _stext\n", 26);
+	assert_int_equal(sym_kernel_code(s, 0xffffffff81000004ull, &ci), 0);
+	assert_string_equal(ci.symbol, "_stext");
+	assert_int_equal(sym_kernel_code(s, 0xffffffff81000008ull, &ci), 0);
+	assert_int_equal(nr_warn, 1);
+	sym_session_free(s);
+}
+
+struct kind_row {
+	int line;
+	const char *name;
+	enum sym_map_kind kind;
+	const char *kname;
+};
+
+static void test_symbols_map_kind(void **state)
+{
+	static const struct kind_row rows[] = {
+		{ __LINE__, "/usr/lib/x86_64-linux-gnu/libc.so.6", SYM_MAP_FILE, "file" },
+		{ __LINE__, "[stack]", SYM_MAP_STACK, "stack" },
+		{ __LINE__, "[stack:4242]", SYM_MAP_STACK, "stack" },
+		{ __LINE__, "[heap]", SYM_MAP_HEAP, "heap" },
+		{ __LINE__, "//anon", SYM_MAP_ANON, "anon" },
+		{ __LINE__, "", SYM_MAP_ANON, "anon" },
+		{ __LINE__, "/anon_hugepage (deleted)", SYM_MAP_ANON, "anon" },
+		{ __LINE__, "/dev/zero (deleted)", SYM_MAP_ANON, "anon" },
+		{ __LINE__, "[vdso]", SYM_MAP_VDSO, "[vdso]" },
+		{ __LINE__, "[vsyscall]", SYM_MAP_VDSO, "[vdso]" },
+		{ __LINE__, "/tmp/a.out (deleted)", SYM_MAP_DELETED, "deleted" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		enum sym_map_kind k = sym_map_kind(rows[i].name);
+		if (k != rows[i].kind || strcmp(sym_map_kind_name(k), rows[i].kname))
+			fail_msg("row at line %d: kind %d", rows[i].line, k);
+	}
+	assert_int_equal(sym_map_kind(NULL), SYM_MAP_ANON);
+}
+
+/* --- shared library: the libc mapped into this test process ------------------------------- */
+
+static int self_map(uint64_t addr, struct trace_mmap *m, char *name, size_t cap)
+{
+	FILE *fp = fopen("/proc/self/maps", "r");
+	char line[PATH_MAX + 128];
+	int found = 0;
+
+	assert_non_null(fp);
+	while (!found && fgets(line, sizeof(line), fp)) {
+		unsigned long long lo, hi, off;
+		char perms[8];
+		int pos = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &pos) < 4)
+			continue;
+		if (addr < lo || addr >= hi)
+			continue;
+		snprintf(name, cap, "%s", line + pos);
+		name[strcspn(name, "\n")] = 0;
+		memset(m, 0, sizeof(*m));
+		m->start = lo;
+		m->len = hi - lo;
+		m->pgoff = off;
+		m->prot = (perms[0] == 'r' ? 1 : 0) | (perms[1] == 'w' ? 2 : 0) |
+			  (perms[2] == 'x' ? 4 : 0);
+		m->filename = name;
+		found = 1;
+	}
+	fclose(fp);
+	return found ? 0 : -1;
+}
+
+static void test_symbols_shared_library(void **state)
+{
+	struct sym_session *s = session(NULL);
+	struct trace_mmap m;
+	struct sym_code_info ci;
+	char name[PATH_MAX];
+	uint64_t a = (uint64_t)(uintptr_t)&getpgrp;
+
+	(void)state;
+	assert_int_equal(self_map(a, &m, name, sizeof(name)), 0);
+	assert_non_null(strstr(name, "libc"));
+	assert_true(m.pgoff != 0);  /* libc's text is not at file offset 0 */
+	assert_int_equal(sym_code(s, &m, a, &ci), 0);
+	assert_non_null(ci.symbol);
+	assert_non_null(strstr(ci.symbol, "getpgrp"));
+	assert_int_equal(ci.sym_offset, 0);
+	assert_int_equal(sym_code(s, &m, a + 1, &ci), 0);
+	assert_non_null(strstr(ci.symbol, "getpgrp"));
+	assert_int_equal(ci.sym_offset, 1);
+	sym_session_free(s);
+}
+
+/* --- kernel ------------------------------------------------------------------------------- */
+
+static const char ktext[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81001000 T do_one\n"
+	"ffffffff81001000 t do_one_alias\n"
+	"ffffffff81001080 t helper_two\n"
+	"ffffffff81002000 T _etext\n"
+	"ffffffff82000000 D jiffies_64\n"
+	"ffffffff82000040 d runqueues_lock\n"
+	"ffffffff82000100 B bss_thing\n"
+	"ffffffff82000200 r rodata_thing\n"
+	"ffffffffc0001000 t mod_fn\t[mymod]\n"
+	"garbage line\n"
+	"ffffffffc0002000 b mod_var\t[mymod]\n";
+
+struct kern_row {
+	int line;
+	int data;              /* 0: code lookup, 1: data lookup */
+	uint64_t addr;
+	int rc;
+	const char *name;
+	uint64_t off;
+};
+
+static void test_symbols_kallsyms(void **state)
+{
+	static const struct kern_row rows[] = {
+		{ __LINE__, 0, 0xffffffff81001000ull, 0, "do_one", 0 },
+		{ __LINE__, 0, 0xffffffff81001010ull, 0, "do_one", 0x10 },
+		{ __LINE__, 0, 0xffffffff81001090ull, 0, "helper_two", 0x10 },
+		{ __LINE__, 0, 0xffffffffc0001004ull, 0, "mod_fn", 4 },
+		{ __LINE__, 0, 0xffffffff82000010ull, -ENOENT, NULL, 0 },  /* data, not code */
+		{ __LINE__, 0, 0xffffffff80000000ull, -ENOENT, NULL, 0 },  /* below everything */
+		{ __LINE__, 1, 0xffffffff82000008ull, 0, "jiffies_64", 8 },
+		{ __LINE__, 1, 0xffffffff82000044ull, 0, "runqueues_lock", 4 },
+		{ __LINE__, 1, 0xffffffff82000100ull, 0, "bss_thing", 0 },
+		{ __LINE__, 1, 0xffffffff82000208ull, 0, "rodata_thing", 8 },
+		{ __LINE__, 1, 0xffffffffc0002010ull, 0, "mod_var", 0x10 },
+		{ __LINE__, 1, 0xffffffff81001010ull, -ENOENT, NULL, 0 },  /* code, not data */
+		{ __LINE__, 1, 0xffffffffc0f00000ull, -ENOENT, NULL, 0 },  /* far past the last */
+	};
+	struct sym_session *s = session(NULL);
+
+	(void)state;
+	struct sym_code_info ci;
+	assert_int_equal(sym_kernel_code(s, 0xffffffff81001000ull, &ci), -ENOENT);
+	assert_string_equal(ci.reason, "no kallsyms or vmlinux");
+	sym_session_add_kallsyms(s, ktext, sizeof(ktext) - 1);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct kern_row *r = &rows[i];
+		struct sym_data_info di;
+		const char *name;
+		uint64_t off;
+		int rc;
+		if (r->data) {
+			rc = sym_kernel_data(s, r->addr, &di);
+			name = di.var;
+			off = di.var_offset;
+		} else {
+			rc = sym_kernel_code(s, r->addr, &ci);
+			name = ci.symbol;
+			off = ci.sym_offset;
+		}
+		if (rc != r->rc || (r->name && (!name || strcmp(name, r->name) || off != r->off)) ||
+		    (!r->name && name))
+			fail_msg("row at line %d: rc %d name '%s' off %llu", r->line, rc,
+				 name ? name : "(null)", (unsigned long long)off);
+	}
+	struct sym_data_info di;
+	assert_int_equal(sym_kernel_data(s, 0xffffffff82000044ull, &di), 0);
+	assert_string_equal(di.member, "runqueues_lock (+4)");
+	assert_int_equal(di.var_size, 0xc0);
+	sym_session_free(s);
+
+	/* kptr_restrict: all addresses zero */
+	s = session(NULL);
+	static const char hidden[] = "0000000000000000 T _stext\n0000000000000000 D jiffies\n";
+	sym_session_add_kallsyms(s, hidden, sizeof(hidden) - 1);
+	assert_int_equal(sym_kernel_code(s, 0xffffffff81000010ull, &ci), -ENOENT);
+	assert_non_null(strstr(ci.reason, "hidden"));
+	sym_session_free(s);
+}
+
+static void test_symbols_proc_kallsyms(void **state)
+{
+	struct sym_opts o = { .use_proc_kallsyms = 1 };
+	char line[512], name[256], type;
+	unsigned long long addr = 0;
+	FILE *fp = fopen("/proc/kallsyms", "r");
+	struct sym_code_info ci;
+	int found = 0;
+
+	(void)state;
+	if (!fp)
+		skip();
+	while (!found && fgets(line, sizeof(line), fp))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && addr &&
+		    !strcmp(name, "schedule"))
+			found = 1;
+	fclose(fp);
+	if (!found)
+		skip();  /* addresses hidden for this user */
+	struct sym_session *s = session(&o);
+	assert_int_equal(sym_kernel_code(s, addr + 1, &ci), 0);
+	assert_string_equal(ci.symbol, "schedule");
+	assert_int_equal(ci.sym_offset, 1);
+	sym_session_free(s);
+}
+
+/* --- cache -------------------------------------------------------------------------------- */
+
+static void test_symbols_cache_stable(void **state)
+{
+	struct fix *f = *state;
+	struct sym_session *s = session(NULL);
+	struct sym_code_info a, b;
+	uint64_t v = line_addr(f->inl.path, "prog_inline.c", f->line_body);
+
+	make_maps(&f->inl, random_base());
+	uint64_t ip = f->inl.base + v;
+	assert_int_equal(sym_code(s, map_of(&f->inl, ip), ip, &a), 0);
+	for (int i = 0; i < 1000; i++) {
+		assert_int_equal(sym_code(s, map_of(&f->inl, ip), ip, &b), 0);
+		assert_ptr_equal(a.symbol, b.symbol);
+		assert_ptr_equal(a.srcfile, b.srcfile);
+		assert_int_equal(a.line, b.line);
+	}
+	/* the same file loaded at another base in another process: same answers */
+	struct bin other = f->inl;
+	make_maps(&other, random_base() + (1ull << 30));
+	ip = other.base + v;
+	assert_int_equal(sym_code(s, map_of(&other, ip), ip, &b), 0);
+	assert_ptr_equal(a.symbol, b.symbol);
+	assert_int_equal(a.line, b.line);
+	sym_session_free(s);
+	sym_session_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_symbols_code_inline_pie),
+		cmocka_unit_test(test_symbols_code_pie_and_nopie),
+		cmocka_unit_test(test_symbols_data_pie_and_nopie),
+		cmocka_unit_test(test_symbols_relro_split),
+		cmocka_unit_test(test_symbols_stripped_debuglink),
+		cmocka_unit_test(test_symbols_build_id_mismatch),
+		cmocka_unit_test(test_symbols_failures),
+		cmocka_unit_test(test_symbols_no_debug_info),
+		cmocka_unit_test(test_symbols_vmlinux),
+		cmocka_unit_test(test_symbols_map_kind),
+		cmocka_unit_test(test_symbols_shared_library),
+		cmocka_unit_test(test_symbols_kallsyms),
+		cmocka_unit_test(test_symbols_proc_kallsyms),
+		cmocka_unit_test(test_symbols_cache_stable),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

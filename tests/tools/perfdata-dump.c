@@ -1,0 +1,79 @@
+/* perfdata-dump: print what the perf.data reader delivers, one line per record, for the
+ * end-to-end comparison with `perf script` (tests/e2e/perfdata-real.sh).
+ *   perfdata-dump FILE|-   samples as "S pid tid cpu time addr ip phys weight data_src event"
+ *   perfdata-dump -c FILE  only the counts per record type */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "c2c/trace.h"
+#include "report/perfdata.h"
+
+static void print_event(const struct trace_info *in, const struct trace_event *ev)
+{
+	const struct trace_sample *s = &ev->sample;
+
+	switch (ev->type) {
+	case TRACE_REC_SAMPLE:
+		printf("S %u %u %d %" PRIu64 " %#" PRIx64 " %#" PRIx64 " %#" PRIx64 " %" PRIu64
+		       " %#" PRIx64 " %s\n", s->pid, s->tid,
+		       s->cpu == TRACE_CPU_NONE ? -1 : (int)s->cpu, s->time, s->addr, s->ip,
+		       s->phys_addr, s->weight, s->data_src,
+		       s->event < in->nr_events ? in->events[s->event].name : "?");
+		break;
+	case TRACE_REC_MMAP:
+		printf("M %d %" PRIu64 " %#" PRIx64 " %#" PRIx64 " %s bid=%u\n", (int)ev->mmap.pid,
+		       ev->mmap.time, ev->mmap.start, ev->mmap.len, ev->mmap.filename,
+		       ev->mmap.build_id_size);
+		break;
+	case TRACE_REC_COMM:
+		printf("C %u %u %s exec=%u\n", ev->comm.pid, ev->comm.tid, ev->comm.comm, ev->comm.exec);
+		break;
+	case TRACE_REC_FORK:
+	case TRACE_REC_EXIT:
+		printf("%c %u %u %" PRIu64 "\n", ev->type == TRACE_REC_FORK ? 'F' : 'E', ev->task.pid,
+		       ev->task.tid, ev->task.time);
+		break;
+	case TRACE_REC_LOST:
+		printf("L %u %" PRIu64 "\n", ev->lost.kind, ev->lost.count);
+		break;
+	case TRACE_REC_BLOB:
+		printf("B %u %" PRIu64 "\n", ev->blob.kind, ev->blob.size);
+		break;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct perfdata_reader *r;
+	struct trace_event ev;
+	uint64_t count[8] = { 0 }, last = 0, backwards = 0;
+	int counts = argc > 2 && !strcmp(argv[1], "-c"), rc;
+	const struct trace_info *in;
+
+	if (argc < 2 + counts) {
+		fprintf(stderr, "usage: perfdata-dump [-c] FILE\n");
+		return 2;
+	}
+	if (perfdata_reader_open(&r, argv[1 + counts]) < 0)
+		return 1;
+	in = perfdata_reader_info(r);
+	while ((rc = perfdata_reader_next(r, &ev)) == 1) {
+		count[ev.type & 7]++;
+		if (ev.type == TRACE_REC_SAMPLE) {
+			backwards += ev.sample.time < last;
+			last = ev.sample.time;
+		}
+		if (!counts)
+			print_event(in, &ev);
+	}
+	if (counts)
+		printf("samples %" PRIu64 " mmap %" PRIu64 " comm %" PRIu64 " fork %" PRIu64
+		       " exit %" PRIu64 " lost %" PRIu64 " backwards %" PRIu64 " events %u backend %s"
+		       " nodes %u cpus %u\n", count[TRACE_REC_SAMPLE], count[TRACE_REC_MMAP],
+		       count[TRACE_REC_COMM], count[TRACE_REC_FORK], count[TRACE_REC_EXIT],
+		       count[TRACE_REC_LOST], backwards, in->nr_events, trace_backend_name(in->backend),
+		       in->nr_nodes, in->nr_cpus);
+	perfdata_reader_free(r);
+	return rc < 0 ? 1 : 0;
+}

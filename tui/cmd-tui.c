@@ -1,0 +1,275 @@
+/* `c2c-lite tui`: parse the options, load the model with a progress line, then run the key loop
+ * until the user quits or a signal arrives. Messages of the core go to the status line while the
+ * screen is up; errors are printed again on stderr once the terminal is restored. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "c2c/cmds.h"
+#include "c2c/log.h"
+#include "tui/draw.h"
+#include "tui/srcfile.h"
+#include "tui/term.h"
+#include "tui/view.h"
+
+static const char tui_usage[] =
+	"usage: c2c-lite tui [options]\n"
+	"\n"
+	"Browse the contended cachelines of a trace or perf.data file (press ? for the keys).\n"
+	"\n"
+	"  -i, --input FILE        trace or perf.data to read (default: c2c-lite.data)\n"
+	"  -d, --display MODE      sort and filter lines on tot, rmt, lcl or peer HITMs/snoops\n"
+	"  -c, --coalesce KEYS     offset grouping keys: pid,tid,iaddr,dso (default iaddr)\n"
+	"      --cacheline-size N  bytes per cacheline (default: this machine's)\n"
+	"  -k, --vmlinux FILE      kernel image for kernel symbols\n"
+	"      --symfs DIR         look for mapped and source files under DIR\n";
+
+enum { OPT_CL_SIZE = 256, OPT_SYMFS };
+
+struct tui_cmd {
+	struct tui_load_opts lo;
+	struct tui_coalesce co;
+	struct tui_term *term;
+	struct tui_model *m;
+	struct tui_view v;
+	char err[256];       /* the last error message, printed after the screen is gone */
+	char last[256];      /* the last message, for the status line */
+	uint64_t progress_ms;
+};
+
+static void tui_cmd_log(enum c2c_log_level level, const char *msg, void *ctx)
+{
+	struct tui_cmd *c = ctx;
+
+	if (level == C2C_LOG_ERROR)
+		snprintf(c->err, sizeof(c->err), "%s", msg);
+	if (level <= C2C_LOG_WARN)
+		snprintf(c->last, sizeof(c->last), "%s: %s", level == C2C_LOG_ERROR ? "error" : "warning",
+			 msg);
+}
+
+static int tui_parse_display(const char *s)
+{
+	int d;
+
+	for (d = CLTAB_DISPLAY_TOT; d <= CLTAB_DISPLAY_PEER; d++)
+		if (!strcmp(s, cltv_display_name((enum cltab_display)d)))
+			return d;
+	return -1;
+}
+
+static int tui_parse_opts(struct tui_cmd *c, int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "input", required_argument, NULL, 'i' }, { "display", required_argument, NULL, 'd' },
+		{ "coalesce", required_argument, NULL, 'c' },
+		{ "cacheline-size", required_argument, NULL, OPT_CL_SIZE },
+		{ "vmlinux", required_argument, NULL, 'k' }, { "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long val;
+	int o;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "i:d:c:k:h", lopts, NULL)) != -1) {
+		switch (o) {
+		case 'i': c->lo.input = optarg; break;
+		case 'd':
+			if ((c->lo.display = tui_parse_display(optarg)) < 0) {
+				fprintf(stderr, "c2c-lite: unknown display type '%s' (tot, rmt, lcl, peer)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'c':
+			if (tui_coalesce_parse(optarg, &c->co)) {
+				fprintf(stderr, "c2c-lite: bad --coalesce '%s' (pid, tid, iaddr, dso)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			memcpy(c->lo.coalesce, c->co.key, sizeof(c->co.key));
+			c->lo.nr_coalesce = c->co.nr;
+			break;
+		case OPT_CL_SIZE:
+			val = strtol(optarg, &end, 0);
+			if (*end || val <= 0 || val > (1 << 20) || (val & (val - 1))) {
+				fprintf(stderr, "c2c-lite: --cacheline-size '%s' is not a power of two\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			c->lo.cl_size = (uint32_t)val;
+			break;
+		case 'k': c->lo.vmlinux = optarg; break;
+		case OPT_SYMFS: c->lo.symfs = optarg; break;
+		case 'h': fputs(tui_usage, stdout); return -1;
+		default: fputs(tui_usage, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "c2c-lite: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static uint64_t tui_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* At most ten progress lines a second: drawing must not slow the load down. */
+static int tui_progress(void *ctx, uint64_t records, uint64_t total)
+{
+	struct tui_cmd *c = ctx;
+	uint64_t now = tui_now_ms();
+	char line[256];
+
+	if (now - c->progress_ms < 100)
+		return tui_term_interrupted(c->term);
+	c->progress_ms = now;
+
+	snprintf(line, sizeof(line), "  loading '%s': %llu records read (file %.1f MiB)  Ctrl-C stops",
+		 c->lo.input, (unsigned long long)records, (double)total / (1 << 20));
+	tui_term_message(c->term, line);
+	return tui_term_interrupted(c->term);
+}
+
+static int tui_load(struct tui_cmd *c, struct tui_model **out)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), "  loading '%s'", c->lo.input);
+	tui_term_message(c->term, line);
+	return tui_model_load(out, &c->lo, tui_progress, c);
+}
+
+/* 'c': read the file again with the next coalescing, keep the old model if that fails. */
+static void tui_reload(struct tui_cmd *c, int old_coalesce, const char *old_name)
+{
+	const struct tui_coalesce *p = &tui_coalesce_presets[c->v.coalesce];
+	struct tui_model *m;
+
+	memcpy(c->lo.coalesce, p->key, sizeof(p->key));
+	c->lo.nr_coalesce = p->nr;
+	c->lo.display = (int)c->m->display;
+	if (tui_load(c, &m)) {
+		c->v.coalesce = old_coalesce;
+		snprintf(c->v.coalesce_name, sizeof(c->v.coalesce_name), "%s", old_name);
+		snprintf(c->v.msg, sizeof(c->v.msg), "reload failed: %s", c->last);
+		c->last[0] = '\0';
+		return;
+	}
+	tui_view_rebuild(&c->v, m);
+	tui_model_free(c->m);
+	c->m = m;
+	snprintf(c->v.msg, sizeof(c->v.msg), "coalesce offset,%s", p->name);
+}
+
+static void tui_open_source(struct tui_cmd *c)
+{
+	char **text = NULL;
+	size_t nr = 0;
+
+	if (tui_srcfile_read(c->v.src_file, c->lo.symfs, &text, &nr))
+		text = NULL;
+	tui_view_set_source(&c->v, text, nr);
+}
+
+static void tui_redraw(struct tui_cmd *c)
+{
+	struct tui_screen *s = tui_term_screen(c->term);
+
+	if (s->rows != c->v.rows || s->cols != c->v.cols)
+		tui_view_resize(&c->v, s->rows, s->cols);
+	if (!c->v.msg[0] && c->last[0]) {
+		snprintf(c->v.msg, sizeof(c->v.msg), "%s", c->last);
+		c->last[0] = '\0';
+	}
+	tui_draw(s, c->m, &c->v);
+	tui_term_flush(c->term);
+}
+
+static void tui_loop(struct tui_cmd *c)
+{
+	enum tui_result r = TUI_RES_REDRAW;
+	char name[sizeof(c->v.coalesce_name)];
+	int key, old;
+
+	for (;;) {
+		if (r != TUI_RES_NONE)
+			tui_redraw(c);
+		key = tui_term_key(c->term);
+		if (tui_term_interrupted(c->term))
+			return;
+		if (key < 0) {
+			r = TUI_RES_NONE;
+			continue;
+		}
+		old = c->v.coalesce;
+		snprintf(name, sizeof(name), "%s", c->v.coalesce_name);
+		r = tui_view_key(&c->v, c->m, key);
+		if (r == TUI_RES_QUIT)
+			return;
+		if (r == TUI_RES_RELOAD)
+			tui_reload(c, old, name);
+		else if (r == TUI_RES_SOURCE)
+			tui_open_source(c);
+	}
+}
+
+static int tui_run(struct tui_cmd *c)
+{
+	struct tui_screen *s;
+	int err;
+
+	err = tui_term_open(&c->term);
+	if (err) {
+		fprintf(stderr, "c2c-lite: cannot start the terminal interface (TERM=%s)\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		return EXIT_FAIL;
+	}
+	c2c_log_set_hook(tui_cmd_log, c);
+	err = tui_load(c, &c->m);
+	if (!err) {
+		s = tui_term_screen(c->term);
+		tui_view_init(&c->v, c->m, s->rows, s->cols);
+		if (c->co.name)
+			snprintf(c->v.coalesce_name, sizeof(c->v.coalesce_name), "%s", c->co.name);
+		tui_loop(c);
+	}
+	tui_term_close(c->term);
+	c2c_log_set_hook(NULL, NULL);
+	tui_view_release(&c->v);
+	tui_model_free(c->m);
+	tui_term_reraise();
+	if (err && c->err[0])
+		fprintf(stderr, "c2c-lite: %s\n", c->err);
+	else if (err)
+		fprintf(stderr, "c2c-lite: cannot load '%s': %s\n", c->lo.input, strerror(-err));
+	return err ? EXIT_FAIL : EXIT_OK;
+}
+
+int cmd_tui(int argc, char **argv)
+{
+	struct tui_cmd c = { .lo = { .input = "c2c-lite.data", .display = -1 } };
+	int ret = tui_parse_opts(&c, argc, argv);
+
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (!isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "c2c-lite: stdout is not a terminal; use 'c2c-lite report --stdio'\n");
+		return EXIT_FAIL;
+	}
+	setlocale(LC_ALL, "");
+	return tui_run(&c);
+}
