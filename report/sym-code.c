@@ -10,8 +10,9 @@
 #include "c2c/xalloc.h"
 #include "report/sym-int.h"
 
-/* Which alias names an address, as perf chooses: a sized symbol, then a non-weak one, then a
- * global one, then fewer leading underscores, then the longer name. Lower ranks win. */
+/* Which alias names an address, as perf chooses (symbol.c, choose_best_symbol): a sized symbol,
+ * then a non-weak one, then a global one, then fewer leading underscores, then the longer name;
+ * on a full tie the alias that comes first in the symbol table. Lower ranks win. */
 static int sym_rank(const GElf_Sym *sym, const char *name)
 {
 	int bind = GELF_ST_BIND(sym->st_info), u = 0;
@@ -31,7 +32,7 @@ static int fn_cmp(const void *a, const void *b)
 		return (x->addr > y->addr) - (x->addr < y->addr);
 	if (x->rank != y->rank)
 		return (x->rank > y->rank) - (x->rank < y->rank);
-	return strcmp(x->name, y->name);
+	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
 /* The ELF address where section @shndx of @elf ends, 0 when unknown. */
@@ -76,7 +77,8 @@ static void build_fns(struct sym_session *s, struct sym_file *f)
 		uint64_t v = addr - f->bias;
 		f->fn[f->nr_fn++] = (struct sym_fn){ v, sym.st_size,
 						     sym.st_size ? v + sym.st_size : section_end(elf, shndx),
-						     sym_str(&s->str, name), sym_rank(&sym, name) };
+						     sym_str(&s->str, name), sym_rank(&sym, name),
+						     (uint32_t)i };
 	}
 	if (f->nr_fn)
 		qsort(f->fn, f->nr_fn, sizeof(*f->fn), fn_cmp);

@@ -70,6 +70,7 @@ struct sym_fn {
 	uint64_t end;         /* addr + size, or for size 0 the end of its section */
 	const char *name;     /* pool string */
 	int rank;             /* lower is preferred among aliases */
+	uint32_t idx;         /* index in the symbol table: the earlier alias wins a tie, as in perf */
 };
 
 /* One ELF file as used for symbolization, keyed by (path, build-id). */
