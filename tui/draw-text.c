@@ -1,0 +1,216 @@
+/* The text screens: statistics (perf's Trace Event Information and Global Shared Cache Line Event
+ * Information sections, same labels and formats) and the key help built from the binding table. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/dsrc.h"
+#include "report/maps.h"
+#include "tui/draw-int.h"
+#include <stddef.h>
+
+/* --- statistics -------------------------------------------------------------------------------- */
+
+enum tui_stat_kind { TS_FIELD, TS_SUM, TS_LLC, TS_PCT, TS_NR_SHARED, TS_MERGED, TS_TITLE };
+
+struct tui_stat {
+	const char *label;
+	enum tui_stat_kind kind;
+	size_t a, b;          /* offsets of u32 fields of struct dsrc_stats */
+	int shared;           /* over the shared lines, else over every sample */
+};
+
+#define F(x) offsetof(struct dsrc_stats, x)
+/* Labels and values of perf's print_c2c__display_stats and print_shared_cacheline_info. */
+static const struct tui_stat tui_stats[] = {
+	{ "Trace Event Information", TS_TITLE, 0, 0, 0 },
+	{ "Total records", TS_FIELD, F(nr_entries), 0, 0 },
+	{ "Locked Load/Store Operations", TS_FIELD, F(locks), 0, 0 },
+	{ "Load Operations", TS_FIELD, F(load), 0, 0 },
+	{ "Loads - uncacheable", TS_FIELD, F(ld_uncache), 0, 0 },
+	{ "Loads - IO", TS_FIELD, F(ld_io), 0, 0 },
+	{ "Loads - Miss", TS_FIELD, F(ld_miss), 0, 0 },
+	{ "Loads - no mapping", TS_FIELD, F(ld_noadrs), 0, 0 },
+	{ "Load Fill Buffer Hit", TS_FIELD, F(ld_fbhit), 0, 0 },
+	{ "Load L1D hit", TS_FIELD, F(ld_l1hit), 0, 0 },
+	{ "Load L2D hit", TS_FIELD, F(ld_l2hit), 0, 0 },
+	{ "Load LLC hit", TS_SUM, F(ld_llchit), F(lcl_hitm), 0 },
+	{ "Load Local HITM", TS_FIELD, F(lcl_hitm), 0, 0 },
+	{ "Load Remote HITM", TS_FIELD, F(rmt_hitm), 0, 0 },
+	{ "Load Remote HIT", TS_FIELD, F(rmt_hit), 0, 0 },
+	{ "Load Local DRAM", TS_FIELD, F(lcl_dram), 0, 0 },
+	{ "Load Remote DRAM", TS_FIELD, F(rmt_dram), 0, 0 },
+	{ "Load MESI State Exclusive", TS_FIELD, F(ld_excl), 0, 0 },
+	{ "Load MESI State Shared", TS_FIELD, F(ld_shared), 0, 0 },
+	{ "Load LLC Misses", TS_LLC, 0, 0, 0 },
+	{ "Load access blocked by data", TS_FIELD, F(blk_data), 0, 0 },
+	{ "Load access blocked by address", TS_FIELD, F(blk_addr), 0, 0 },
+	{ "Load HIT Local Peer", TS_FIELD, F(lcl_peer), 0, 0 },
+	{ "Load HIT Remote Peer", TS_FIELD, F(rmt_peer), 0, 0 },
+	{ "LLC Misses to Local DRAM", TS_PCT, F(lcl_dram), 0, 0 },
+	{ "LLC Misses to Remote DRAM", TS_PCT, F(rmt_dram), 0, 0 },
+	{ "LLC Misses to Remote cache (HIT)", TS_PCT, F(rmt_hit), 0, 0 },
+	{ "LLC Misses to Remote cache (HITM)", TS_PCT, F(rmt_hitm), 0, 0 },
+	{ "Store Operations", TS_FIELD, F(store), 0, 0 },
+	{ "Store - uncacheable", TS_FIELD, F(st_uncache), 0, 0 },
+	{ "Store - no mapping", TS_FIELD, F(st_noadrs), 0, 0 },
+	{ "Store L1D Hit", TS_FIELD, F(st_l1hit), 0, 0 },
+	{ "Store L1D Miss", TS_FIELD, F(st_l1miss), 0, 0 },
+	{ "Store No available memory level", TS_FIELD, F(st_na), 0, 0 },
+	{ "No Page Map Rejects", TS_FIELD, F(nomap), 0, 0 },
+	{ "Unable to parse data source", TS_FIELD, F(noparse), 0, 0 },
+	{ "Global Shared Cache Line Event Information", TS_TITLE, 0, 0, 1 },
+	{ "Total Shared Cache Lines", TS_NR_SHARED, 0, 0, 1 },
+	{ "Load HITs on shared lines", TS_FIELD, F(load), 0, 1 },
+	{ "Fill Buffer Hits on shared lines", TS_FIELD, F(ld_fbhit), 0, 1 },
+	{ "L1D hits on shared lines", TS_FIELD, F(ld_l1hit), 0, 1 },
+	{ "L2D hits on shared lines", TS_FIELD, F(ld_l2hit), 0, 1 },
+	{ "LLC hits on shared lines", TS_SUM, F(ld_llchit), F(lcl_hitm), 1 },
+	{ "Load hits on peer cache or nodes", TS_SUM, F(lcl_peer), F(rmt_peer), 1 },
+	{ "Locked Access on shared lines", TS_FIELD, F(locks), 0, 1 },
+	{ "Blocked Access on shared lines", TS_SUM, F(blk_data), F(blk_addr), 1 },
+	{ "Store HITs on shared lines", TS_FIELD, F(store), 0, 1 },
+	{ "Store L1D hits on shared lines", TS_FIELD, F(st_l1hit), 0, 1 },
+	{ "Store No available memory level", TS_FIELD, F(st_na), 0, 1 },
+	{ "Total Merged records", TS_MERGED, 0, 0, 1 },
+};
+#undef F
+#define TUI_NR_STATS (sizeof(tui_stats) / sizeof(tui_stats[0]))
+
+static uint32_t tui_u32(const struct dsrc_stats *s, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)s + off, sizeof(v));
+	return v;
+}
+
+static void tui_stat_text(struct tui_model *m, const struct tui_stat *st, struct tui_buf *b)
+{
+	const struct dsrc_stats *s = st->shared ? cltab_shared(m->t) : cltab_total(m->t);
+
+	switch (st->kind) {
+	case TS_TITLE:
+		tui_bufaddf(b, "%s", st->label);
+		return;
+	case TS_FIELD:
+		tui_bufaddf(b, "  %-34s: %10d", st->label, (int)tui_u32(s, st->a));
+		return;
+	case TS_SUM:
+		tui_bufaddf(b, "  %-34s: %10d", st->label, (int)(tui_u32(s, st->a) + tui_u32(s, st->b)));
+		return;
+	case TS_LLC:
+		tui_bufaddf(b, "  %-34s: %10d", st->label, (int)dsrc_llc_misses(s));
+		return;
+	case TS_PCT:
+		/* divide first, as perf does: 0/0 prints as perf prints it */
+		tui_bufaddf(b, "  %-34s: %10.1f%%", st->label,
+			    (double)tui_u32(s, st->a) / (double)dsrc_llc_misses(s) * 100.);
+		return;
+	case TS_NR_SHARED:
+		tui_bufaddf(b, "  %-34s: %10d", st->label, (int)cltab_nr_shared(m->t));
+		return;
+	case TS_MERGED:
+		tui_bufaddf(b, "  %-34s: %10d", st->label, (int)(s->lcl_hitm + s->rmt_hitm + s->store));
+		return;
+	}
+}
+
+/* Lines above the two perf sections: where the figures come from. */
+static size_t tui_info_rows(struct tui_ctx *c, size_t row, struct tui_buf *b)
+{
+	struct tui_model *m = c->m;
+
+	const struct cltab_counts *k = cltab_counts(m->t);
+	const struct trace_info *i = m->info;
+
+	switch (row) {
+	case 0:
+		tui_bufaddf(b, "  %-34s: %s", "File", m->path ? m->path : "(in memory)");
+		break;
+	case 1:
+		tui_bufaddf(b, "  %-34s: %s %s, %u CPUs, %u nodes", "Machine",
+			    i && i->arch ? i->arch : "?", i && i->cpu_desc ? i->cpu_desc : "",
+			    cltab_opts(m->t)->nr_cpus, cltab_opts(m->t)->nr_nodes);
+		break;
+	case 2:
+		tui_bufaddf(b, "  %-34s: %llu samples, %llu lost records, %llu lost samples, "
+			    "%llu throttled%s", "Records", (unsigned long long)k->samples,
+			    (unsigned long long)k->lost_records, (unsigned long long)k->lost_samples,
+			    (unsigned long long)k->throttle, m->truncated ? " (file cut short)" : "");
+		break;
+	case 3:
+		tui_bufaddf(b, "  %-34s: %u bytes, offset,%s", "Cacheline size, data grouping",
+			    cltab_opts(m->t)->cl_size, c->v->coalesce_name);
+		break;
+	default:
+		break;
+	}
+	return 5;
+}
+
+size_t tui_text_rows(struct tui_model *m, const struct tui_view *v, enum tui_screen_id s)
+{
+	const struct tui_binding *b;
+	size_t n = 0;
+
+	(void)m;
+	(void)v;
+	if (s == TUI_SCR_STATS)
+		return 5 + TUI_NR_STATS + 1;   /* info, sections, a blank line between them */
+	for (b = tui_bindings; b->key; b++)
+		n += b->keys != NULL;
+	return n + 2;
+}
+
+/* Row @row of the statistics screen into @b; returns its attribute. */
+static enum tui_attr tui_stats_row(struct tui_ctx *c, size_t row, struct tui_buf *b)
+{
+	size_t info = tui_info_rows(c, SIZE_MAX, b), i;
+
+	if (row < info) {
+		tui_info_rows(c, row, b);
+		return TUI_ATTR_NORMAL;
+	}
+	i = row - info;
+	if (i == 36)   /* a blank line between the two sections */
+		return TUI_ATTR_NORMAL;
+	if (i > 36)
+		i--;
+	if (i >= TUI_NR_STATS)
+		return TUI_ATTR_NORMAL;
+	tui_stat_text(c->m, &tui_stats[i], b);
+	return tui_stats[i].kind == TS_TITLE ? TUI_ATTR_HEADER : TUI_ATTR_NORMAL;
+}
+
+void tui_draw_text(struct tui_ctx *c, enum tui_screen_id s)
+{
+	const struct tui_view *v = c->v;
+	int h = v->rows - 2, r;
+	size_t nr = tui_text_rows(c->m, v, s);
+	const struct tui_binding *b = tui_bindings;
+
+	tui_rowf(c, 0, TUI_ATTR_TITLE, s == TUI_SCR_STATS ? " Statistics" : " Keys");
+	for (r = 0; r < h; r++) {
+		size_t row = v->text.top + (size_t)r;
+		enum tui_attr a = TUI_ATTR_NORMAL;
+
+		tui_bufreset(&c->b);
+		tui_bufaddf(&c->b, "%s", "");
+		if (row < nr && s == TUI_SCR_STATS) {
+			a = tui_stats_row(c, row, &c->b);
+		} else if (row < nr && row >= 2) {
+			size_t k = row - 2;
+
+			for (b = tui_bindings; b->key; b++)
+				if (b->keys && !k--)
+					break;
+			if (b->key)
+				tui_bufaddf(&c->b, "  %-16s %s", b->keys, b->help);
+		} else if (row == 0) {
+			tui_bufaddf(&c->b, "  c2c-lite tui: browse the contended cachelines of a trace");
+		}
+		tui_row(c, 1 + r, a, c->b.s, 0);
+	}
+}
