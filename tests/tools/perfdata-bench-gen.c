@@ -40,6 +40,8 @@ static void pzero(size_t n)
 {
 	static const uint8_t z[128];
 
+	for (; n > sizeof(z); n -= sizeof(z))
+		put(z, sizeof(z));
 	put(z, n);
 }
 
