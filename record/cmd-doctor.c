@@ -24,6 +24,10 @@ static void print_summary(const struct doctor *d)
 {
 	if (d->hw_memory)
 		printf("\nsummary: hardware memory sampling is available: 'c2c-lite record -- CMD'\n");
+	else if (d->soft)
+		printf("\nsummary: no hardware memory sampling here; 'c2c-lite record -- CMD' uses "
+		       "the soft backend (estimates)%s\n", d->watch ? "; '--backend=watch --watch "
+		       "SYMBOL' counts every access to a few words" : "");
 	else if (d->sw_events)
 		printf("\nsummary: no hardware memory sampling here; software events work: "
 		       "'c2c-lite record -e page-faults -- CMD' (fault addresses) or -e cpu-clock\n");

@@ -9,6 +9,7 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
+#include "c2c/trace.h"
 #include "c2c/xalloc.h"
 #include "record/events.h"
 #include "record/session.h"
@@ -17,9 +18,18 @@ static const char record_usage[] =
 	"usage: c2c-lite record [options] [-- command [args]]\n"
 	"\n"
 	"Sample loads and stores with their data addresses and write a c2c-lite trace.\n"
-	"Without -e: the machine's memory events (Intel PEBS mem-loads/mem-stores, AMD IBS,\n"
-	"Arm SPE, POWER), as 'perf c2c record' opens them.\n"
+	"Without -e or --backend: the machine's memory events (Intel PEBS mem-loads/mem-stores,\n"
+	"AMD IBS, Arm SPE, POWER) as 'perf c2c record' opens them, or the soft backend when the\n"
+	"machine has none.\n"
 	"\n"
+	"      --backend NAME    hw: the memory events above; soft: cpu-clock samples of every\n"
+	"                        thread, decoded into the data access each thread was stalled\n"
+	"                        on (x86-64; the report gives estimates); watch: hardware\n"
+	"                        watchpoints on the --watch words (every access counted)\n"
+	"      --watch SPEC      watch SYMBOL, SYMBOL+OFF, SYMBOL/LEN, SYMBOL+OFF/LEN or\n"
+	"                        0xADDR/LEN (repeatable; symbols of the workload's executable;\n"
+	"                        more than 4 words rotate over the 4 debug registers)\n"
+	"      --watch-step MS   rotation step (default 10 ms)\n"
 	"  -e, --event EVENT     event to sample (repeatable): mem-loads, mem-stores,\n"
 	"                        page-faults, cpu-clock, pmu/term=val,.../mods; '-e list' lists\n"
 	"  -o, --output FILE     trace file (default c2c-lite.data)\n"
@@ -99,7 +109,8 @@ static void emit_line(const char *line, void *ctx)
 }
 
 enum {
-	OPT_DURATION = 256, OPT_NO_INHERIT, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_ZSTD,
+	OPT_DURATION = 256, OPT_NO_INHERIT, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_ZSTD, OPT_BACKEND,
+	OPT_WATCH, OPT_WATCH_STEP,
 };
 
 static const struct option longopts[] = {
@@ -120,18 +131,46 @@ static const struct option longopts[] = {
 	{ "topdown", no_argument, NULL, OPT_TOPDOWN },
 	{ "no-topdown", no_argument, NULL, OPT_NO_TOPDOWN },
 	{ "zstd", required_argument, NULL, OPT_ZSTD },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "watch", required_argument, NULL, OPT_WATCH },
+	{ "watch-step", required_argument, NULL, OPT_WATCH_STEP },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
+static int parse_backend(const char *s, struct record_opts *o)
+{
+	static const char *const names[] = {
+		[RECORD_BACKEND_AUTO] = "auto", [RECORD_BACKEND_HW] = "hw",
+		[RECORD_BACKEND_SOFT] = "soft", [RECORD_BACKEND_WATCH] = "watch",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i])) {
+			o->backend = (int)i;
+			return 0;
+		}
+	return c2c_err(-EINVAL, "unknown backend '%s' (auto, hw, soft or watch)", s);
+}
+
 /* One option; 1: handled and stop (help/list), 0 go on, <0 usage error. */
-static int parse_opt(int c, struct record_opts *o, size_t *ecap)
+static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 {
 	uint64_t v;
 	char *end;
 
 	switch (c) {
+	case OPT_BACKEND: return parse_backend(optarg, o);
+	case OPT_WATCH:
+		o->watch = xgrow(o->watch, wcap, o->nr_watch + 1, sizeof(*o->watch));
+		o->watch[o->nr_watch++] = optarg;
+		return 0;
+	case OPT_WATCH_STEP:
+		if (parse_u64(optarg, "--watch-step", &v) || !v || v > 60000)
+			return c2c_err(-EINVAL, "--watch-step needs 1..60000 ms, not '%s'", optarg);
+		o->watch_step_ms = (unsigned int)v;
+		return 0;
 	case 'e':
 		if (!strcmp(optarg, "list")) {
 			events_list(emit_line, NULL);
@@ -187,6 +226,23 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap)
 	}
 }
 
+/* Options that only make sense together. */
+static int check_backend(const struct record_opts *o)
+{
+	if (o->nr_events && o->backend != RECORD_BACKEND_AUTO && o->backend != RECORD_BACKEND_HW)
+		return c2c_err(-EINVAL, "-e cannot be combined with --backend=%s",
+			       o->backend == RECORD_BACKEND_SOFT ? "soft" : "watch");
+	if (o->nr_watch && o->backend != RECORD_BACKEND_WATCH)
+		return c2c_err(-EINVAL, "--watch needs --backend=watch");
+	if (o->backend == RECORD_BACKEND_WATCH && !o->nr_watch)
+		return c2c_err(-EINVAL, "--backend=watch needs at least one --watch SPEC");
+	if (o->backend == RECORD_BACKEND_WATCH && (o->ev.system_wide || o->nr_pids > 1))
+		return c2c_err(-EINVAL, "--backend=watch records one program: a command or one -p PID");
+	if (o->watch_step_ms && o->backend != RECORD_BACKEND_WATCH)
+		return c2c_err(-EINVAL, "--watch-step needs --backend=watch");
+	return 0;
+}
+
 static char *join_args(int argc, char **argv)
 {
 	size_t len = 1;
@@ -210,6 +266,9 @@ static void report_result(const struct record_opts *o, const struct record_resul
 	c2c_info("%llu samples, %llu records, %llu bytes written to '%s'",
 		 (unsigned long long)r->samples, (unsigned long long)r->records,
 		 (unsigned long long)r->bytes, o->output ? o->output : "c2c-lite.data");
+	if (r->backend == TRACE_BACKEND_SOFT)
+		c2c_info("soft backend: a data address was recovered for %llu of %llu samples",
+			 (unsigned long long)r->soft_recovered, (unsigned long long)r->samples);
 	if (r->lost_records)
 		c2c_warn("lost %llu records: the ring buffer overflowed; use a bigger -m (now %u "
 			 "pages) or a larger -c period", (unsigned long long)r->lost_records, pages);
@@ -250,20 +309,23 @@ int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { .topdown = -1, .zstd_level = 1, .stop = &stop_sig };
 	struct record_result res;
-	size_t ecap = 0;
+	size_t ecap = 0, wcap = 0;
 	int c, err = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+e:o:l:c:F:m:p:t:aC:ukvh", longopts, NULL)) != -1) {
-		err = parse_opt(c, &o, &ecap);
+		err = parse_opt(c, &o, &ecap, &wcap);
 		if (err)
 			break;
 	}
+	if (!err)
+		err = check_backend(&o);
 	if (err == 1 || err < 0) {
 		if (err < 0)
 			fprintf(stderr, "see 'c2c-lite record --help'\n");
 		free(o.events);
 		free(o.pids);
+		free(o.watch);
 		return err == 1 ? EXIT_OK : EXIT_USAGE;
 	}
 	if (optind < argc)
@@ -272,11 +334,13 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "c2c-lite record: give a command after '--', -p, -t or -a\n%s",
 			record_usage);
 		free(o.events);
+		free(o.watch);
 		return EXIT_USAGE;
 	}
 	if (o.ev.period && o.ev.freq) {
 		fprintf(stderr, "c2c-lite record: -c and -F exclude each other\n");
 		free(o.events);
+		free(o.watch);
 		free(o.pids);
 		return EXIT_USAGE;
 	}
@@ -294,5 +358,6 @@ int cmd_record(int argc, char **argv)
 	}
 	free(o.events);
 	free(o.pids);
+	free(o.watch);
 	return exit_status(err, &o, &res);
 }

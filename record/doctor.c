@@ -14,6 +14,8 @@
 #include "record/cpuinfo.h"
 #include "record/doctor.h"
 #include "record/pmu.h"
+#include "record/regs-x86.h"
+#include "record/soft-decode.h"
 #include "record/sys.h"
 #include "record/sysfs.h"
 
@@ -261,11 +263,12 @@ static void hw_init(struct hw *h, const struct doctor_env *env)
 			 "memory sampling unavailable", env->cpuid.hv_vendor);
 		snprintf(h->fix, sizeof(h->fix), "enable the guest PMU (KVM: -cpu host,pmu=on; "
 			 "VMware: virtualize CPU performance counters; cloud: a bare-metal or "
-			 "PMU-enabled instance), or record software events: -e page-faults, -e cpu-clock");
+			 "PMU-enabled instance), or do without: --backend=soft, --backend=watch, "
+			 "-e page-faults");
 	} else {
 		snprintf(h->why, sizeof(h->why), "the kernel exposes no core PMU in " PMU_DEVICES);
 		snprintf(h->fix, sizeof(h->fix), "use a kernel with hardware perf support for this "
-			 "CPU, or record software events: -e page-faults, -e cpu-clock");
+			 "CPU, or do without: --backend=soft, --backend=watch, -e page-faults");
 	}
 }
 
@@ -462,6 +465,75 @@ static void row_breakpoint(struct doctor *d, const struct doctor_env *env)
 		add(d, "breakpoints", DOCTOR_OK, NULL, "hardware watchpoints (debug registers) open");
 }
 
+/* --backend=soft: cpu-clock samples with the user registers the decoder needs (x86-64). */
+static void row_soft(struct doctor *d, const struct doctor_env *env)
+{
+#if defined(__x86_64__)
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 100000,
+				     .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+						    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+						    PERF_SAMPLE_PERIOD | PERF_SAMPLE_REGS_USER,
+				     .sample_regs_user = REGS_X86_SOFT_MASK,
+				     .exclude_kernel = 1, .disabled = 1 };
+	struct softdec *sd;
+	int err;
+
+	if (softdec_new(&sd)) {
+		add(d, "soft", DOCTOR_NO, "a capstone library with x86 support (libcapstone4)",
+		    "the soft backend needs capstone's x86-64 decoder, which does not open");
+		return;
+	}
+	softdec_free(sd);
+	if (!env->probe_open) {
+		add(d, "soft", DOCTOR_INFO, NULL, "cpu-clock with user registers, not probed");
+		return;
+	}
+	err = probe(&a);
+	if (err)
+		add(d, "soft", DOCTOR_NO, errno_fix(err), "cpu-clock sampling with user registers "
+		    "(PERF_SAMPLE_REGS_USER) fails: %s", strerror(-err));
+	else
+		add(d, "soft", DOCTOR_OK, NULL, "--backend=soft: cpu-clock samples with user "
+		    "registers, decoded into data accesses (estimates of where time goes)");
+#else
+	(void)env;
+	add(d, "soft", DOCTOR_NO, NULL, "--backend=soft decodes x86-64 code only");
+#endif
+}
+
+/* --backend=watch: read/write hardware watchpoints whose samples carry the address. */
+static void row_watch(struct doctor *d, const struct doctor_env *env)
+{
+	static volatile uint64_t target;
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_BREAKPOINT,
+				     .bp_type = HW_BREAKPOINT_RW, .bp_addr = (uintptr_t)&target,
+				     .bp_len = HW_BREAKPOINT_LEN_8, .sample_period = 1,
+				     .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+						    PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+						    PERF_SAMPLE_CPU,
+				     .inherit = 1, .exclude_kernel = 1, .disabled = 1 };
+	struct pmu p;
+	int err;
+
+	if (pmu_open(&p, "breakpoint")) {
+		add(d, "watch", DOCTOR_NO, errno_fix(-ENOENT), "no 'breakpoint' PMU: "
+		    "--backend=watch unavailable");
+		return;
+	}
+	if (!env->probe_open) {
+		add(d, "watch", DOCTOR_INFO, NULL, "breakpoint PMU present, not probed");
+		return;
+	}
+	err = probe(&a);
+	if (err)
+		add(d, "watch", DOCTOR_NO, errno_fix(err), "a read/write watchpoint "
+		    "(PERF_TYPE_BREAKPOINT) fails: %s", strerror(-err));
+	else
+		add(d, "watch", DOCTOR_OK, NULL, "--backend=watch: read/write watchpoints on up to "
+		    "4 words at once (more rotate), every access counted");
+}
+
 int doctor_run(struct doctor *d, const struct doctor_env *env)
 {
 	struct hw h;
@@ -478,11 +550,15 @@ int doctor_run(struct doctor *d, const struct doctor_env *env)
 	row_topdown(d, &h);
 	row_breakpoint(d, env);
 	row_software(d, env);
+	row_soft(d, env);
+	row_watch(d, env);
 	for (size_t i = 0; i < d->nr; i++)
 		if (d->row[i].st == DOCTOR_OK && (!strcmp(d->row[i].topic, "pebs-loads") ||
 		    !strcmp(d->row[i].topic, "ibs") || !strcmp(d->row[i].topic, "spe") ||
 		    !strcmp(d->row[i].topic, "power-mem")))
 			d->hw_memory = 1;
+	d->soft = doctor_find(d, "soft") && doctor_find(d, "soft")->st == DOCTOR_OK;
+	d->watch = doctor_find(d, "watch") && doctor_find(d, "watch")->st == DOCTOR_OK;
 	return 0;
 }
 

@@ -48,6 +48,8 @@ struct doctor {
 	size_t nr, cap;
 	int hw_memory;               /* some hardware memory-sampling backend is usable */
 	int sw_events;               /* software events open */
+	int soft;                    /* --backend=soft works (probed) */
+	int watch;                   /* --backend=watch works (probed) */
 };
 
 void doctor_cpuid_read(struct doctor_cpuid *c);

@@ -2,6 +2,7 @@
  * The encodings come from sysfs aliases and format files, never from tables of our own, so a
  * new CPU generation works as soon as its kernel publishes the aliases (pmu-events.md §3.1). */
 #include <errno.h>
+#include <linux/hw_breakpoint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "c2c/xalloc.h"
 #include "record/events.h"
 #include "record/pmu.h"
+#include "record/regs-x86.h"
 #include "record/sysfs.h"
 
 void events_init(struct ev_list *l)
@@ -426,6 +428,49 @@ int events_add_string(struct ev_list *l, const struct events_opts *o, const char
 	return err;
 }
 
+/* --- estimate backends ---------------------------------------------------------------------- */
+
+int events_add_soft(struct ev_list *l, const struct events_opts *o)
+{
+	struct ev_desc *e = ev_push(l);
+
+	(void)o;
+	e->attr.type = PERF_TYPE_SOFTWARE;
+	e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	e->attr.exclude_kernel = 1;       /* the decoder reads user code and user registers */
+	e->attr.exclude_hv = 1;
+	e->attr.sample_regs_user = REGS_X86_SOFT_MASK;
+	e->backend = TRACE_BACKEND_SOFT;
+	snprintf(e->name, sizeof(e->name), "cpu-clock:u");
+	l->backend = TRACE_BACKEND_SOFT;
+	snprintf(l->pmu_name, sizeof(l->pmu_name), "software");
+	return 0;
+}
+
+int events_add_watch(struct ev_list *l, uint64_t addr, unsigned int len, const char *name)
+{
+	struct ev_desc *e;
+
+	if (len != 1 && len != 2 && len != 4 && len != 8)
+		return c2c_err(-EINVAL, "watchpoint '%s': length %u is not 1, 2, 4 or 8", name, len);
+	if (addr & (len - 1))
+		return c2c_err(-EINVAL, "watchpoint '%s': address 0x%llx is not aligned to its "
+			       "length %u", name, (unsigned long long)addr, len);
+	e = ev_push(l);
+	e->attr.type = PERF_TYPE_BREAKPOINT;
+	e->attr.bp_type = HW_BREAKPOINT_RW;
+	e->attr.bp_addr = addr;
+	e->attr.bp_len = len;
+	e->attr.sample_period = 1;
+	e->attr.exclude_kernel = 1;
+	e->attr.exclude_hv = 1;
+	e->backend = TRACE_BACKEND_WATCH;
+	snprintf(e->name, sizeof(e->name), "mem:0x%llx/%u:rw", (unsigned long long)addr, len);
+	l->backend = TRACE_BACKEND_WATCH;
+	snprintf(l->pmu_name, sizeof(l->pmu_name), "breakpoint");
+	return 0;
+}
+
 /* --- common settings ------------------------------------------------------------------------ */
 
 uint64_t events_attr_flags(const struct perf_event_attr *a)
@@ -444,6 +489,14 @@ static uint64_t base_sample_type(const struct ev_list *l, const struct ev_desc *
 
 	if (e->role == EV_ROLE_TRACKING)
 		return PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	/* soft: the period is the sample's time share in ns, with -c too; the registers locate
+	 * the data access (record/backend-soft.h) */
+	if (e->backend == TRACE_BACKEND_SOFT)
+		return (st & ~(uint64_t)PERF_SAMPLE_ADDR) | PERF_SAMPLE_PERIOD |
+		       PERF_SAMPLE_REGS_USER;
+	/* watch: ADDR is the watched address (bp_addr); every hit is one access */
+	if (e->backend == TRACE_BACKEND_WATCH)
+		return st & ~(uint64_t)PERF_SAMPLE_PERIOD;
 	/* perf sets PERIOD with the default frequency and drops it for -c; SPE is switched to a
 	 * fixed period after that, keeping the bit. */
 	if (!e->attr.freq && (o->period || e->backend != TRACE_BACKEND_SPE))

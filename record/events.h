@@ -80,6 +80,12 @@ int events_add_default(struct ev_list *l, const struct events_opts *o);
 /* One -e string: "mem-loads", "mem-stores", "page-faults", "cpu-clock", "pmu/terms/mods",
  * "name:mods". */
 int events_add_string(struct ev_list *l, const struct events_opts *o, const char *spec);
+/* The soft backend's event: cpu-clock:u with the registers of REGS_X86_SOFT_MASK
+ * (record/backend-soft.h). */
+int events_add_soft(struct ev_list *l, const struct events_opts *o);
+/* One hardware watchpoint (read/write) on @len bytes (1, 2, 4, 8; aligned) at @addr; @name for
+ * messages. Every hit is a sample (period 1). */
+int events_add_watch(struct ev_list *l, uint64_t addr, unsigned int len, const char *name);
 /* Add TopDown members per vendor, or record the reason in l->td_reason. */
 int events_add_topdown(struct ev_list *l, const struct events_opts *o);
 /* Apply the common settings; call once after all events were added. */

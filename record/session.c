@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -17,6 +18,8 @@
 #include "c2c/log.h"
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
+#include "record/backend-soft.h"
+#include "record/backend-watch.h"
 #include "record/buildid.h"
 #include "record/machine.h"
 #include "record/queue.h"
@@ -56,6 +59,15 @@ struct sess {
 	struct workload wl;
 	int warned_user, warned_phys;
 	struct ring *cur;            /* the ring being drained */
+	struct soft_backend *soft;   /* soft backend: decoder and code map */
+	struct codemap *cm;          /* the code map of soft or watch (NULL otherwise) */
+	struct codemap *own_cm;      /* watch: its own code map */
+	struct watch_decoder *wd;    /* watch: access kinds of the hits */
+	struct watch_plan plan;      /* watch: the words */
+	uint64_t rot_step;           /* watch: rotation step */
+	double next_rot;
+	int traced;                  /* watch: the workload is held by ptrace */
+	char *options;               /* options for the trace header */
 };
 
 /* --- targets -------------------------------------------------------------------------------- */
@@ -378,6 +390,68 @@ static int on_aux(struct sess *s, const struct perf_event_header *h)
 	return 0;
 }
 
+/* Keep the code map of the soft and watch backends up to date. */
+static void side_band(struct sess *s, const struct trace_event *ev)
+{
+	if (!s->cm)
+		return;
+	if (ev->type == TRACE_REC_MMAP)
+		codemap_mmap(s->cm, &ev->mmap);
+	else if (ev->type == TRACE_REC_COMM && ev->comm.exec)
+		codemap_exec(s->cm, ev->comm.pid);
+	else if (ev->type == TRACE_REC_FORK)
+		codemap_fork(s->cm, ev->task.pid, ev->task.ppid);
+}
+
+/* The event a sample record comes from: its index in s->l, -1 when unknown. */
+static int sample_index(const struct sess *s, const struct perf_event_header *h)
+{
+	uint64_t id;
+	size_t lo = 0, hi = s->lay.nr;
+
+	if (s->l.nr == 1)
+		return 0;
+	if (!(s->l.ev[0].attr.sample_type & PERF_SAMPLE_IDENTIFIER) ||
+	    h->size < sizeof(*h) + sizeof(id))
+		return -1;
+	memcpy(&id, h + 1, sizeof(id));
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->lay.ev[mid].id == id)
+			return s->lay.ev[mid].index;
+		if (s->lay.ev[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* A cpu-clock sample of the soft backend: decoded here, with the registers ring_decode()
+ * does not read. */
+static int on_soft_sample(struct sess *s, const struct perf_event_header *h)
+{
+	int idx = sample_index(s, h);
+	struct trace_event ev = { .type = TRACE_REC_SAMPLE };
+	const struct ev_desc *e;
+
+	if (idx < 0 || (size_t)idx >= s->l.nr)
+		return 0;
+	e = &s->l.ev[idx];
+	if (e->backend != TRACE_BACKEND_SOFT || e->role != EV_ROLE_SAMPLER)
+		return 0;
+	if (soft_backend_sample(s->soft, h, e->attr.sample_type, e->attr.sample_regs_user,
+				(uint16_t)idx, &ev.sample)) {
+		if (!s->res->malformed++)
+			c2c_warn("skipping a malformed cpu-clock sample (%u bytes)", h->size);
+		return 0;
+	}
+	count(s, &ev);
+	oq_add(&s->q, &ev, ev.sample.time);
+	return 0;
+}
+
 static int on_record(const struct perf_event_header *h, void *ctx)
 {
 	struct sess *s = ctx;
@@ -386,6 +460,8 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 
 	if (h->type == PERF_RECORD_AUX)
 		return on_aux(s, h);
+	if (h->type == PERF_RECORD_SAMPLE && s->soft)
+		return on_soft_sample(s, h);
 	r = ring_decode(h, &s->lay, &ev);
 
 	if (r < 0) {
@@ -400,6 +476,9 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 		return 0;            /* aux leader / tracking samples carry nothing we keep */
 	if (ev.type == TRACE_REC_MMAP && (ev.mmap.prot & 4) && !ev.mmap.build_id_size)
 		ev.mmap.build_id_size = buildid_lookup(s->bc, ev.mmap.filename, ev.mmap.build_id);
+	side_band(s, &ev);
+	if (ev.type == TRACE_REC_SAMPLE && s->wd)
+		watch_decoder_fill(s->wd, &ev.sample);
 	count(s, &ev);
 	oq_add(&s->q, &ev, ev.type == TRACE_REC_SAMPLE ? ev.sample.time :
 		ev.type == TRACE_REC_MMAP ? ev.mmap.time : ev.type == TRACE_REC_COMM ?
@@ -421,6 +500,74 @@ static int drain_round(struct sess *s)
 
 /* --- setup and loop ---------------------------------------------------------------------------- */
 
+/* Auto: keep the reason the memory events are unavailable instead of printing it as an error. */
+struct quiet_log {
+	char msg[320];               /* the first error */
+	char other[4][320];          /* the other messages, replayed after */
+	enum c2c_log_level level[4];
+	int nr;
+};
+
+static void quiet_hook(enum c2c_log_level level, const char *msg, void *ctx)
+{
+	struct quiet_log *q = ctx;
+
+	if (level == C2C_LOG_ERROR && !q->msg[0]) {
+		snprintf(q->msg, sizeof(q->msg), "%s", msg);
+	} else if (q->nr < 4) {
+		q->level[q->nr] = level;
+		snprintf(q->other[q->nr++], sizeof(q->other[0]), "%s", msg);
+	}
+}
+
+/* No -e and no --backend: the memory events when the machine has them, else the soft backend.
+ * (The log hook is borrowed meanwhile; the command line runs with the default hook.) */
+static int add_auto(struct sess *s)
+{
+	struct quiet_log q = { .msg = "" };
+	c2c_log_fn old = c2c_log_set_hook(quiet_hook, &q);
+	int err = events_add_default(&s->l, &s->eo);
+
+	c2c_log_set_hook(old, NULL);
+	for (int i = 0; i < q.nr; i++)
+		c2c_log(q.level[i], "%s", q.other[i]);
+	if (err != -ENOTSUP) {
+		if (err && q.msg[0])
+			c2c_log(C2C_LOG_ERROR, "%s", q.msg);
+		return err;
+	}
+	events_release(&s->l);
+	events_init(&s->l);
+	events_detect_cpu(&s->l);
+	c2c_info("no hardware memory sampling (%s): recording with the soft backend (cpu-clock "
+		 "samples and instruction decoding: estimates)", q.msg);
+	return events_add_soft(&s->l, &s->eo);
+}
+
+static int add_backend_events(struct sess *s)
+{
+	const struct record_opts *o = s->o;
+	int err = 0;
+
+	switch (o->backend) {
+	case RECORD_BACKEND_SOFT:
+		return events_add_soft(&s->l, &s->eo);
+	case RECORD_BACKEND_WATCH:
+		for (unsigned int i = 0; i < s->plan.slots && !err; i++)
+			err = events_add_watch(&s->l, s->plan.w[i].addr, s->plan.w[i].len,
+					       s->plan.w[i].label);
+		return err;
+	case RECORD_BACKEND_HW:
+		err = events_add_default(&s->l, &s->eo);
+		if (err)
+			c2c_info("hint: '--backend=soft' estimates contention without a hardware "
+				 "PMU; '-e page-faults' records software events");
+		return err;
+	default:
+		return add_auto(s);
+	}
+}
+
 static int build_events(struct sess *s)
 {
 	const struct record_opts *o = s->o;
@@ -428,18 +575,18 @@ static int build_events(struct sess *s)
 
 	if (err)
 		c2c_warn("cannot read /proc/cpuinfo: %s", strerror(-err));
+	err = 0;
 	for (size_t i = 0; i < o->nr_events && !err; i++)
 		err = events_add_string(&s->l, &s->eo, o->events[i]);
-	if (!o->nr_events) {
-		err = events_add_default(&s->l, &s->eo);
-		if (err)
-			c2c_info("hint: '-e page-faults' or '-e cpu-clock' record software events "
-				 "without a hardware PMU");
-	}
+	if (!o->nr_events)
+		err = add_backend_events(s);
 	if (err)
 		return err;
+	hw = hw && s->l.backend != TRACE_BACKEND_SOFT && s->l.backend != TRACE_BACKEND_WATCH;
 	for (size_t i = 0; i < s->l.nr; i++)
-		hw |= s->l.ev[i].backend != TRACE_BACKEND_SWEVENT;
+		hw |= s->l.ev[i].backend != TRACE_BACKEND_SWEVENT &&
+		      s->l.ev[i].backend != TRACE_BACKEND_SOFT &&
+		      s->l.ev[i].backend != TRACE_BACKEND_WATCH;
 	if ((err = events_finalize(&s->l, &s->eo)))
 		return err;
 	if (o->topdown == 1 || (o->topdown < 0 && hw && s->l.backend != TRACE_BACKEND_SWEVENT))
@@ -451,6 +598,7 @@ static int build_events(struct sess *s)
 
 static int emit_direct(const struct trace_event *ev, void *ctx)
 {
+	side_band(ctx, ev);
 	return write_ev(ev, ctx);
 }
 
@@ -473,6 +621,8 @@ static int synthesize(struct sess *s)
 		return synth_all(s->bc, emit_direct, s);
 	for (size_t i = 0; i < s->o->nr_pids && !err; i++)
 		err = synth_process(s->o->pids[i], s->bc, emit_direct, s);
+	if (!err && s->traced)      /* watch: the program was mapped before the events opened */
+		err = synth_process(s->wl.pid, s->bc, emit_direct, s);
 	return err;
 }
 
@@ -483,7 +633,9 @@ static int open_writer(struct sess *s)
 	const char *out = s->o->output ? s->o->output : "c2c-lite.data";
 	int err;
 
-	machine_info_fill(&info, &s->l, s->o->cmdline, s->o->options);
+	machine_info_fill(&info, &s->l, s->o->cmdline, s->options ? s->options : s->o->options);
+	if (s->l.backend == TRACE_BACKEND_SOFT)
+		info.flags |= TRACE_INFO_ESTIMATE;
 	for (size_t i = 0; i < s->l.nr; i++)
 		if (!s->l.ev[i].attr.exclude_kernel && s->l.ev[i].role == EV_ROLE_SAMPLER &&
 		    sysfs_exists("/proc/kallsyms"))
@@ -529,6 +681,37 @@ static void reap_child(struct sess *s, int block)
 	s->res->status = s->wl.status;
 }
 
+/* Watch: move the debug registers to the next words (PERF_EVENT_IOC_MODIFY_ATTRIBUTES reaches
+ * the inherited copies of every thread). */
+static int rotate(struct sess *s)
+{
+	s->rot_step++;
+	for (size_t i = 0; i < s->nfd; i++) {
+		const struct ev_desc *e = &s->l.ev[s->fd[i].ev];
+		const struct watch_word *w;
+		struct perf_event_attr a;
+
+		if (e->backend != TRACE_BACKEND_WATCH || e->role != EV_ROLE_SAMPLER)
+			continue;
+		w = &s->plan.w[watch_plan_word(&s->plan, s->rot_step, (unsigned int)s->fd[i].ev)];
+		a = e->attr;
+		a.bp_addr = w->addr;
+		a.bp_len = w->len;
+		a.disabled = 0;          /* the kernel re-enables the event only when this is clear */
+		if (ioctl(s->fd[i].fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &a))
+			return c2c_err(-errno, "cannot move a watchpoint to %s (0x%llx/%u): %s%s",
+				       w->label, (unsigned long long)w->addr, w->len, strerror(errno),
+				       errno == ENOTTY || errno == EINVAL ? " (the kernel cannot modify "
+				       "breakpoints: watch at most 4 words)" : "");
+	}
+	return 0;
+}
+
+static int rotating(const struct sess *s)
+{
+	return s->plan.nr > s->plan.slots;
+}
+
 static int loop(struct sess *s)
 {
 	double end = s->o->duration > 0 ? now_s() + s->o->duration : 0, next_flush = now_s() + 1;
@@ -542,9 +725,14 @@ static int loop(struct sess *s)
 		reap_child(s, 0);
 		if (s->wl.done || !targets_alive(s))
 			break;
-		if (poll(s->pfd, (nfds_t)s->ncpu, 100) < 0 && errno != EINTR)
+		if (poll(s->pfd, (nfds_t)s->ncpu, rotating(s) ? 2 : 100) < 0 && errno != EINTR)
 			return c2c_err(-errno, "poll failed: %s", strerror(errno));
 		err = drain_round(s);
+		if (!err && rotating(s) && now_s() >= s->next_rot) {
+			err = rotate(s);
+			s->next_rot += (s->o->watch_step_ms ? s->o->watch_step_ms :
+					WATCH_STEP_MS_DEFAULT) / 1000.0;
+		}
 		if (!err && now_s() >= next_flush) {
 			/* a chunk boundary each second: a crash of the recorder loses at most that */
 			err = trace_writer_flush(s->w);
@@ -556,6 +744,12 @@ static int loop(struct sess *s)
 
 static int finish(struct sess *s, int err)
 {
+	if (s->traced && s->wl.pid > 0) {
+		kill(s->wl.pid, SIGKILL);    /* a ptrace-stopped workload ignores SIGTERM */
+		s->wl.started = 0;           /* it never ran: its status is not the result */
+	}
+	s->res->watch_words = s->plan.nr;
+	s->res->watch_slots = s->plan.slots;
 	if (s->wl.pid > 0 && !s->wl.done) {
 		workload_stop(&s->wl);
 		reap_child(s, 1);
@@ -583,6 +777,8 @@ static int finish(struct sess *s, int err)
 			s->res->write_error = (uint64_t)-err;
 		s->w = NULL;
 	}
+	if (s->soft)                     /* after the last drain */
+		s->res->soft_recovered = soft_backend_stats(s->soft)->recovered;
 	return err;
 }
 
@@ -601,25 +797,103 @@ static void sess_free(struct sess *s)
 	free(s->lay.ev);
 	oq_release(&s->q);
 	buildid_cache_free(s->bc);
+	soft_backend_free(s->soft);
+	watch_decoder_free(s->wd);
+	codemap_free(s->own_cm);
+	watch_plan_release(&s->plan);
+	free(s->options);
 	events_release(&s->l);
+}
+
+/* Watch backend, forked workload: hold it by ptrace across its exec, then resolve the words.
+ * Existing processes (-p) are resolved as they run. */
+static int watch_prepare(struct sess *s)
+{
+	pid_t pid = s->wl.pid > 0 ? s->wl.pid : s->o->nr_pids ? s->o->pids[0] : 0;
+	char link[64], exe[4096];
+	ssize_t n;
+	int err;
+
+	if (!pid)
+		return c2c_err(-EINVAL, "--backend=watch needs a command or -p PID (not -a)");
+	if (s->wl.pid > 0) {
+		if ((err = watch_seize(pid)))
+			return err;
+		s->traced = 1;
+		if ((err = workload_start(&s->wl, s->o->argv[0])) || (err = watch_wait_exec(pid)))
+			return err;
+	}
+	snprintf(link, sizeof(link), "%s/proc/%d/exe", sysfs_root(), (int)pid);
+	if ((n = readlink(link, exe, sizeof(exe) - 1)) < 0)
+		return c2c_err(-errno, "cannot read '%s': %s", link, strerror(errno));
+	exe[n] = '\0';
+	err = watch_plan_build(&s->plan, s->o->watch, s->o->nr_watch, pid, exe);
+	if (err)
+		return err;
+	s->own_cm = codemap_new();
+	s->cm = s->own_cm;
+	if ((err = watch_decoder_new(&s->wd, s->cm)))
+		return err;
+	s->eo.workload = 0;          /* opened after the exec: enabled explicitly */
+	return 0;
+}
+
+static void describe(struct sess *s)
+{
+	const char *base = s->o->options ? s->o->options : "";
+	size_t size = strlen(base) + 8192;
+
+	s->options = xmalloc(size);
+	if (s->l.backend == TRACE_BACKEND_SOFT) {
+		snprintf(s->options, size, "%s%sbackend: soft (cpu-clock:u with user registers, "
+			 "data addresses decoded at record time)", base, *base ? "; " : "");
+		c2c_info("backend: soft (cpu-clock samples decoded into data accesses: the report "
+			 "gives estimates)");
+	} else if (s->l.backend == TRACE_BACKEND_WATCH) {
+		int n = snprintf(s->options, size, "%s%sbackend: ", base, *base ? "; " : "");
+
+		watch_plan_describe(&s->plan, s->o->watch_step_ms ? s->o->watch_step_ms :
+				    WATCH_STEP_MS_DEFAULT, s->options + n, size - (size_t)n);
+		c2c_info("backend: %s", s->options + n);
+	} else {
+		snprintf(s->options, size, "%s", base);
+	}
 }
 
 static int setup(struct sess *s)
 {
-	int err;
+	int err, watch = s->o->backend == RECORD_BACKEND_WATCH;
 
-	if ((err = build_events(s)) || (err = read_cpus(s)))
+	if (!watch && (err = build_events(s)))
+		return err;
+	if ((err = read_cpus(s)))
 		return err;
 	if (s->o->argv && (err = workload_fork(&s->wl, s->o->argv)))
 		return err;
+	if (watch && ((err = watch_prepare(s)) || (err = build_events(s))))
+		return err;
+	if (s->l.backend == TRACE_BACKEND_SOFT) {
+		if ((err = soft_backend_new(&s->soft)))
+			return err;
+		s->cm = soft_backend_codemap(s->soft);
+	}
+	describe(s);
 	if ((err = read_tasks(s)) || (err = open_all(s)) || (err = setup_rings(s)) ||
 	    (err = setup_layout(s)) || (err = open_writer(s)) || (err = synthesize(s)))
 		return err;
 	snprintf(s->res->td_reason, sizeof(s->res->td_reason), "%s", s->l.td_reason);
-	if (s->o->argv && (err = workload_start(&s->wl, s->o->argv[0])))
+	s->res->backend = s->l.backend;
+	if (s->o->argv && !watch && (err = workload_start(&s->wl, s->o->argv[0])))
 		return err;
-	if (!s->o->argv || s->o->ev.system_wide)
+	if (!s->o->argv || s->o->ev.system_wide || watch)
 		enable_all(s, PERF_EVENT_IOC_ENABLE);
+	if (s->traced) {
+		s->traced = 0;
+		if ((err = watch_detach(s->wl.pid)))
+			return err;
+	}
+	s->next_rot = now_s() + (s->o->watch_step_ms ? s->o->watch_step_ms :
+				 WATCH_STEP_MS_DEFAULT) / 1000.0;
 	return 0;
 }
 

@@ -15,8 +15,21 @@
 
 #include "record/events.h"
 
+/* Which samples to record. AUTO: the machine's memory-sampling PMU when there is one (or the
+ * -e events), else SOFT. */
+enum record_backend {
+	RECORD_BACKEND_AUTO = 0,
+	RECORD_BACKEND_HW,           /* hardware memory sampling (PEBS, IBS, SPE, POWER) */
+	RECORD_BACKEND_SOFT,         /* cpu-clock + decoding (record/backend-soft.h) */
+	RECORD_BACKEND_WATCH,        /* hardware watchpoints (record/backend-watch.h) */
+};
+
 struct record_opts {
 	struct events_opts ev;
+	int backend;                 /* enum record_backend */
+	const char **watch;          /* --watch specs (backend WATCH) */
+	size_t nr_watch;
+	unsigned int watch_step_ms;  /* rotation step when words outnumber debug registers */
 	const char **events;         /* -e strings; none: the machine's memory events */
 	size_t nr_events;
 	const char *output;          /* default c2c-lite.data */
@@ -43,6 +56,9 @@ struct record_result {
 	uint64_t malformed;          /* kernel records that did not decode */
 	uint64_t write_error;        /* -errno of a failed write, 0 */
 	char td_reason[256];
+	uint32_t backend;            /* enum trace_backend recorded */
+	uint64_t soft_recovered;     /* soft: samples with a recovered data address */
+	uint64_t watch_words, watch_slots;  /* watch: words asked for, registers used */
 };
 
 int record_run(const struct record_opts *o, struct record_result *res);

@@ -16,6 +16,8 @@
  * written). A line is CONTENDED when some pair conflicts; its verdict is FALSE, TRUE or MIXED (both
  * kinds of pairs) and NONE when no pair conflicts. Offsets are compared by their first byte: soft
  * samples carry no access size, so a 4-byte write at 0 and a 1-byte read at 2 count as disjoint.
+ * Watch traces see every access, so there contention is measured: a line whose accesses moved it
+ * between CPUs (transfers, invalidations, shared fills) fewer than once per 1000 is NONE.
  *
  * Weights: a soft sample weighs trace_sample.weight (its period in ns; 1 when absent); a watch
  * sample weighs 1 (one access). Lines sort contended first, then by weight (soft) or transfers,

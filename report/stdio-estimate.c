@@ -477,14 +477,19 @@ static void fix_true(FILE *f, const struct estim_line *l, int mixed, uint32_t cl
 	fputc('\n', f);
 }
 
+#define FIX_MAX 10
+
 static void print_fixes(FILE *f, const struct estim *e)
 {
 	uint32_t cl = estim_opts(e)->cl_size;
-	size_t i;
+	size_t i, shown = 0, rest = 0;
 
 	print_banner(f, "What to fix");
 	if (!estim_totals(e)->contended) {
-		fprintf(f, "  no cacheline is written by one thread and accessed by another\n");
+		if (estim_opts(e)->mode == ESTIM_WATCH)
+			fprintf(f, "  no watched cacheline moved between CPUs on more than 1 in 1000 accesses\n");
+		else
+			fprintf(f, "  no cacheline is written by one thread and accessed by another\n");
 		return;
 	}
 	for (i = 0; i < estim_nr_lines(e); i++) {
@@ -492,12 +497,21 @@ static void print_fixes(FILE *f, const struct estim *e)
 
 		if (l->verdict == ESTIM_NONE)
 			continue;
+		/* the first FIX_MAX contended lines carrying at least 1% of the samples' weight */
+		if (shown == FIX_MAX || l->c.weight * 100 < estim_totals(e)->weight) {
+			rest++;
+			continue;
+		}
+		shown++;
 		fprintf(f, "  %zu. %#llx: ", i + 1, (unsigned long long)l->addr);
 		if (l->verdict == ESTIM_FALSE)
 			fix_false(f, l, cl);
 		else
 			fix_true(f, l, l->verdict == ESTIM_MIXED, cl);
 	}
+	if (rest)
+		fprintf(f, "  (%zu more contended line%s, each under 1%% of the samples' weight or past the "
+			   "first %d, not listed)\n", rest, rest == 1 ? "" : "s", FIX_MAX);
 }
 
 int stdio_estim_print(FILE *f, const struct estim *e, const struct stdio_estim_opts *o)

@@ -1,0 +1,582 @@
+/* The soft backend (see backend-soft.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "c2c/log.h"
+#include "c2c/xalloc.h"
+#include "record/backend-soft.h"
+#include "record/synth.h"
+#include "record/sysfs.h"
+
+#define FUNC_MAX_BYTES (1u << 20)   /* larger "functions" are not decoded */
+
+/* --- ELF files ------------------------------------------------------------------------------ */
+
+struct seg {
+	uint64_t vaddr, off, filesz;
+};
+
+struct func {
+	uint64_t vaddr, size;
+	uint8_t *code;           /* read on first use */
+	int read_failed;
+};
+
+struct efile {
+	char *path;
+	int fd;                  /* -1 when the file did not open */
+	struct seg *seg;
+	size_t nr_seg;
+	struct func *fn;         /* sorted by vaddr */
+	size_t nr_fn;
+};
+
+static int cmp_func(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+
+	if (x->vaddr != y->vaddr)
+		return x->vaddr < y->vaddr ? -1 : 1;
+	return (x->size < y->size) - (x->size > y->size);   /* larger first */
+}
+
+static void read_segments(Elf *elf, struct efile *f)
+{
+	size_t n = 0, cap = 0;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		f->seg = xgrow(f->seg, &cap, f->nr_seg + 1, sizeof(*f->seg));
+		f->seg[f->nr_seg++] = (struct seg){ ph.p_vaddr, ph.p_offset, ph.p_filesz };
+	}
+}
+
+/* Function symbols of the section of @type (SHT_SYMTAB or SHT_DYNSYM); 1 when it exists. */
+static int read_funcs(Elf *elf, struct efile *f, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	size_t cap = 0;
+	int found = 0;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
+			continue;
+		if (!(d = elf_getdata(scn, NULL)))
+			continue;
+		found = 1;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			int t;
+
+			if (!gelf_getsym(d, (int)i, &sym))
+				break;
+			t = GELF_ST_TYPE(sym.st_info);
+			if ((t != STT_FUNC && t != STT_GNU_IFUNC) || !sym.st_size ||
+			    sym.st_shndx == SHN_UNDEF)
+				continue;
+			f->fn = xgrow(f->fn, &cap, f->nr_fn + 1, sizeof(*f->fn));
+			f->fn[f->nr_fn++] = (struct func){ .vaddr = sym.st_value,
+							   .size = sym.st_size };
+		}
+	}
+	return found;
+}
+
+static void efile_load(struct efile *f)
+{
+	Elf *elf;
+	size_t j = 0;
+
+	f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return;
+	if (elf_version(EV_CURRENT) == EV_NONE || !(elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)))
+		return;
+	if (elf_kind(elf) == ELF_K_ELF) {
+		read_segments(elf, f);
+		if (!read_funcs(elf, f, SHT_SYMTAB))
+			read_funcs(elf, f, SHT_DYNSYM);
+	}
+	elf_end(elf);
+	if (!f->nr_fn)
+		return;
+	qsort(f->fn, f->nr_fn, sizeof(*f->fn), cmp_func);
+	for (size_t i = 0; i < f->nr_fn; i++)          /* aliases: keep one per address */
+		if (!j || f->fn[j - 1].vaddr != f->fn[i].vaddr)
+			f->fn[j++] = f->fn[i];
+	f->nr_fn = j;
+}
+
+static void efile_free(struct efile *f)
+{
+	for (size_t i = 0; i < f->nr_fn; i++)
+		free(f->fn[i].code);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->fn);
+	free(f->seg);
+	free(f->path);
+}
+
+static const struct seg *seg_by_off(const struct efile *f, uint64_t off)
+{
+	for (size_t i = 0; i < f->nr_seg; i++)
+		if (off >= f->seg[i].off && off - f->seg[i].off < f->seg[i].filesz)
+			return &f->seg[i];
+	return NULL;
+}
+
+static const struct seg *seg_by_vaddr(const struct efile *f, uint64_t va)
+{
+	for (size_t i = 0; i < f->nr_seg; i++)
+		if (va >= f->seg[i].vaddr && va - f->seg[i].vaddr < f->seg[i].filesz)
+			return &f->seg[i];
+	return NULL;
+}
+
+/* The function containing link-time address @va, its bytes read on first use. */
+static struct func *efile_func(struct efile *f, uint64_t va)
+{
+	size_t lo = 0, hi = f->nr_fn;
+	struct func *fn;
+	const struct seg *sg;
+
+	while (lo < hi) {                 /* first function with vaddr > va */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->fn[mid].vaddr <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	fn = &f->fn[lo - 1];
+	if (va - fn->vaddr >= fn->size || fn->read_failed || fn->size > FUNC_MAX_BYTES)
+		return NULL;
+	if (fn->code)
+		return fn;
+	sg = seg_by_vaddr(f, fn->vaddr);
+	if (!sg || fn->vaddr + fn->size > sg->vaddr + sg->filesz) {
+		fn->read_failed = 1;
+		return NULL;
+	}
+	fn->code = xmalloc(fn->size);
+	if (pread(f->fd, fn->code, fn->size, (off_t)(fn->vaddr - sg->vaddr + sg->off)) !=
+	    (ssize_t)fn->size) {
+		free(fn->code);
+		fn->code = NULL;
+		fn->read_failed = 1;
+		return NULL;
+	}
+	return fn;
+}
+
+/* --- code map ------------------------------------------------------------------------------- */
+
+struct cmap {
+	uint64_t start, end, pgoff;
+	struct efile *f;
+};
+
+struct cproc {
+	uint32_t pid;
+	struct cmap *map;
+	size_t nr, cap;
+	int proc_read;           /* /proc/<pid>/maps was read once */
+};
+
+struct codemap {
+	struct efile **file;
+	size_t nr_file, cap_file;
+	struct cproc *proc;
+	size_t nr_proc, cap_proc;
+	size_t last;             /* index of the last process looked up */
+	uint64_t proc_reads;
+};
+
+struct codemap *codemap_new(void)
+{
+	return xcalloc(1, sizeof(struct codemap));
+}
+
+void codemap_free(struct codemap *cm)
+{
+	if (!cm)
+		return;
+	for (size_t i = 0; i < cm->nr_file; i++) {
+		efile_free(cm->file[i]);
+		free(cm->file[i]);
+	}
+	for (size_t i = 0; i < cm->nr_proc; i++)
+		free(cm->proc[i].map);
+	free(cm->file);
+	free(cm->proc);
+	free(cm);
+}
+
+static struct efile *get_file(struct codemap *cm, const char *path)
+{
+	struct efile *f;
+
+	for (size_t i = 0; i < cm->nr_file; i++)
+		if (!strcmp(cm->file[i]->path, path))
+			return cm->file[i];
+	f = xcalloc(1, sizeof(*f));
+	f->path = xstrdup(path);
+	f->fd = -1;
+	efile_load(f);
+	cm->file = xgrow(cm->file, &cm->cap_file, cm->nr_file + 1, sizeof(*cm->file));
+	cm->file[cm->nr_file++] = f;
+	return f;
+}
+
+static struct cproc *get_proc(struct codemap *cm, uint32_t pid, int create)
+{
+	if (cm->last < cm->nr_proc && cm->proc[cm->last].pid == pid)
+		return &cm->proc[cm->last];
+	for (size_t i = 0; i < cm->nr_proc; i++)
+		if (cm->proc[i].pid == pid) {
+			cm->last = i;
+			return &cm->proc[i];
+		}
+	if (!create)
+		return NULL;
+	cm->proc = xgrow(cm->proc, &cm->cap_proc, cm->nr_proc + 1, sizeof(*cm->proc));
+	cm->proc[cm->nr_proc] = (struct cproc){ .pid = pid };
+	cm->last = cm->nr_proc;
+	return &cm->proc[cm->nr_proc++];
+}
+
+static void proc_add(struct cproc *p, const struct cmap *m)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < p->nr; i++)            /* a new map replaces what it overlaps */
+		if (p->map[i].end <= m->start || p->map[i].start >= m->end)
+			p->map[j++] = p->map[i];
+	p->nr = j;
+	p->map = xgrow(p->map, &p->cap, p->nr + 1, sizeof(*p->map));
+	p->map[p->nr++] = *m;
+}
+
+void codemap_mmap(struct codemap *cm, const struct trace_mmap *m)
+{
+	struct cmap c;
+
+	if (!(m->prot & 4) || !m->filename || m->filename[0] != '/' || m->pid == UINT32_MAX ||
+	    !m->len)
+		return;
+	c = (struct cmap){ m->start, m->start + m->len, m->pgoff, get_file(cm, m->filename) };
+	proc_add(get_proc(cm, m->pid, 1), &c);
+}
+
+void codemap_exec(struct codemap *cm, uint32_t pid)
+{
+	struct cproc *p = get_proc(cm, pid, 0);
+
+	if (p) {
+		p->nr = 0;
+		p->proc_read = 0;
+	}
+}
+
+void codemap_fork(struct codemap *cm, uint32_t pid, uint32_t ppid)
+{
+	struct cproc *child;
+	size_t parent;
+
+	if (pid == ppid || !get_proc(cm, ppid, 0) || get_proc(cm, pid, 0))
+		return;
+	parent = cm->last;                        /* an index: the array may move */
+	child = get_proc(cm, pid, 1);
+	for (size_t i = 0; i < cm->proc[parent].nr; i++)
+		proc_add(child, &cm->proc[parent].map[i]);
+}
+
+int codemap_load_proc(struct codemap *cm, uint32_t pid)
+{
+	char path[128], line[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/proc/%u/maps", sysfs_root(), pid);
+	if (!(fp = fopen(path, "re")))
+		return -errno;
+	cm->proc_reads++;
+	while (fgets(line, sizeof(line), fp)) {
+		struct trace_mmap m;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (synth_parse_maps_line(line, &m))
+			continue;
+		m.pid = pid;
+		codemap_mmap(cm, &m);
+	}
+	fclose(fp);
+	return 0;
+}
+
+static const struct cmap *find_map(struct codemap *cm, uint32_t pid, uint64_t ip)
+{
+	struct cproc *p = get_proc(cm, pid, 1);
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = p->nr; i-- > 0;)
+			if (ip >= p->map[i].start && ip < p->map[i].end)
+				return &p->map[i];
+		if (pass || p->proc_read)
+			break;
+		p->proc_read = 1;
+		if (codemap_load_proc(cm, pid))
+			break;
+		p = get_proc(cm, pid, 1);
+	}
+	return NULL;
+}
+
+int codemap_func(struct codemap *cm, uint32_t pid, uint64_t ip, struct softdec_func *out)
+{
+	const struct cmap *m = find_map(cm, pid, ip);
+	const struct seg *sg;
+	const struct func *fn;
+	uint64_t off, va;
+
+	if (!m)
+		return -ENOENT;
+	off = ip - m->start + m->pgoff;
+	if (!(sg = seg_by_off(m->f, off)))
+		return -ESRCH;
+	va = off - sg->off + sg->vaddr;
+	if (!(fn = efile_func(m->f, va)))
+		return -ESRCH;
+	out->code = fn->code;
+	out->len = fn->size;
+	out->start = ip - (va - fn->vaddr);
+	return 0;
+}
+
+/* --- data symbols --------------------------------------------------------------------------- */
+
+static int sym_in(Elf *elf, Elf64_Word type, const char *name, GElf_Sym *out)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+			int t;
+
+			if (!gelf_getsym(d, (int)i, &sym))
+				break;
+			t = GELF_ST_TYPE(sym.st_info);
+			if (t == STT_SECTION || t == STT_FILE || sym.st_shndx == SHN_UNDEF)
+				continue;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, name)) {
+				*out = sym;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+int elfsym_lookup(const char *path, const char *name, uint64_t *vaddr, uint64_t *size, int *pie)
+{
+	GElf_Ehdr eh;
+	GElf_Sym sym;
+	Elf *elf;
+	int fd, err = -ENOENT;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	if (elf_version(EV_CURRENT) == EV_NONE || !(elf = elf_begin(fd, ELF_C_READ_MMAP, NULL))) {
+		close(fd);
+		return -EINVAL;
+	}
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		err = -EINVAL;
+	} else if (sym_in(elf, SHT_SYMTAB, name, &sym) || sym_in(elf, SHT_DYNSYM, name, &sym)) {
+		*vaddr = sym.st_value;
+		*size = sym.st_size;
+		*pie = eh.e_type == ET_DYN;
+		err = 0;
+	}
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+/* --- raw samples ---------------------------------------------------------------------------- */
+
+#define PARSED (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
+		PERF_SAMPLE_PERIOD | PERF_SAMPLE_REGS_USER)
+
+int soft_parse_sample(const struct perf_event_header *h, uint64_t st, uint64_t regs_mask,
+		      struct soft_raw *o)
+{
+	const uint8_t *p = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
+	uint64_t v[2];
+
+#define TAKE(dst) do { if (end - p < 8) return -EBADMSG; memcpy(&(dst), p, 8); p += 8; } while (0)
+	memset(o, 0, sizeof(*o));
+	o->cpu = TRACE_CPU_NONE;
+	if (st & ~(uint64_t)PARSED)
+		return -ENOTSUP;
+	if (h->size < sizeof(*h))
+		return -EBADMSG;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		TAKE(o->id);
+	if (st & PERF_SAMPLE_IP)
+		TAKE(o->ip);
+	if (st & PERF_SAMPLE_TID) {
+		TAKE(v[0]);
+		o->pid = (uint32_t)v[0];
+		o->tid = (uint32_t)(v[0] >> 32);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		TAKE(o->time);
+	if (st & PERF_SAMPLE_ADDR)
+		TAKE(o->addr);
+	if (st & PERF_SAMPLE_ID)
+		TAKE(o->id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		TAKE(v[1]);
+	if (st & PERF_SAMPLE_CPU) {
+		TAKE(v[0]);
+		o->cpu = (uint32_t)v[0];
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		TAKE(o->period);
+	if (st & PERF_SAMPLE_REGS_USER) {
+		uint64_t vals[64];
+		size_t n = 0;
+
+		TAKE(o->abi);
+		if (o->abi != PERF_SAMPLE_REGS_ABI_NONE) {
+			for (int b = 0; b < 64; b++)
+				if (regs_mask & (1ULL << b))
+					TAKE(vals[n++]);
+			if (o->abi != PERF_SAMPLE_REGS_ABI_64 ||
+			    softdec_regs_unpack(&o->regs, regs_mask, vals, n))
+				o->abi = PERF_SAMPLE_REGS_ABI_NONE;   /* 32-bit task: no registers */
+		}
+	}
+#undef TAKE
+	return 0;
+}
+
+/* --- the backend ---------------------------------------------------------------------------- */
+
+struct soft_backend {
+	struct softdec *sd;
+	struct codemap *cm;
+	struct soft_stats st;
+};
+
+int soft_backend_new(struct soft_backend **out)
+{
+	struct soft_backend *sb = xcalloc(1, sizeof(*sb));
+	int err = softdec_new(&sb->sd);
+
+	if (err) {
+		free(sb);
+		return c2c_err(err, "the soft backend cannot open the capstone x86-64 decoder");
+	}
+	sb->cm = codemap_new();
+	*out = sb;
+	return 0;
+}
+
+void soft_backend_free(struct soft_backend *sb)
+{
+	if (!sb)
+		return;
+	softdec_free(sb->sd);
+	codemap_free(sb->cm);
+	free(sb);
+}
+
+struct codemap *soft_backend_codemap(struct soft_backend *sb)
+{
+	return sb->cm;
+}
+
+void soft_backend_attr(struct perf_event_attr *a)
+{
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	a->sample_regs_user = REGS_X86_SOFT_MASK;
+}
+
+const struct soft_stats *soft_backend_stats(const struct soft_backend *sb)
+{
+	return &sb->st;
+}
+
+int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header *h,
+			uint64_t sample_type, uint64_t regs_mask, uint16_t event,
+			struct trace_sample *out)
+{
+	struct softdec_access acc = { .reason = SOFTDEC_NO_REGS };
+	struct softdec_func fn;
+	struct soft_raw r;
+	int err = soft_parse_sample(h, sample_type, regs_mask, &r);
+
+	if (err)
+		return err;
+	memset(out, 0, sizeof(*out));
+	out->time = r.time;
+	out->ip = r.ip;
+	out->pid = r.pid;
+	out->tid = r.tid;
+	out->cpu = r.cpu;
+	out->event = event;
+	out->cpumode = (uint8_t)(h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+	out->flags = r.cpu != TRACE_CPU_NONE ? TRACE_SAMPLE_HAS_CPU : 0;
+	if (r.period) {
+		out->weight = r.period;
+		out->flags |= TRACE_SAMPLE_HAS_WEIGHT;
+	}
+	sb->st.samples++;
+	if (out->cpumode == PERF_RECORD_MISC_USER && r.abi == PERF_SAMPLE_REGS_ABI_64) {
+		err = codemap_func(sb->cm, r.pid, r.ip, &fn);
+		if (!err) {
+			softdec_decode(sb->sd, &fn, r.ip, &r.regs, &acc);
+		} else {
+			acc.reason = SOFTDEC_OUTSIDE;
+			if (err == -ENOENT)
+				sb->st.no_map++;
+			else
+				sb->st.no_func++;
+		}
+	}
+	if (softdec_has_addr(acc.reason))
+		sb->st.recovered++;
+	softdec_fill_sample(out, &acc);
+	return 0;
+}
