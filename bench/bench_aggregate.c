@@ -1,6 +1,9 @@
 /* bench_aggregate: how fast the cacheline table folds samples, and how much memory it needs.
  *
- *   build/bench/bench_aggregate [SAMPLES...]     (default: 1000000 10000000)
+ *   build/bench/bench_aggregate [-N] [SAMPLES...]     (default: 1000000 10000000)
+ *
+ * Without -N the table is set up as `c2c-lite report` sets it without -N (no per-node counters);
+ * -N keeps per-node counters as `report -N` and the TUI do.
  *
  * Each run feeds synthetic samples through cltab_feed() (map lookups, data_src decoding, line and
  * offset hashing) on one core: about 100k distinct cachelines of a heap, chosen with a skew (u^3:
@@ -10,6 +13,7 @@
  * include earlier ones' high-water mark; run one size per process for exact figures. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -96,13 +100,16 @@ static void setup(struct maps *m)
 	maps_mmap(m, &heap);
 }
 
+static int node_stats;
+
 static void run(size_t nr)
 {
 	static const int32_t cpu_node[4] = { 0, 0, 1, 1 };
 	static const struct trace_mem_range ranges[2] = { { 0, 1ULL << 32, 0 },
 							  { 1ULL << 32, 1ULL << 33, 1 } };
 	struct cltab_opts o = { .cl_size = 64, .nr_cpus = 4, .cpu_node = cpu_node, .nr_nodes = 2,
-				.mem_ranges = ranges, .nr_mem_ranges = 2 };
+				.mem_ranges = ranges, .nr_mem_ranges = 2,
+				.no_node_stats = !node_stats };
 	struct trace_event *ev = calloc(BATCH, sizeof(*ev));
 	struct cltab *t = cltab_new(&o);
 	struct maps *m = maps_new();
@@ -127,9 +134,9 @@ static void run(size_t nr)
 	fin = now() - t0;
 	cltab_lines(t, &shown);
 	getrusage(RUSAGE_SELF, &ru);
-	printf("%10zu samples: aggregate %.3f s (%.2f M samples/s), finish %.3f s, "
+	printf("%10zu samples%s: aggregate %.3f s (%.2f M samples/s), finish %.3f s, "
 	       "%zu lines (%zu shown), %zu offset entries, peak RSS %.1f MiB\n",
-	       nr, feed, (double)nr / feed / 1e6, fin, cltab_nr_lines(t), shown, cltab_nr_offsets(t),
+	       nr, node_stats ? " (-N)" : "", feed, (double)nr / feed / 1e6, fin, cltab_nr_lines(t), shown, cltab_nr_offsets(t),
 	       (double)ru.ru_maxrss / 1024.0);
 	cltab_free(t);
 	maps_free(m);
@@ -140,6 +147,11 @@ int main(int argc, char **argv)
 {
 	int i;
 
+	if (argc > 1 && !strcmp(argv[1], "-N")) {
+		node_stats = 1;
+		argc--;
+		argv++;
+	}
 	if (argc < 2) {
 		run(1000000);
 		run(10000000);

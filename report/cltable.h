@@ -12,6 +12,8 @@
  * code symbols of their entries through a caller-given function. After it the table is read-only:
  * cltab_lines() gives the displayed lines in order (all lines with show_all).
  *
+ * Aggregation keeps compact records (about 100 bytes per offset entry with one sample, 200 with
+ * more, 80 per line); the structs below are built by cltab_finish() for the displayed lines only.
  * Memory is proportional to the number of distinct lines and offsets. The table owns its entries;
  * it borrows the maps model (threads, maps, DSOs) and the strings the symbol function returns,
  * which must outlive the table. Not thread-safe. */
@@ -67,6 +69,8 @@ struct cltab_opts {
 	uint32_t nr_mem_ranges;
 	cltab_sym_fn sym;                 /* NULL: no symbols (perf's unreadable-file output) */
 	void *sym_ctx;
+	int no_node_stats;                /* leave cltab_offset.node_stats zero (faster, smaller):
+					   * for front ends that show no per-node columns */
 };
 
 enum { CLTAB_CYC_RMT_HITM, CLTAB_CYC_LCL_HITM, CLTAB_CYC_RMT_PEER, CLTAB_CYC_LCL_PEER,
@@ -116,7 +120,7 @@ struct cltab_line {
 	struct dsrc_stats stats;
 	uint64_t *nodeset;
 	uint64_t paddr, paddr_cnt;
-	/* offsets: all of them, sorted by cltab_finish() for displayed lines */
+	/* offsets: all of them, sorted (displayed lines are the only ones built) */
 	struct cltab_offset **off;
 	size_t nr_off, cap_off;
 	/* filled by cltab_finish() */

@@ -10,12 +10,14 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
+#include "report/advice.h"
 #include "report/cltable.h"
 #include "report/maps.h"
 #include "report/source.h"
 #include "report/stdio-estimate.h"
 #include "report/stdio.h"
 #include "report/symbols.h"
+#include "report/topdown-agg.h"
 
 static const char report_usage[] =
 	"usage: c2c-lite report [options]\n"
@@ -34,6 +36,8 @@ static const char report_usage[] =
 	"      --double-cl         group two cachelines together\n"
 	"  -k, --vmlinux FILE      kernel image for kernel symbols\n"
 	"      --symfs DIR         look for mapped files under DIR\n"
+	"      --summary N         explain the N most contended lines before perf's sections\n"
+	"                          (default 5; 0: none)\n"
 	"  -v, --verbose           more messages\n"
 	"  -q, --quiet             errors only\n";
 
@@ -46,11 +50,12 @@ struct report_opts {
 	int nr_keys;
 	uint32_t cl_size;           /* 0: this machine's */
 	const char *vmlinux, *symfs;
+	int summary;                /* lines the c2c-lite summary explains */
 };
 
 enum {
 	OPT_STDIO = 256, OPT_STATS, OPT_SHOW_ALL, OPT_NO_SOURCE, OPT_FULL_SYMBOLS, OPT_CL_SIZE,
-	OPT_DOUBLE_CL, OPT_SYMFS,
+	OPT_DOUBLE_CL, OPT_SYMFS, OPT_SUMMARY,
 };
 
 static int parse_display(const char *s)
@@ -109,6 +114,7 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		{ "cacheline-size", required_argument, NULL, OPT_CL_SIZE },
 		{ "double-cl", no_argument, NULL, OPT_DOUBLE_CL },
 		{ "vmlinux", required_argument, NULL, 'k' }, { "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "summary", required_argument, NULL, OPT_SUMMARY },
 		{ "verbose", no_argument, NULL, 'v' }, { "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
@@ -149,6 +155,14 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		case OPT_DOUBLE_CL: o->double_cl = 1; break;
 		case 'k': o->vmlinux = optarg; break;
 		case OPT_SYMFS: o->symfs = optarg; break;
+		case OPT_SUMMARY:
+			v = strtol(optarg, &end, 10);
+			if (!*optarg || *end || v < 0 || v > 100000) {
+				c2c_log(C2C_LOG_ERROR, "--summary '%s' is not a line count", optarg);
+				return EXIT_USAGE;
+			}
+			o->summary = (int)v;
+			break;
 		case 'v': c2c_log_set_level(C2C_LOG_DEBUG); break;
 		case 'q': c2c_log_set_level(C2C_LOG_ERROR); break;
 		case 'h': fputs(report_usage, stdout); return -1;
@@ -198,6 +212,7 @@ static void fill_tab_opts(struct cltab_opts *to, const struct report_opts *o,
 	to->nr_nodes = info->nr_nodes;
 	to->mem_ranges = info->mem_ranges;
 	to->nr_mem_ranges = info->nr_mem_ranges;
+	to->no_node_stats = !o->node_info;   /* only -N and -NN print per-node columns */
 }
 
 /* The cltab_sym_fn of the report: code addresses through the symbols session. Kernel code is
@@ -227,7 +242,8 @@ static int report_sym(void *ctx, const struct maps_map *map, uint8_t mode, uint6
 	return 0;
 }
 
-static int read_all(struct source *src, struct cltab *t, struct maps *m, struct sym_session *sym)
+static int read_all(struct source *src, struct cltab *t, struct maps *m, struct sym_session *sym,
+		    struct td_agg *td)
 {
 	struct trace_event ev;
 	int ret;
@@ -237,6 +253,8 @@ static int read_all(struct source *src, struct cltab *t, struct maps *m, struct 
 			sym_session_add_kallsyms(sym, ev.blob.data, ev.blob.size);
 		else
 			cltab_feed(t, m, &ev);
+		if (ev.type == TRACE_REC_SAMPLE)
+			td_agg_sample(td, &ev.sample);
 	}
 	return ret;
 }
@@ -263,8 +281,29 @@ static void print_header(FILE *f, const struct source *src, const struct cltab *
 	fprintf(f, "\n");
 }
 
+/* c2c-lite's own blocks after the header, before perf's sections (all "# " lines). */
+static int print_summary(const struct report_opts *o, const struct cltab *t, struct maps *m,
+			 struct sym_session *sym, const struct td_agg *td)
+{
+	struct advice_sym_ctx actx = { .sym = sym, .maps = m };
+	struct td_agg_sym_ctx tctx = { .maps = m, .sym = sym };
+	struct advice_opts ao = { .top = o->stats ? 0 : o->summary, .data = advice_sym_data,
+				  .data_ctx = &actx,
+				  .verbose = c2c_log_get_level() >= C2C_LOG_DEBUG };
+	struct advice *a = NULL;
+	int err;
+
+	advice_build(&a, t, &ao);
+	err = advice_print(stdout, a);
+	advice_free(a);
+	if (!err && !o->stats && o->summary)
+		err = td_agg_print(stdout, td, o->summary, td_agg_sym, &tctx);
+	return err;
+}
+
 static int print_report(const struct report_opts *o, const struct source *src,
-			const struct cltab *t)
+			const struct cltab *t, struct maps *m, struct sym_session *sym,
+			const struct td_agg *td)
 {
 	const struct trace_info *info = source_info(src);
 	const char *names[64];
@@ -278,7 +317,7 @@ static int print_report(const struct report_opts *o, const struct source *src,
 	so.nr_events = (int)i;
 	/* The one place that picks the front end: the TUI is not built yet, so stdio always. */
 	print_header(stdout, src, t);
-	if (stdio_print(stdout, t, &so) || fflush(stdout))
+	if (print_summary(o, t, m, sym, td) || stdio_print(stdout, t, &so) || fflush(stdout))
 		return c2c_err(-EIO, "cannot write the report: %s", strerror(errno));
 	return 0;
 }
@@ -308,6 +347,7 @@ static int run(const struct report_opts *o)
 	struct sym_session *sym = NULL;
 	struct maps *m = NULL;
 	struct cltab *t = NULL;
+	struct td_agg *td = NULL;
 	struct cltab_opts to;
 	int err;
 
@@ -329,14 +369,16 @@ static int run(const struct report_opts *o)
 	to.sym_ctx = sym;
 	t = cltab_new(&to);
 	m = maps_new();
-	err = read_all(src, t, m, sym);
+	td = td_agg_new(source_info(src), to.cl_size);
+	err = read_all(src, t, m, sym, td);
 	if (err < 0) {
 		c2c_log(C2C_LOG_ERROR, "'%s': cannot read the records: %s", o->input, strerror(-err));
 		goto out;
 	}
 	cltab_finish(t);
-	err = print_report(o, src, t);
+	err = print_report(o, src, t, m, sym, td);
 out:
+	td_agg_free(td);
 	cltab_free(t);
 	sym_session_free(sym);
 	maps_free(m);
@@ -347,7 +389,8 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { .input = "c2c-lite.data", .display = -1, .coalesce = "iaddr",
-				 .keys = { CLTAB_CO_IADDR }, .nr_keys = 1 };
+				 .keys = { CLTAB_CO_IADDR }, .nr_keys = 1,
+				 .summary = ADVICE_DEFAULT_TOP };
 	int ret = parse_opts(&o, argc, argv);
 
 	if (ret)

@@ -218,6 +218,72 @@ static void test_cltab_coalesce_pid(void **state)
 	maps_free(m);
 }
 
+static const int32_t xcpu_node[4] = { 0, 0, 1, 1 };
+
+/* One entry fed 1, 2 or 5 samples of mixed classes and nodes: counters, per-node counters and
+ * cycles means equal one-by-one accumulation (the compact single-sample form and its promotion
+ * replay the first sample exactly); with no_node_stats the node blocks stay zero. */
+static void test_entry_forms(void **state)
+{
+	static const struct { int line, n, no_node; } rows[] = {
+		{ __LINE__, 1, 0 }, { __LINE__, 2, 0 }, { __LINE__, 5, 0 }, { __LINE__, 5, 1 },
+	};
+	static const uint64_t ds[5] = { LHITM, L1, ST_L1, LHITM, L1 };
+	static const uint64_t w[5] = { 333, 77, 5, 1000, 3 };
+	size_t r;
+
+	(void)state;
+	for (r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct cltab_opts o = { .cl_size = 64, .show_all = 1, .nr_cpus = 4,
+					.cpu_node = xcpu_node, .nr_nodes = 2,
+					.no_node_stats = rows[r].no_node };
+		struct cltab *t = cltab_new(&o);
+		struct maps *m = maps_new();
+		struct maps_thread *th = maps_findnew_thread(m, 100, 100);
+		struct dsrc_stats want = { 0 }, wnode[2] = { { 0 } }, st;
+		double n[CLTAB_CYC_NR] = { 0 }, mean[CLTAB_CYC_NR] = { 0 };
+		struct cltab_line *const *ln;
+		const struct cltab_offset *of;
+		size_t nr;
+		int i, k;
+
+		for (i = 0; i < rows[r].n; i++) {
+			struct cltab_sample s = { .addr = 0x1008, .al_addr = 0x1008, .ip = 0x400100,
+						  .weight = w[i], .data_src = ds[i],
+						  .cpu = (uint32_t)(i % 4), .cpumode = 2,
+						  .thread = th, .has_code_map = 1 };
+			struct dsrc_input in = { .data_src = ds[i], .daddr = s.addr,
+						 .has_code_map = 1 };
+
+			cltab_add(t, &s);
+			dsrc_decode(&st, &in);
+			dsrc_add(&want, &st);
+			if (!rows[r].no_node)
+				dsrc_add(&wnode[xcpu_node[i % 4]], &st);
+			k = st.lcl_hitm ? CLTAB_CYC_LCL_HITM : st.load ? CLTAB_CYC_LOAD : -1;
+			if (k >= 0) {
+				n[k] += 1;
+				mean[k] += ((double)w[i] - mean[k]) / n[k];
+			}
+		}
+		cltab_finish(t);
+		ln = cltab_lines(t, &nr);
+		if (nr != 1 || ln[0]->nr_off != 1)
+			fail_msg("row at line %d: %zu lines", rows[r].line, nr);
+		of = ln[0]->off[0];
+		if (memcmp(&of->stats, &want, sizeof(want)) ||
+		    memcmp(&of->node_stats[0], &wnode[0], sizeof(want)) ||
+		    memcmp(&of->node_stats[1], &wnode[1], sizeof(want)) || of->cpumode != 2)
+			fail_msg("row at line %d: counters differ", rows[r].line);
+		for (k = 0; k < CLTAB_CYC_NR; k++)
+			if (of->cycles[k].n != n[k] || of->cycles[k].mean != mean[k])
+				fail_msg("row at line %d: cycles mean %d differs", rows[r].line, k);
+		assert_int_equal(cltab_check(t), 0);
+		cltab_free(t);
+		maps_free(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_cltab_filter_threshold),
 		cmocka_unit_test(test_cltab_offsets_and_figures),
 		cmocka_unit_test(test_cltab_coalesce_pid),
+		cmocka_unit_test(test_entry_forms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
