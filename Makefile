@@ -70,7 +70,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBCORE)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBCORE)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # Examples are workloads: built with -O1 -g and frame pointers so their reports name their code.
-$(BUILD)/examples/%: examples/%.c
+$(BUILD)/examples/%: examples/%.c examples/pin.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror $(EXTRA_CFLAGS) -o $@ $< -lpthread
 

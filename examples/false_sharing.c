@@ -3,10 +3,13 @@
  * between the two cores on every increment.
  *
  * usage: false_sharing [SECONDS]   (default 2; prints a one-line summary to stderr) */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "pin.h"
 
 /* The contended line. volatile keeps one load and one store per increment at -O1. */
 struct pair {
@@ -26,6 +29,7 @@ struct control ctl;
 static void *bump_a(void *arg)
 {
 	(void)arg;
+	example_pin(0);
 	while (!ctl.stop)
 		for (int i = 0; i < 4096; i++)
 			buf1.a++;
@@ -35,6 +39,7 @@ static void *bump_a(void *arg)
 static void *bump_b(void *arg)
 {
 	(void)arg;
+	example_pin(1);
 	while (!ctl.stop)
 		for (int i = 0; i < 4096; i++)
 			buf1.b++;

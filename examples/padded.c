@@ -2,10 +2,13 @@
  * (buf1.a at offset 0, buf1.b at offset 64), so the threads never share a line.
  *
  * usage: padded [SECONDS]   (default 2; prints a one-line summary to stderr) */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "pin.h"
 
 struct padded_pair {
 	volatile long a __attribute__((aligned(64)));
@@ -23,6 +26,7 @@ struct control ctl;
 static void *bump_a(void *arg)
 {
 	(void)arg;
+	example_pin(0);
 	while (!ctl.stop)
 		for (int i = 0; i < 4096; i++)
 			buf1.a++;
@@ -32,6 +36,7 @@ static void *bump_a(void *arg)
 static void *bump_b(void *arg)
 {
 	(void)arg;
+	example_pin(1);
 	while (!ctl.stop)
 		for (int i = 0; i < 4096; i++)
 			buf1.b++;

@@ -69,6 +69,8 @@ static int flush_upto(struct oq *q, uint64_t limit)
 	size_t n = 0;
 	int err = 0;
 
+	if (!q->nr)
+		return 0;  /* an empty round: item may still be NULL, which qsort must not see */
 	qsort(q->item, q->nr, sizeof(*q->item), cmp_item);
 	while (n < q->nr && q->item[n].time <= limit) {
 		if (!err)

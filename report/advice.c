@@ -397,7 +397,8 @@ static void build_line(const struct builder *b, struct advice_line *al)
 	group_rows(b, al, row_mem);
 	for (k = 0; k < al->nr_mem; k++)
 		sum_member(b, al, row_mem, k, set, thr);
-	qsort(al->mem, al->nr_mem, sizeof(*al->mem), member_cmp);
+	if (al->nr_mem > 1)
+		qsort(al->mem, al->nr_mem, sizeof(*al->mem), member_cmp);
 	classify(al);
 	write_advice(al, cltab_opts(b->t)->cl_size,
 		     cltab_opts(b->t)->display == CLTAB_DISPLAY_PEER);
