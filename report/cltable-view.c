@@ -246,41 +246,6 @@ int cltv_offset_visible(const struct cltab_offset *o, enum cltab_display d)
 	return o->stats.store || cltab_metric(d, &o->stats);
 }
 
-/* perf's iaddr comparator subtracts: (int64_t)(a - b) decides. */
-static int cltv_ip_cmp(uint64_t a, uint64_t b)
-{
-	int64_t x = (int64_t)(a - b);
-
-	return (x > 0) - (x < 0);
-}
-
-static int cltv_token_cmp(const struct cltab_opts *op, const struct cltab_offset *a,
-			  const struct cltab_offset *b)
-{
-	int i, c = 0;
-
-	for (i = 0; i < op->nr_coalesce && !c; i++) {
-		switch (op->coalesce[i]) {
-		case CLTAB_CO_IADDR:
-			c = cltv_ip_cmp(a->ip, b->ip);
-			break;
-		case CLTAB_CO_PID:  /* perf's pid comparator is reversed (§5.3) */
-			c = (a->thread->pid < b->thread->pid) - (a->thread->pid > b->thread->pid);
-			break;
-		case CLTAB_CO_TID:
-			c = (a->thread->tid > b->thread->tid) - (a->thread->tid < b->thread->tid);
-			break;
-		case CLTAB_CO_DSO:
-			if (!a->dso_key || !b->dso_key)
-				c = (a->dso_key == NULL) - (b->dso_key == NULL);
-			else
-				c = strcmp(a->dso_key, b->dso_key);
-			break;
-		}
-	}
-	return c;
-}
-
 struct cltv_off_arg {
 	const struct cltab_opts *op;
 	const struct cltab_line *l;
@@ -292,16 +257,8 @@ static int cltv_off_cmp(const void *pa, const void *pb, void *arg)
 	const struct cltv_off_arg *s = arg;
 	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
 	const struct cltab_offset *a = s->l->off[ia], *b = s->l->off[ib];
-	int c = (a->offset > b->offset) - (a->offset < b->offset);
+	int c = cltab_offset_order(s->op, s->d, a, b);
 
-	if (!c)
-		c = cltv_desc(cltab_metric(s->d, &a->stats), cltab_metric(s->d, &b->stats));
-	if (!c && s->d == CLTAB_DISPLAY_RMT)
-		c = cltv_desc(a->stats.lcl_hitm, b->stats.lcl_hitm);
-	if (!c && s->d == CLTAB_DISPLAY_LCL)
-		c = cltv_desc(a->stats.rmt_hitm, b->stats.rmt_hitm);
-	if (!c)
-		c = cltv_token_cmp(s->op, a, b);
 	/* the table's own order of equal keys */
 	return c ? c : (ia > ib) - (ia < ib);
 }

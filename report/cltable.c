@@ -905,17 +905,17 @@ static int cltab_ip_cmp(uint64_t a, uint64_t b)
 	return (d > 0) - (d < 0);
 }
 
-static int cltab_off_token_cmp(const struct cltab *t, const struct cltab_offset *a,
+static int cltab_off_token_cmp(const struct cltab_opts *op, const struct cltab_offset *a,
 			       const struct cltab_offset *b)
 {
 	int i, c = 0;
 
-	for (i = 0; i < t->opts.nr_coalesce && !c; i++) {
-		switch (t->opts.coalesce[i]) {
+	for (i = 0; i < op->nr_coalesce && !c; i++) {
+		switch (op->coalesce[i]) {
 		case CLTAB_CO_IADDR:
 			c = cltab_ip_cmp(a->ip, b->ip);
 			break;
-		case CLTAB_CO_PID:
+		case CLTAB_CO_PID:  /* perf's pid comparator is reversed (c2c-semantics.md §5.3) */
 			c = (a->thread->pid < b->thread->pid) - (a->thread->pid > b->thread->pid);
 			break;
 		case CLTAB_CO_TID:
@@ -932,16 +932,14 @@ static int cltab_off_token_cmp(const struct cltab *t, const struct cltab_offset 
 	return c;
 }
 
-static int cltab_off_cmp(const void *pa, const void *pb, void *arg)
+int cltab_offset_order(const struct cltab_opts *op, enum cltab_display d,
+		       const struct cltab_offset *a, const struct cltab_offset *b)
 {
-	const struct cltab_offset *a = *(struct cltab_offset *const *)pa;
-	const struct cltab_offset *b = *(struct cltab_offset *const *)pb;
-	const struct cltab *t = arg;
 	int c = (a->offset > b->offset) - (a->offset < b->offset);
 
 	if (c)
 		return c;
-	switch (t->opts.display) {
+	switch (d) {
 	case CLTAB_DISPLAY_RMT:
 		c = cltab_u32_desc(a->stats.rmt_hitm, b->stats.rmt_hitm);
 		if (!c)
@@ -960,9 +958,16 @@ static int cltab_off_cmp(const void *pa, const void *pb, void *arg)
 		c = cltab_u32_desc(a->stats.tot_hitm, b->stats.tot_hitm);
 		break;
 	}
-	if (c)
-		return c;
-	c = cltab_off_token_cmp(t, a, b);
+	return c ? c : cltab_off_token_cmp(op, a, b);
+}
+
+static int cltab_off_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct cltab_offset *a = *(struct cltab_offset *const *)pa;
+	const struct cltab_offset *b = *(struct cltab_offset *const *)pb;
+	const struct cltab *t = arg;
+	int c = cltab_offset_order(&t->opts, t->opts.display, a, b);
+
 	if (c)
 		return c;
 	/* Only entries differing in fields outside the key reach here: creation order is stable. */

@@ -174,6 +174,12 @@ uint32_t cltab_set_count(const struct cltab *t, const uint64_t *set, uint32_t nb
 uint32_t cltab_node_words(const struct cltab *t);
 uint32_t cltab_nr_node_bits(const struct cltab *t);
 
+/* perf's order of the offset rows of a line (c2c-semantics.md §5.3) for display mode @d: offset
+ * ascending, the mode's key(s) descending, then the coalesce tokens in the user's order (pid
+ * descending, everything else ascending). 0 for entries equal under all of these. */
+int cltab_offset_order(const struct cltab_opts *op, enum cltab_display d,
+		       const struct cltab_offset *a, const struct cltab_offset *b);
+
 /* Consistency check for tests: totals equal the sum of lines, lines the sum of their offsets.
  * Returns 0 or -EBADMSG (detail to the log hook). */
 int cltab_check(const struct cltab *t);
