@@ -35,15 +35,6 @@ static int fn_cmp(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* The ELF address where section @shndx of @elf ends, 0 when unknown. */
-static uint64_t section_end(Elf *elf, GElf_Word shndx)
-{
-	Elf_Scn *scn = elf && shndx != SHN_UNDEF && shndx < SHN_LORESERVE ? elf_getscn(elf, shndx) : NULL;
-	GElf_Shdr sh;
-
-	return scn && gelf_getshdr(scn, &sh) ? sh.sh_addr + sh.sh_size : 0;
-}
-
 /* An untyped symbol in an executable section: an assembler entry point such as ld.so's _start,
  * which perf lists as a function too. */
 static int is_text_label(Elf *elf, GElf_Word shndx)
@@ -52,6 +43,521 @@ static int is_text_label(Elf *elf, GElf_Word shndx)
 	GElf_Shdr sh;
 
 	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+}
+
+static void plt_replay(struct sym_file *f);
+
+/* perf's end for a size-0 symbol with no symbol after it: roundup(start, 4096) + 4096. */
+static uint64_t perf_last_end(uint64_t a)
+{
+	return ((a + 4095) & ~(uint64_t)4095) + 4096;
+}
+
+/* perf's symbols__fixup_end over the functions alone (plt_replay() refines it with the objects
+ * and labels perf also loads): a size-0 symbol reaches to the start of the next symbol, whatever
+ * the section (so _init covers the PLT after .init); the last one to the end of the page after
+ * the one it starts in. */
+static void fixup_ends(struct sym_file *f)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < f->nr_fn; i++) {
+		if (f->fn[i].size)
+			continue;
+		if (j <= i)
+			j = i + 1;
+		while (j < f->nr_fn && f->fn[j].addr == f->fn[i].addr)
+			j++;
+		f->fn[i].end = j < f->nr_fn ? f->fn[j].addr : perf_last_end(f->fn[i].addr);
+	}
+}
+
+/* The first section of @elf called @name, with its index in *idx. */
+static Elf_Scn *section_named(Elf *elf, size_t shstr, const char *name, GElf_Shdr *sh,
+			      size_t *idx)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		const char *n;
+		if (gelf_getshdr(scn, sh) && (n = elf_strptr(elf, shstr, sh->sh_name)) &&
+		    !strcmp(n, name)) {
+			if (idx)
+				*idx = elf_ndxscn(scn);
+			return scn;
+		}
+	}
+	return NULL;
+}
+
+/* The span of the .plt, .plt.sec and .plt.got sections. */
+static void plt_region(struct sym_file *f, Elf *elf, size_t shstr)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		const char *n;
+		if (!gelf_getshdr(scn, &sh) || !sh.sh_size || !(n = elf_strptr(elf, shstr, sh.sh_name)) ||
+		    (strcmp(n, ".plt") && strcmp(n, ".plt.sec") && strcmp(n, ".plt.got")))
+			continue;
+		if (!f->plt_hi || sh.sh_addr < f->plt_lo)
+			f->plt_lo = sh.sh_addr;
+		if (sh.sh_addr + sh.sh_size > f->plt_hi)
+			f->plt_hi = sh.sh_addr + sh.sh_size;
+	}
+}
+
+/* The PLT layout perf 6.1 assumes (symbol-elf.c): header and entry sizes per machine, for
+ * x86 and the rest the section's sh_entsize for both. */
+static void plt_sizes(const GElf_Ehdr *eh, const GElf_Shdr *plt, uint64_t *hdr, uint64_t *ent)
+{
+	switch (eh->e_machine) {
+	case EM_ARM:
+		*hdr = 20, *ent = 12;
+		break;
+	case EM_AARCH64:
+		*hdr = 32, *ent = 16;
+		break;
+	case EM_SPARC:
+		*hdr = 48, *ent = 12;
+		break;
+	case EM_SPARCV9:
+		*hdr = 128, *ent = 32;
+		break;
+	default:
+		*hdr = *ent = plt->sh_entsize;
+		break;
+	}
+}
+
+/* The symbol index of relocation @k of @d (SHT_RELA or SHT_REL), -1 when unreadable. */
+static long rel_sym(Elf_Data *d, int rela, int k)
+{
+	GElf_Rela ra;
+	GElf_Rel r;
+
+	if (rela)
+		return gelf_getrela(d, k, &ra) ? (long)GELF_R_SYM(ra.r_info) : -1;
+	return gelf_getrel(d, k, &r) ? (long)GELF_R_SYM(r.r_info) : -1;
+}
+
+/* perf 6.1's dso__synthesize_plt_symbols: one "name@plt" per .rela.plt (or .rel.plt) entry, in
+ * order, at .plt + header + k * entry, named after the relocation's .dynsym symbol (without
+ * version). Always from the main file: a debug file's .rela.plt has no bytes. .plt.sec and
+ * .plt.got get no names in 6.1. */
+static void plt_synthesize(struct sym_session *s, struct sym_file *f)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(f->mod, &bias);
+	GElf_Ehdr eh;
+	GElf_Shdr rsh, psh, dsh;
+	size_t shstr, dynidx;
+	Elf_Scn *rel, *dyn;
+	Elf_Data *rd, *dd, *sd;
+	uint64_t hdr, ent;
+
+	if (!elf || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstr))
+		return;
+	plt_region(f, elf, shstr);
+	if (!(dyn = section_named(elf, shstr, ".dynsym", &dsh, &dynidx)) ||
+	    dsh.sh_type != SHT_DYNSYM)
+		return;
+	if (!(rel = section_named(elf, shstr, ".rela.plt", &rsh, NULL)) &&
+	    !(rel = section_named(elf, shstr, ".rel.plt", &rsh, NULL)))
+		return;
+	if (rsh.sh_link != dynidx || (rsh.sh_type != SHT_RELA && rsh.sh_type != SHT_REL) ||
+	    !rsh.sh_entsize || !section_named(elf, shstr, ".plt", &psh, NULL))
+		return;
+	rd = elf_getdata(rel, NULL);
+	dd = elf_getdata(dyn, NULL);
+	sd = elf_getdata(elf_getscn(elf, dsh.sh_link), NULL);
+	if (!rd || !dd || !sd || !sd->d_size)
+		return;
+	plt_sizes(&eh, &psh, &hdr, &ent);
+	if (!ent)
+		return;
+	size_t n = rsh.sh_size / rsh.sh_entsize;
+	f->plt_name = xcalloc(n ? n : 1, sizeof(*f->plt_name));
+	for (size_t k = 0; k < n; k++) {
+		long si = rel_sym(rd, rsh.sh_type == SHT_RELA, (int)k);
+		GElf_Sym sym;
+		const char *name = "";
+		size_t len = 0;
+		if (si >= 0 && gelf_getsym(dd, (int)si, &sym) && sym.st_name < sd->d_size) {
+			name = (const char *)sd->d_buf + sym.st_name;
+			len = strnlen(name, sd->d_size - sym.st_name);
+		}
+		struct sym_buf b = {0};
+		sym_buf_add(&b, "%.*s@plt", (int)len, name);
+		f->plt_name[k] = sym_str(&s->str, b.p);
+		free(b.p);
+	}
+	f->nr_plt = n;
+	f->plt_first = psh.sh_addr + hdr;
+	f->plt_entsz = ent;
+}
+
+/* Where perf 6.1 stretched a size-0 symbol (such as _init) over the PLT, both it and the @plt
+ * names cover the entries, and which one perf prints depends on the shape of its red-black tree
+ * of symbols: symbols__find() walks down from the root and returns the first node whose range
+ * holds the address. That tree is replayed here as dso__load_sym() builds it: every function,
+ * object and text/data label of the symbol table in table order, keyed by file offset; then
+ * symbols__fixup_end() and symbols__fixup_duplicate() (alias removal, which erases nodes); then
+ * the PLT entries in relocation order. Insertion and erasure rebalance as the standard red-black
+ * algorithms do, which perf's lib/rbtree.c implements. */
+struct sym_rbn {
+	uint64_t start, end;
+	int l, r, p, red;
+	int fn;               /* index in f->fn[], -1 for objects and labels, -2 for PLT entries */
+	int bind;
+	const char *name;
+};
+
+struct rbt {
+	struct sym_rbn *n;
+	int root;
+};
+
+static int rb_red(const struct rbt *t, int x)
+{
+	return x >= 0 && t->n[x].red;
+}
+
+static void rb_set_child(struct rbt *t, int parent, int old, int new)
+{
+	if (parent < 0)
+		t->root = new;
+	else if (t->n[parent].l == old)
+		t->n[parent].l = new;
+	else
+		t->n[parent].r = new;
+	if (new >= 0)
+		t->n[new].p = parent;
+}
+
+/* Rotate @x down to the left (@left) or the right. */
+static void rb_rotate(struct rbt *t, int x, int left)
+{
+	struct sym_rbn *n = t->n;
+	int y = left ? n[x].r : n[x].l, mid = left ? n[y].l : n[y].r;
+
+	if (left)
+		n[x].r = mid;
+	else
+		n[x].l = mid;
+	if (mid >= 0)
+		n[mid].p = x;
+	rb_set_child(t, n[x].p, x, y);
+	if (left)
+		n[y].l = x;
+	else
+		n[y].r = x;
+	n[x].p = y;
+}
+
+/* perf's __symbols__insert: equal starts go right. */
+static void rb_insert(struct rbt *t, int z)
+{
+	struct sym_rbn *n = t->n;
+	int y = -1;
+
+	for (int x = t->root; x >= 0; x = n[z].start < n[x].start ? n[x].l : n[x].r)
+		y = x;
+	n[z].p = y;
+	n[z].l = n[z].r = -1;
+	n[z].red = 1;
+	if (y < 0)
+		t->root = z;
+	else if (n[z].start < n[y].start)
+		n[y].l = z;
+	else
+		n[y].r = z;
+	while (rb_red(t, n[z].p)) {
+		int p = n[z].p, g = n[p].p, left = p == n[g].l;
+		int u = left ? n[g].r : n[g].l;
+		if (rb_red(t, u)) {
+			n[p].red = n[u].red = 0;
+			n[g].red = 1;
+			z = g;
+			continue;
+		}
+		if (z == (left ? n[p].r : n[p].l)) {
+			z = p;
+			rb_rotate(t, z, left);
+			p = n[z].p;
+		}
+		n[p].red = 0;
+		n[g].red = 1;
+		rb_rotate(t, g, !left);
+	}
+	n[t->root].red = 0;
+}
+
+static void rb_erase_fixup(struct rbt *t, int x, int xp)
+{
+	struct sym_rbn *n = t->n;
+
+	while (x != t->root && !rb_red(t, x)) {
+		int left = x == n[xp].l, w = left ? n[xp].r : n[xp].l;
+		if (rb_red(t, w)) {
+			n[w].red = 0;
+			n[xp].red = 1;
+			rb_rotate(t, xp, left);
+			w = left ? n[xp].r : n[xp].l;
+		}
+		int near = left ? n[w].l : n[w].r, far = left ? n[w].r : n[w].l;
+		if (!rb_red(t, near) && !rb_red(t, far)) {
+			n[w].red = 1;
+			x = xp;
+			xp = n[x].p;
+			continue;
+		}
+		if (!rb_red(t, far)) {
+			n[near].red = 0;
+			n[w].red = 1;
+			rb_rotate(t, w, !left);
+			w = left ? n[xp].r : n[xp].l;
+		}
+		n[w].red = n[xp].red;
+		n[xp].red = 0;
+		far = left ? n[w].r : n[w].l;
+		if (far >= 0)
+			n[far].red = 0;
+		rb_rotate(t, xp, left);
+		x = t->root;
+		break;
+	}
+	if (x >= 0)
+		n[x].red = 0;
+}
+
+static void rb_erase(struct rbt *t, int z)
+{
+	struct sym_rbn *n = t->n;
+	int y_red = n[z].red, x, xp;
+
+	if (n[z].l < 0 || n[z].r < 0) {
+		x = n[z].l < 0 ? n[z].r : n[z].l;
+		xp = n[z].p;
+		rb_set_child(t, n[z].p, z, x);
+	} else {
+		int y = n[z].r;
+		while (n[y].l >= 0)
+			y = n[y].l;
+		y_red = n[y].red;
+		x = n[y].r;
+		if (n[y].p == z) {
+			xp = y;
+		} else {
+			xp = n[y].p;
+			rb_set_child(t, n[y].p, y, x);
+			n[y].r = n[z].r;
+			n[n[y].r].p = y;
+		}
+		rb_set_child(t, n[z].p, z, y);
+		n[y].l = n[z].l;
+		n[n[y].l].p = y;
+		n[y].red = n[z].red;
+	}
+	if (!y_red)
+		rb_erase_fixup(t, x, xp);
+}
+
+static int rb_first(const struct rbt *t)
+{
+	int x = t->root;
+
+	while (x >= 0 && t->n[x].l >= 0)
+		x = t->n[x].l;
+	return x;
+}
+
+static int rb_next(const struct rbt *t, int x)
+{
+	const struct sym_rbn *n = t->n;
+
+	if (n[x].r >= 0) {
+		for (x = n[x].r; n[x].l >= 0;)
+			x = n[x].l;
+		return x;
+	}
+	while (n[x].p >= 0 && n[n[x].p].r == x)
+		x = n[x].p;
+	return n[x].p;
+}
+
+/* perf's symbols__find. */
+static int rb_find(const struct rbt *t, uint64_t ip)
+{
+	for (int x = t->root; x >= 0;) {
+		const struct sym_rbn *s = &t->n[x];
+		if (ip < s->start)
+			x = s->l;
+		else if (ip > s->end || (ip == s->end && ip != s->start))
+			x = s->r;
+		else
+			return x;
+	}
+	return -1;
+}
+
+/* perf's choose_best_symbol: nonzero when @a stays and @b goes. */
+static int rb_keep_first(const struct sym_rbn *a, const struct sym_rbn *b)
+{
+	uint64_t la = a->end - a->start, lb = b->end - b->start;
+	int ua = 0, ub = 0;
+
+	if (!lb != !la)
+		return la > 0;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return b->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return a->bind == STB_GLOBAL;
+	while (a->name[ua] == '_')
+		ua++;
+	while (b->name[ub] == '_')
+		ub++;
+	if (ua != ub)
+		return ua < ub;
+	return strlen(a->name) >= strlen(b->name);
+}
+
+static void rb_fixup_end(struct rbt *t)
+{
+	int prev = rb_first(t);
+
+	if (prev < 0)
+		return;
+	for (int cur = rb_next(t, prev); cur >= 0; prev = cur, cur = rb_next(t, cur))
+		if (t->n[prev].end == t->n[prev].start)
+			t->n[prev].end = t->n[cur].start;
+	if (t->n[prev].end == t->n[prev].start)
+		t->n[prev].end = perf_last_end(t->n[prev].start);
+}
+
+static void rb_fixup_duplicate(struct rbt *t)
+{
+	int cur = rb_first(t);
+
+	while (cur >= 0) {
+		int next = rb_next(t, cur);
+		if (next < 0)
+			break;
+		if (t->n[cur].start != t->n[next].start) {
+			cur = next;
+			continue;
+		}
+		if (rb_keep_first(&t->n[cur], &t->n[next])) {
+			rb_erase(t, next);
+		} else {
+			rb_erase(t, cur);
+			cur = next;
+		}
+	}
+}
+
+/* vaddr - file offset of the PT_LOAD holding @v; -1 (no segment) as an impossible delta. */
+static int seg_delta(const struct sym_file *f, uint64_t v, uint64_t *delta)
+{
+	for (size_t i = 0; i < f->nr_seg; i++) {
+		if (v >= f->seg[i].vaddr && v < f->seg[i].vaddr + f->seg[i].memsz) {
+			*delta = f->seg[i].vaddr - f->seg[i].offset;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Which symbols dso__load_sym() of perf 6.1 keeps: named functions and objects, and named
+ * untyped labels that are not hidden or internal, in a section whose name holds "text" or
+ * "data". */
+static int perf_keeps(const GElf_Sym *sym, const char *name, Elf *elf, GElf_Word shndx)
+{
+	int type = GELF_ST_TYPE(sym->st_info), vis = GELF_ST_VISIBILITY(sym->st_other);
+	GElf_Shdr sh;
+	size_t shstr;
+	Elf_Scn *scn;
+	const char *sec;
+
+	if (!*name || sym->st_shndx == SHN_UNDEF)
+		return 0;
+	if (type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT)
+		return 1;
+	if (type != STT_NOTYPE || sym->st_shndx == SHN_ABS || vis == STV_HIDDEN ||
+	    vis == STV_INTERNAL)
+		return 0;
+	if (!elf || elf_getshdrstrndx(elf, &shstr) || !(scn = elf_getscn(elf, shndx)) ||
+	    !gelf_getshdr(scn, &sh) || !(sec = elf_strptr(elf, shstr, sh.sh_name)))
+		return 0;
+	return strstr(sec, "text") || strstr(sec, "data");
+}
+
+/* Build perf's tree of the file's symbols (nodes 0..count-1) in @t; fn index by symtab index
+ * through @at_idx. Returns the number of nodes. */
+static size_t rb_load(struct sym_file *f, struct rbt *t, size_t cap, const int *fn_of_idx,
+		      size_t nidx)
+{
+	int n = dwfl_module_getsymtab(f->mod);
+	size_t nr = 0;
+
+	for (int i = 1; i < n && nr < cap; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf = NULL;
+		const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr, &shndx, &elf, NULL);
+		uint64_t delta;
+		if (!name || !perf_keeps(&sym, name, elf, shndx) ||
+		    seg_delta(f, addr - f->bias, &delta))
+			continue;
+		struct sym_rbn *x = &t->n[nr];
+		x->start = addr - f->bias - delta;
+		x->end = x->start + sym.st_size;
+		x->fn = (size_t)i < nidx ? fn_of_idx[i] : -1;
+		x->bind = GELF_ST_BIND(sym.st_info);
+		x->name = name;
+		rb_insert(t, (int)nr++);
+	}
+	return nr;
+}
+
+/* Keep perf's tree for the PLT sections (f->rbn), and set perf's ends of size-0 functions (the next symbol may be an object or
+ * a label), from the replayed tree. */
+static void plt_replay(struct sym_file *f)
+{
+	int nsym = dwfl_module_getsymtab(f->mod);
+	uint64_t pdelta = 0;
+
+	if (nsym <= 0 || (size_t)nsym + f->nr_plt > INT32_MAX ||
+	    (f->plt_hi && seg_delta(f, f->plt_lo, &pdelta)))
+		return;
+	size_t cap = (size_t)nsym + f->nr_plt;
+	int *fn_of_idx = xcalloc((size_t)nsym, sizeof(*fn_of_idx));
+	for (int i = 0; i < nsym; i++)
+		fn_of_idx[i] = -1;
+	for (size_t j = 0; j < f->nr_fn; j++)
+		if (f->fn[j].idx < (uint32_t)nsym)
+			fn_of_idx[f->fn[j].idx] = (int)j;
+	struct rbt t = { xcalloc(cap, sizeof(*t.n)), -1 };
+	f->rbn = t.n;
+	size_t nr = rb_load(f, &t, (size_t)nsym, fn_of_idx, (size_t)nsym);
+	rb_fixup_end(&t);
+	/* the ends perf gives size-0 functions (before alias removal, as perf) */
+	for (size_t x = 0; x < nr; x++) {
+		struct sym_fn *fn = t.n[x].fn >= 0 ? &f->fn[t.n[x].fn] : NULL;
+		uint64_t delta;
+		if (fn && !fn->size && !seg_delta(f, fn->addr, &delta))
+			fn->end = t.n[x].end + delta;
+	}
+	rb_fixup_duplicate(&t);
+	for (size_t k = 0; k < f->nr_plt; k++) {
+		struct sym_rbn *x = &t.n[nr + k];
+		x->start = f->plt_first - pdelta + k * f->plt_entsz;
+		x->end = x->start + f->plt_entsz;
+		x->fn = -2;
+		x->name = "";
+		rb_insert(&t, (int)(nr + k));
+	}
+	f->rb_root = t.root;
+	f->plt_delta = pdelta;
+	free(fn_of_idx);
 }
 
 /* All function symbols (and text labels) of the module's symbol table (libdwfl picks .symtab, the debug file's,
@@ -75,17 +581,19 @@ static void build_fns(struct sym_session *s, struct sym_file *f)
 			continue;
 		f->fn = xgrow(f->fn, &f->cap_fn, f->nr_fn + 1, sizeof(*f->fn));
 		uint64_t v = addr - f->bias;
-		f->fn[f->nr_fn++] = (struct sym_fn){ v, sym.st_size,
-						     sym.st_size ? v + sym.st_size : section_end(elf, shndx),
+		f->fn[f->nr_fn++] = (struct sym_fn){ v, sym.st_size, v + sym.st_size,
 						     sym_str(&s->str, name), sym_rank(&sym, name),
 						     (uint32_t)i };
 	}
-	if (f->nr_fn)
-		qsort(f->fn, f->nr_fn, sizeof(*f->fn), fn_cmp);
+	if (!f->nr_fn)
+		return;
+	qsort(f->fn, f->nr_fn, sizeof(*f->fn), fn_cmp);
+	fixup_ends(f);
+	plt_synthesize(s, f);
+	plt_replay(f);
 }
 
-/* The function symbol containing @vaddr. A size-0 symbol extends to the next symbol, within its
- * section (so _init never swallows the PLT after it). */
+/* The function symbol containing @vaddr. A size-0 symbol extends to the next symbol (fixup_ends). */
 static const struct sym_fn *find_fn(const struct sym_file *f, uint64_t vaddr)
 {
 	size_t lo = 0, hi = f->nr_fn;
@@ -121,10 +629,24 @@ static void code_symbol(struct sym_session *s, struct sym_file *f, uint64_t vadd
 	if (!f->fns_built)
 		build_fns(s, f);
 	fn = find_fn(f, vaddr);
-	if (!fn)
-		return;
-	out->symbol = fn->name;
-	out->sym_offset = vaddr - fn->addr;
+	if (f->rbn && vaddr >= f->plt_lo && vaddr < f->plt_hi) {
+		struct rbt t = { f->rbn, f->rb_root };
+		int w = rb_find(&t, vaddr - f->plt_delta);
+		if (w < 0)
+			return;         /* perf's search misses: [unknown] */
+		if (f->rbn[w].fn == -2) {
+			uint64_t k = (vaddr - f->plt_first) / f->plt_entsz;
+			out->symbol = f->plt_name[k];
+			out->sym_offset = vaddr - f->plt_first - k * f->plt_entsz;
+			return;
+		}
+		if (f->rbn[w].fn >= 0)
+			fn = &f->fn[f->rbn[w].fn];
+	}
+	if (fn) {
+		out->symbol = fn->name;
+		out->sym_offset = vaddr - fn->addr;
+	}
 }
 
 /* DWARF 5 line tables may name files relative to the compilation directory; give the path the
@@ -224,13 +746,6 @@ int sym_code_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 	Dwarf_Addr a = vaddr + f->bias;
 
 	memset(out, 0, sizeof(*out));
-	for (int i = 0; i < f->nr_plt; i++) {
-		if (vaddr >= f->plt_lo[i] && vaddr < f->plt_hi[i]) {
-			/* NEEDSWORK: perf names PLT entries "func@plt" from .rela.plt; not done yet */
-			out->reason = "PLT stub";
-			return -ENOENT;
-		}
-	}
 	code_symbol(s, f, vaddr, out);
 	if (sym_file_dwarf(f) == 0) {
 		code_line(s, f, a, out);

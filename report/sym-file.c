@@ -81,6 +81,8 @@ void sym_file_free(struct sym_file *f)
 	sym_cache_release(&f->data);
 	free(f->var);
 	free(f->fn);
+	free(f->plt_name);
+	free(f->rbn);
 	free(f->seg);
 	free(f->name);
 	free(f->path);
@@ -106,20 +108,12 @@ static int read_segments(struct sym_file *f, Elf *elf)
 		if (!ph.p_filesz && ph.p_memsz && !(ph.p_flags & PF_W))
 			f->debug_only = 1;
 	}
-	size_t shstr;
-	if (elf_getshdrstrndx(elf, &shstr))
-		shstr = 0;
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		if (sh.sh_type == SHT_SYMTAB)
 			f->has_symtab = 1;
-		const char *name = shstr ? elf_strptr(elf, shstr, sh.sh_name) : NULL;
-		if (name && !strncmp(name, ".plt", 4) && f->nr_plt < 4 && sh.sh_size) {
-			f->plt_lo[f->nr_plt] = sh.sh_addr;
-			f->plt_hi[f->nr_plt++] = sh.sh_addr + sh.sh_size;
-		}
 	}
 	return f->nr_seg ? 0 : -EINVAL;
 }

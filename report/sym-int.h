@@ -67,7 +67,7 @@ struct sym_var {
 /* A function symbol (ELF vaddr), for binary search. */
 struct sym_fn {
 	uint64_t addr, size;
-	uint64_t end;         /* addr + size, or for size 0 the end of its section */
+	uint64_t end;         /* addr + size; for size 0 the next symbol's start, as perf */
 	const char *name;     /* pool string */
 	int rank;             /* lower is preferred among aliases */
 	uint32_t idx;         /* index in the symbol table: the earlier alias wins a tie, as in perf */
@@ -97,8 +97,16 @@ struct sym_file {
 	struct sym_var *var;
 	size_t nr_var, cap_var;
 	int fns_built;
-	uint64_t plt_lo[4], plt_hi[4];  /* .plt, .plt.sec, .plt.got ELF ranges */
-	int nr_plt;
+	/* PLT entries named "func@plt" as perf 6.1 makes them up (sym-code.c): entry k starts at
+	 * plt_first + k * plt_entsz and calls the function of .rela.plt's k-th relocation */
+	uint64_t plt_first, plt_entsz;
+	const char **plt_name;  /* pool strings */
+	size_t nr_plt;
+	/* perf's tree of symbols, replayed (sym-code.c), answers for addresses in the .plt*
+	 * sections [plt_lo, plt_hi), where perf's answer depends on the tree's shape */
+	struct sym_rbn *rbn;
+	int rb_root;
+	uint64_t plt_lo, plt_hi, plt_delta;  /* plt_delta: ELF vaddr - file offset there */
 	struct sym_fn *fn;
 	size_t nr_fn, cap_fn;
 	struct sym_cache code, data;

@@ -479,13 +479,114 @@ static void test_symbols_code_pie_and_nopie(void **state)
 	assert_int_equal(f->pie.e_type, ET_DYN);
 	check_code_data_prog(s, &f->pie);
 	check_code_data_prog(s, &f->nopie);
-	/* a PLT stub: no made-up name */
-	struct sym_code_info ci;
-	uint64_t a = f->pie.base + elf_section(f->pie.path, ".plt") + 16;
-	assert_int_equal(sym_code(s, map_of(&f->pie, a), a, &ci), -ENOENT);
-	assert_null(ci.symbol);
-	assert_string_equal(ci.reason, "PLT stub");
 	sym_session_free(s);
+}
+
+/* --- PLT ---------------------------------------------------------------------------------- */
+
+/* The .dynsym name of relocation @k of .rela.plt in @path, "" past the end. */
+static void rela_plt_name(const char *path, size_t k, char *out, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+	int fd;
+	Elf *elf = open_elf(path, &fd);
+
+	out[0] = 0;
+	assert_int_equal(elf_getshdrstrndx(elf, &shstr), 0);
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh, dsh;
+		GElf_Rela r;
+		GElf_Sym sym;
+		gelf_getshdr(scn, &sh);
+		const char *n = elf_strptr(elf, shstr, sh.sh_name);
+		if (!n || strcmp(n, ".rela.plt") || k >= sh.sh_size / sh.sh_entsize)
+			continue;
+		Elf_Scn *dyn = elf_getscn(elf, sh.sh_link);
+		assert_non_null(gelf_getrela(elf_getdata(scn, NULL), (int)k, &r));
+		assert_non_null(gelf_getshdr(dyn, &dsh));
+		assert_non_null(gelf_getsym(elf_getdata(dyn, NULL), (int)GELF_R_SYM(r.r_info), &sym));
+		snprintf(out, len, "%s", elf_strptr(elf, dsh.sh_link, sym.st_name));
+	}
+	elf_end(elf);
+	close(fd);
+}
+
+enum plt_where { PLT_ENTRY, PLT_HEADER };
+
+struct plt_row {
+	int line;
+	int nostart;          /* 1: prog_plt.c -nostartfiles (no _init), 0: prog_data.c PIE */
+	enum plt_where where;
+	int k;                /* entry index (-1: the last one) */
+	uint64_t off;         /* byte inside the entry or header */
+	const char *want;     /* NULL: "<k-th .rela.plt symbol>@plt"; "!": no symbol */
+};
+
+static const struct plt_row plt_rows[] = {
+	/* perf names entry k after .rela.plt's k-th relocation; x86-64 entries and header are 16 */
+	{ __LINE__, 1, PLT_ENTRY, 0, 0, NULL },
+	{ __LINE__, 1, PLT_ENTRY, 1, 11, NULL },
+	{ __LINE__, 1, PLT_ENTRY, -1, 15, NULL },
+	/* the lazy-binding header: nothing without _init ... */
+	{ __LINE__, 1, PLT_HEADER, 0, 6, "!" },
+	/* ... and _init, stretched to the next symbol, where .init comes before .plt */
+	{ __LINE__, 0, PLT_HEADER, 0, 6, "_init" },
+	{ __LINE__, 0, PLT_HEADER, 0, 0, "_init" },
+};
+
+static size_t nr_rela_plt(const char *path)
+{
+	char name[256];
+	size_t n = 0;
+
+	for (rela_plt_name(path, 0, name, sizeof(name)); name[0];
+	     rela_plt_name(path, ++n, name, sizeof(name)))
+		;
+	return n;
+}
+
+static void test_symbols_plt(void **state)
+{
+	struct fix *f = *state;
+	struct bin nostart;
+
+	assert_int_equal(build(f, &nostart, "plt_nostart", "prog_plt.c",
+			       "-O2 -g -fno-builtin -nostartfiles -DNOSTART -Wl,-z,lazy"), 0);
+	make_maps(&nostart, random_base());
+	make_maps(&f->pie, random_base());
+	for (size_t i = 0; i < sizeof(plt_rows) / sizeof(plt_rows[0]); i++) {
+		const struct plt_row *r = &plt_rows[i];
+		struct bin *b = r->nostart ? &nostart : &f->pie;
+		struct sym_session *s = session(NULL);
+		struct sym_code_info ci;
+		char want[300], name[256];
+		size_t n = nr_rela_plt(b->path);
+		int k = r->k < 0 ? (int)n - 1 : r->k;
+		uint64_t plt = elf_section(b->path, ".plt");
+		uint64_t v = r->where == PLT_HEADER ? plt + r->off : plt + 16 + 16 * (uint64_t)k + r->off;
+
+		fprintf(stderr, "row at line %d\n", r->line);
+		assert_true(n >= 3);
+		int rc = sym_code(s, map_of(b, b->base + v), b->base + v, &ci);
+		if (r->want && !strcmp(r->want, "!")) {
+			assert_int_equal(rc, -ENOENT);
+			assert_null(ci.symbol);
+			sym_session_free(s);
+			continue;
+		}
+		assert_int_equal(rc, 0);
+		if (r->want) {
+			assert_string_equal(ci.symbol, r->want);
+			assert_int_equal(ci.sym_offset, v - elf_sym(b->path, r->want));
+		} else {
+			rela_plt_name(b->path, (size_t)k, name, sizeof(name));
+			snprintf(want, sizeof(want), "%s@plt", name);
+			assert_string_equal(ci.symbol, want);
+			assert_int_equal(ci.sym_offset, r->off);
+		}
+		sym_session_free(s);
+	}
 }
 
 /* --- data --------------------------------------------------------------------------------- */
@@ -1030,6 +1131,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_symbols_code_inline_pie),
 		cmocka_unit_test(test_symbols_code_pie_and_nopie),
+		cmocka_unit_test(test_symbols_plt),
 		cmocka_unit_test(test_symbols_data_pie_and_nopie),
 		cmocka_unit_test(test_symbols_relro_split),
 		cmocka_unit_test(test_symbols_stripped_debuglink),
