@@ -26,8 +26,8 @@
  * -ENOENT when nothing was (the info then holds the reason, for -v: "file not found",
  * "no symbol table", "no debug info", "build-id mismatch", "deleted file", "anonymous memory",
  * "thread stack", "heap", "vdso (not on disk)", "not an ELF file", "no symbol at address",
- * "no variable at address", "address outside the file's segments", "PLT stub": perf names
- * PLT entries "func@plt", we do not yet), -EINVAL on misuse.
+ * "no variable at address", "address outside the file's segments"), -EINVAL on misuse.
+ * PLT entries are named "func@plt" as perf 6.1 names them (report/sym-code.c).
  * A session is not thread-safe: use one per thread. */
 #ifndef C2C_REPORT_SYMBOLS_H
 #define C2C_REPORT_SYMBOLS_H
