@@ -286,21 +286,37 @@ struct line_w {
 	int sym, dso, src, tid;
 };
 
-static void code_srcline(char *out, const struct cltab_offset *of)
+/* perf 6.1 takes Source:Line from addr2line. When addr2line names the function but has no line
+ * (no debug info there) it prints "??:?", which perf shows as "??:0". perf prints symbol+offset
+ * only when it cannot ask addr2line (DSO names in brackets: [kernel.kallsyms], modules) or when
+ * addr2line knows no function at the address: the "name@plt" entries perf synthesizes, which no
+ * symbol table holds (docs/perf-differences.md, "Symbols with real binaries"). */
+static int srcline_by_offset(const struct cltab_offset *of)
+{
+	size_t n = strlen(of->code.symbol);
+
+	if (!of->cmap || of->cmap->dso->name[0] == '[')
+		return 1;
+	return n > 4 && !strcmp(of->code.symbol + n - 4, "@plt");
+}
+
+void stdio_srcline(char *out, size_t size, const struct cltab_offset *of)
 {
 	const char *base;
 
 	if (of->has_sym && of->code.srcfile && of->code.line) {
 		base = strrchr(of->code.srcfile, '/');
-		snprintf(out, CELL, "%s:%u", base ? base + 1 : of->code.srcfile, of->code.line);
+		snprintf(out, size, "%s:%u", base ? base + 1 : of->code.srcfile, of->code.line);
+	} else if (of->has_sym && !srcline_by_offset(of)) {
+		snprintf(out, size, "??:0");
 	} else if (of->has_sym) {
-		snprintf(out, CELL, "%s+%llu", of->code.symbol,
+		snprintf(out, size, "%s+%llu", of->code.symbol,
 			 (unsigned long long)of->code.sym_offset);
 	} else if (of->cmap) {
-		snprintf(out, CELL, "%s[%llx]", of->cmap->dso->short_name,
+		snprintf(out, size, "%s[%llx]", of->cmap->dso->short_name,
 			 (unsigned long long)of->code_al);
 	} else {
-		snprintf(out, CELL, "??:0");
+		snprintf(out, size, "??:0");
 	}
 }
 
@@ -327,7 +343,7 @@ static void line_widths(const struct pareto *p, const struct cltab_line *ln, str
 		sym = len > sym ? len : sym;
 		if (of->cmap && (len = (int)strlen(of->cmap->dso->short_name)) > dso)
 			dso = len;
-		code_srcline(src, of);
+		stdio_srcline(src, CELL, of);
 		if ((len = (int)strlen(src)) > s)
 			s = len;
 		if ((len = (int)strlen(of->thread->comm)) > comm)
@@ -493,7 +509,7 @@ static void offset_cells(const struct pareto *p, const struct cltab_line *ln,
 	snprintf(cell[PC_CPUCNT], CELL, "%u", of->cpu_cnt);
 	fmt_symbol(cell[PC_SYMBOL], of, w->sym);
 	col_trunc(cell[PC_DSO], CELL, of->cmap ? of->cmap->dso->short_name : "[unknown]", w->dso);
-	code_srcline(cell[PC_SRC], of);
+	stdio_srcline(cell[PC_SRC], CELL, of);
 	cell[PC_SRC][w->src < CELL ? w->src : CELL - 1] = '\0';
 	fmt_cpunode(&nl, p, of);
 	snprintf(cell[PC_CPUNODE], CELL, "%s", nl.len ? nl.s : "");

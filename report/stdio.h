@@ -23,4 +23,8 @@ struct stdio_opts {
 /* Print the report. Returns 0, or -EIO when writing failed. */
 int stdio_print(FILE *f, const struct cltab *t, const struct stdio_opts *o);
 
+/* The Source:Line text perf 6.1 prints for an offset row ("file.c:12", "??:0", "sym+off",
+ * "dso[hex]"), into @out of @size bytes. The TUI shows the same text. */
+void stdio_srcline(char *out, size_t size, const struct cltab_offset *of);
+
 #endif

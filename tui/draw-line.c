@@ -7,6 +7,7 @@
 
 #include "report/dsrc.h"
 #include "report/maps.h"
+#include "report/stdio.h"
 #include "tui/draw-int.h"
 
 /* --- a line's offsets -------------------------------------------------------------------------- */
@@ -24,19 +25,7 @@ void tui_symbol(const struct cltab_offset *o, char *buf, size_t size)
 
 void tui_srcline(const struct cltab_offset *o, char *buf, size_t size)
 {
-	const char *f = o->code.srcfile, *slash;
-
-	if (f && o->code.line) {
-		slash = strrchr(f, '/');
-		snprintf(buf, size, "%s:%u", slash ? slash + 1 : f, o->code.line);
-	} else if (o->has_sym) {
-		snprintf(buf, size, "%s+%llu", o->code.symbol, (unsigned long long)o->code.sym_offset);
-	} else if (o->cmap) {
-		snprintf(buf, size, "%s[%llx]", o->dso_key ? o->dso_key : "[unknown]",
-			 (unsigned long long)o->code_al);
-	} else {
-		snprintf(buf, size, "??:0");
-	}
+	stdio_srcline(buf, size, o);
 }
 
 /* The CPU-node column (c2c-semantics.md §4.4) at node-info level @lvl. */

@@ -3,6 +3,7 @@
  * oracle for `c2c-lite report` (tests/e2e/report-diff.sh). Test-only: nothing here is measured.
  *
  *   c2c-gen -s SCENARIO [-n SAMPLES] [--seed N] [--arch ARCH] [-t OUT.c2c] [-p OUT.perf.data]
+ *   c2c-gen -s spec --spec FILE ...  mappings of real files and sample IPs from FILE (sc_spec())
  *   c2c-gen -l                      list the scenarios
  *
  * Regenerating the demo trace without make (from the repository root):
@@ -14,7 +15,8 @@
  * IDENTIFIER), a data section of MMAP/MMAP2/COMM/FORK/EXIT/LOST/THROTTLE and SAMPLE records with
  * FINISHED_ROUND every 1000 records, and the features HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS,
  * CPUDESC, CPUID, EVENT_DESC, NUMA_TOPOLOGY, MEM_TOPOLOGY (perf-data-format.md §1-§8). Mapped files
- * point under /nonexistent so both tools print their unresolved-symbol forms.
+ * point under /nonexistent so both tools print their unresolved-symbol forms, except in scenario
+ * "spec", whose MMAP2 records (with the build-id form when the spec gives one) map real files.
  *
  * One event carries loads and stores (as AMD's ibs_op does): perf 6.1 failed to attribute samples
  * of a second attr of these files to its evsel ("Can't parse sample, err = -14") and the cause was
@@ -516,6 +518,155 @@ static void sc_chaos(struct gen *g, size_t n)
 	}
 }
 
+
+/* --- scenario from a spec file (--spec): real binaries ------------------------------------- */
+
+/* The spec names mappings of real files and the addresses to sample, so `perf c2c report` and
+ * c2c-lite resolve real symbols (tests/e2e/report-diff-symbols.sh). One item a line:
+ *   map START LEN PGOFF PROT MAJ MIN INO BUILDID PATH   (numbers in hex; BUILDID hex or "-")
+ *   code ADDR                                           a sample IP
+ *   data ADDR                                           a sampled data address
+ * '#' starts a comment. Without data lines the samples go to three heap lines. */
+#define SPEC_MAX 4096
+#define SPEC_MAPS 64
+
+struct spec {
+	struct trace_mmap maps[SPEC_MAPS];
+	char *paths[SPEC_MAPS];
+	size_t nr_maps;
+	uint64_t code[SPEC_MAX], data[SPEC_MAX];
+	size_t nr_code, nr_data;
+};
+
+static struct spec gen_spec;
+static const char *gen_spec_path;
+
+static int hexbytes(const char *hex, uint8_t *out, size_t max, uint8_t *n)
+{
+	size_t len = strlen(hex), i;
+
+	*n = 0;
+	if (!strcmp(hex, "-"))
+		return 0;
+	if (len % 2 || len / 2 > max)
+		return -EINVAL;
+	for (i = 0; i < len / 2; i++) {
+		unsigned v;
+
+		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+			return -EINVAL;
+		out[i] = (uint8_t)v;
+	}
+	*n = (uint8_t)(len / 2);
+	return 0;
+}
+
+static int spec_line(struct spec *sp, char *line)
+{
+	unsigned long long a[8];
+	char bid[128];
+	int pos = 0;
+	struct trace_mmap *m;
+
+	if (sscanf(line, "code %llx", &a[0]) == 1) {
+		if (sp->nr_code >= SPEC_MAX)
+			return -E2BIG;
+		sp->code[sp->nr_code++] = a[0];
+		return 0;
+	}
+	if (sscanf(line, "data %llx", &a[0]) == 1) {
+		if (sp->nr_data >= SPEC_MAX)
+			return -E2BIG;
+		sp->data[sp->nr_data++] = a[0];
+		return 0;
+	}
+	if (sscanf(line, "map %llx %llx %llx %llx %llx %llx %llx %127s %n", &a[0], &a[1], &a[2],
+		   &a[3], &a[4], &a[5], &a[6], bid, &pos) != 8 || !pos || !line[pos] ||
+	    sp->nr_maps >= SPEC_MAPS)
+		return -EINVAL;
+	m = &sp->maps[sp->nr_maps];
+	*m = (struct trace_mmap){ .start = a[0], .len = a[1], .pgoff = a[2], .prot = (uint32_t)a[3],
+		.flags = 2, .maj = (uint32_t)a[4], .min = (uint32_t)a[5], .ino = a[6], .cpumode = 2 };
+	if (hexbytes(bid, m->build_id, TRACE_BUILD_ID_MAX, &m->build_id_size))
+		return -EINVAL;
+	line[strcspn(line, "\n")] = 0;
+	sp->paths[sp->nr_maps++] = xstrdup(line + pos);
+	return 0;
+}
+
+static void spec_free(struct spec *sp)
+{
+	size_t i;
+
+	for (i = 0; i < sp->nr_maps; i++)
+		free(sp->paths[i]);
+	sp->nr_maps = 0;
+}
+
+static int spec_read(struct spec *sp, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[4352];
+	int err = 0, no = 0;
+
+	if (!f)
+		return -errno;
+	while (!err && fgets(line, sizeof(line), f)) {
+		no++;
+		if (line[strspn(line, " \t")] == '#' || line[strspn(line, " \t\n")] == 0)
+			continue;
+		err = spec_line(sp, line);
+		if (err == -E2BIG)
+			fprintf(stderr, "c2c-gen: %s:%d: more than %d code or data lines\n", path, no,
+				SPEC_MAX);
+		else if (err)
+			fprintf(stderr, "c2c-gen: %s:%d: bad spec line (want map/code/data)\n", path,
+				no);
+		if (err)
+			err = -EINVAL;
+	}
+	fclose(f);
+	if (!err && (!sp->nr_maps || !sp->nr_code)) {
+		fprintf(stderr, "c2c-gen: %s: needs at least one map and one code line\n", path);
+		err = -EINVAL;
+	}
+	return err;
+}
+
+/* Two threads on two nodes run the spec's code addresses against a few lines (the spec's data
+ * addresses or heap lines): HITMs, stores and L1 hits, so every line shows up in the report. */
+static void sc_spec(struct gen *g, size_t n)
+{
+	const struct spec *sp = &gen_spec;
+	const uint32_t pid = 4400;
+	size_t i;
+
+	g_comm(g, pid, pid, "symprog", 1);
+	for (i = 0; i < sp->nr_maps; i++) {
+		struct trace_event *e = push(g, TRACE_REC_MMAP);
+
+		e->mmap = sp->maps[i];
+		e->mmap.time = g->now;
+		e->mmap.pid = e->mmap.tid = pid;
+		e->mmap.filename = sp->paths[i];
+	}
+	g_mmap(g, pid, HEAP, 0x100000, 0, 3, 2 | 0x20, 0, 0, 0, "[heap]", 2);
+	g_thread(g, pid, pid + 1, "sym-a");
+	g_thread(g, pid, pid + 2, "sym-b");
+	for (i = 0; i < n; i++) {
+		size_t k = (size_t)(rnd(g) % sp->nr_code);
+		int b = (int)(i & 1);
+		uint32_t tid = pid + 1 + (uint32_t)b, cpu = b ? 2 + (uint32_t)(rnd(g) & 1) : 0;
+		uint64_t addr = sp->nr_data ? sp->data[k % sp->nr_data]
+			       : HEAP + 0x1000 + 0x40 * (k % 3) + 8 * (uint64_t)b;
+		uint64_t r = rnd(g) % 10, w = 50 + rnd(g) % 400, enc;
+
+		enc = r < 3 ? DS_ST_L1HIT() : r < 6 ? DS_LCL_HITM() : r < 8 ? DS_RMT_HITM() : DS_L1();
+		g_sample(g, pid, tid, cpu, sp->code[k], addr, enc, r < 3 ? 0 : w, 2,
+			 g_phys(addr, b));
+	}
+}
+
 struct scenario {
 	const char *name;
 	void (*fn)(struct gen *g, size_t n);
@@ -533,6 +684,7 @@ static const struct scenario scenarios[] = {
 	{ "lost", sc_lost, 1000, "lost and throttle records around sharing" },
 	{ "random", sc_random, 3000, "random stress (use --seed)" },
 	{ "chaos", sc_chaos, 3000, "random bits, modes, addresses, mid-stream side-band (--seed)" },
+	{ "spec", sc_spec, 2000, "mappings of real files and sample addresses from --spec FILE" },
 	{ NULL, NULL, 0, NULL },
 };
 
@@ -703,15 +855,23 @@ static void rec_mmap(struct buf *b, const struct trace_mmap *m)
 	put64(b, m->start);
 	put64(b, m->len);
 	put64(b, m->pgoff);
-	put32(b, m->maj);
-	put32(b, m->min);
-	put64(b, m->ino);
-	put64(b, m->ino_generation);
+	if (m->build_id_size) {         /* PERF_RECORD_MISC_MMAP_BUILD_ID form */
+		unsigned char id[24] = { 0 };
+
+		id[0] = m->build_id_size;
+		memcpy(id + 4, m->build_id, m->build_id_size);
+		put(b, id, sizeof(id));
+	} else {
+		put32(b, m->maj);
+		put32(b, m->min);
+		put64(b, m->ino);
+		put64(b, m->ino_generation);
+	}
 	put32(b, m->prot);
 	put32(b, m->flags);
 	put_rstr(b, m->filename);
 	put_sample_id(b, m->pid, m->tid, m->time, 0);
-	put_header(b, 10, m->cpumode, at);
+	put_header(b, 10, (uint16_t)(m->cpumode | (m->build_id_size ? 1 << 14 : 0)), at);
 }
 
 static void rec_other(struct buf *b, const struct trace_event *e)
@@ -973,8 +1133,9 @@ static void usage(FILE *f)
 	const struct scenario *s;
 
 	fprintf(f, "usage: c2c-gen -s SCENARIO [-n SAMPLES] [--seed N] [--arch ARCH] "
-		   "[-t OUT.c2c] [-p OUT.perf.data] [--exe PATH]\n"
-		   "(--exe: map this file as the workload's executable instead of a missing one)\n"
+		   "[-t OUT.c2c] [-p OUT.perf.data] [--exe PATH] [--spec FILE]\n"
+		   "(--exe: map this file as the workload's executable instead of a missing one;\n"
+		   " --spec: mappings and sample addresses for scenario 'spec', see sc_spec())\n"
 		   "scenarios:\n");
 	for (s = scenarios; s->name; s++)
 		fprintf(f, "  %-11s %s (default %zu samples)\n", s->name, s->help, s->n);
@@ -984,14 +1145,14 @@ int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "seed", required_argument, NULL, 'S' }, { "arch", required_argument, NULL, 'a' },
-		{ "exe", required_argument, NULL, 'e' },
+		{ "exe", required_argument, NULL, 'e' }, { "spec", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *name = NULL, *tpath = NULL, *ppath = NULL, *arch = "x86_64";
 	const struct scenario *s;
 	struct gen g = { .rng = 0x9e3779b97f4a7c15ULL };
 	long n = -1;
-	int c, err;
+	int c, err = 0;
 
 	while ((c = getopt_long(argc, argv, "s:n:t:p:lh", lopts, NULL)) != -1) {
 		switch (c) {
@@ -1002,6 +1163,7 @@ int main(int argc, char **argv)
 		case 'S': g.rng = strtoull(optarg, NULL, 0) * 0x9e3779b97f4a7c15ULL + 1; break;
 		case 'a': arch = optarg; break;
 		case 'e': gen_exe = optarg; break;
+		case 'P': gen_spec_path = optarg; break;
 		case 'l': usage(stdout); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -1014,16 +1176,27 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (s->fn == sc_spec) {
+		if (!gen_spec_path) {
+			fprintf(stderr, "c2c-gen: scenario 'spec' needs --spec FILE\n");
+			return 2;
+		}
+		err = spec_read(&gen_spec, gen_spec_path);
+		if (err) {
+			if (err != -EINVAL)
+				fprintf(stderr, "c2c-gen: cannot read '%s': %s\n", gen_spec_path,
+					strerror(-err));
+			spec_free(&gen_spec);
+			return 1;
+		}
+	}
 	g_info(&g, arch);
 	s->fn(&g, n >= 0 ? (size_t)n : s->n);
-	if (tpath && (err = write_trace(&g, tpath))) {
+	if (tpath && (err = write_trace(&g, tpath)))
 		fprintf(stderr, "c2c-gen: cannot write '%s': %s\n", tpath, strerror(-err));
-		return 1;
-	}
-	if (ppath && (err = write_perf(&g, ppath))) {
+	else if (ppath && (err = write_perf(&g, ppath)))
 		fprintf(stderr, "c2c-gen: cannot write '%s': %s\n", ppath, strerror(-err));
-		return 1;
-	}
 	free(g.ev);
-	return 0;
+	spec_free(&gen_spec);
+	return err ? 1 : 0;
 }
