@@ -97,11 +97,16 @@ compare() {
 				# included one in DWARF 5 line tables of system libraries; the line must agree
 				ol = ours_src; pl = $3; sub(/.*:/, "", ol); sub(/.*:/, "", pl)
 				if ($4 != bin && ol == pl) fileonly++
+				# a function without line info: addr2line falls back to the STT_FILE symbol
+				# before a local function symbol ("crtstuff.c:?", perf "crtstuff.c:0"); we
+				# print ??:0. Not reproduced yet: docs/perf-differences.md, "Symbols with real
+				# binaries", item 3. Only that exact shape is let through, and it is counted.
+				else if (ours_src == "??:0" && $3 ~ /^[^?][^:]*:0$/ && ours_sym == $2) fileonly0++
 				else differ("srcline", ours_src, $3)
 			}
 		}
-		END { printf "%s: %d distinct samples, %d differ from perf, %d name another file for the same line, %d in PLT entries (named @plt)\n",
-			name, n, bad, fileonly, plt; exit bad > 0 }' "$tmp/both"
+		END { printf "%s: %d distinct samples, %d differ from perf, %d name another file for the same line, %d in PLT entries (named @plt), %d in functions without line info (perf: FILE:0, ours ??:0)\n",
+			name, n, bad, fileonly, plt, fileonly0 + 0; exit bad > 0 }' "$tmp/both"
 }
 
 compare "$tmp/prog_inline.bin" prog_inline; r1=$?
