@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
@@ -16,6 +17,13 @@ struct source {
 	struct trace_reader *trace;
 	struct perfdata_reader *pd;
 };
+
+static int is_stream(const char *path)
+{
+	struct stat st;
+
+	return !strcmp(path, "-") || (!stat(path, &st) && S_ISFIFO(st.st_mode));
+}
 
 static int source_sniff(const char *path, unsigned char *buf, size_t *len)
 {
@@ -36,15 +44,25 @@ int source_open(struct source **out, const char *path)
 	unsigned char magic[16];
 	size_t len = sizeof(magic);
 	struct source *s;
-	int err;
+	int err, stream;
 
 	*out = NULL;
-	err = source_sniff(path, magic, &len);
-	if (err)
-		return err;
+	/* A stream cannot be sniffed without losing its first bytes: standard input ("-") and
+	 * FIFOs are read as what streams carry, pipe-mode perf.data (perf record -o -). */
+	stream = is_stream(path);
+	if (!stream) {
+		err = source_sniff(path, magic, &len);
+		if (err)
+			return err;
+	}
 	s = xcalloc(1, sizeof(*s));
 	s->path = xstrdup(path);
-	if (len >= 8 && trace_is_trace(magic, len)) {
+	if (stream) {
+		s->kind = SOURCE_PERFDATA;
+		err = perfdata_reader_open(&s->pd, path);
+	} else if (!len) {
+		err = c2c_err(-EINVAL, "'%s': empty file", path);
+	} else if (len >= 8 && trace_is_trace(magic, len)) {
 		s->kind = SOURCE_TRACE;
 		err = trace_reader_open(&s->trace, path);
 	} else if (len >= 8 && perfdata_is_perfdata(magic, len)) {
