@@ -95,8 +95,7 @@ fuzz:
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/c2c
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/c2c-lite
-	install -m 644 include/c2c/trace.h include/c2c/region.h $(DESTDIR)$(PREFIX)/include/c2c/ 2>/dev/null || \
-		install -m 644 include/c2c/trace.h $(DESTDIR)$(PREFIX)/include/c2c/
+	install -m 644 include/c2c/trace.h include/c2c/soft.h $(DESTDIR)$(PREFIX)/include/c2c/
 
 clean:
 	rm -rf $(BUILD) build-san
