@@ -163,13 +163,15 @@ int main(int argc, char **argv)
 {
 	size_t distinct = argc > 1 ? strtoul(argv[1], NULL, 0) : 50000;
 	size_t lookups = argc > 2 ? strtoul(argv[2], NULL, 0) : 1000000;
-	char tmpl[] = "/tmp/c2c-symbench-XXXXXX", bin[PATH_MAX], name[PATH_MAX], cmd[PATH_MAX + 16];
+	const char *base = getenv("TMPDIR");
+	char tmpl[PATH_MAX / 2], bin[PATH_MAX], name[PATH_MAX], cmd[PATH_MAX + 16];
 	struct trace_mmap m;
 	uint64_t lo, hi;
 
 	if (!distinct)
 		distinct = 1;
 	elf_version(EV_CURRENT);
+	snprintf(tmpl, sizeof(tmpl), "%s/c2c-symbench-XXXXXX", base && *base ? base : "/tmp");
 	if (!mkdtemp(tmpl)) {
 		perror("mkdtemp");
 		return 1;

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <byteswap.h>
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1199,10 +1200,12 @@ static void test_perfdata_fifo(void **state)
 	static const struct { int line, swap, pipe, rc; } rows[] = {
 		{ __LINE__, 0, 1, 0 }, { __LINE__, 1, 1, 0 }, { __LINE__, 0, 0, -ENOTSUP },
 	};
-	char dir[] = "/tmp/test_perfdata.XXXXXX", path[64];
+	const char *base = getenv("TMPDIR");
+	char dir[PATH_MAX], path[PATH_MAX + 8];
 	size_t i;
 
 	(void)state;
+	snprintf(dir, sizeof(dir), "%s/test_perfdata.XXXXXX", base && *base ? base : "/tmp");
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/fifo", dir);
 	assert_int_equal(mkfifo(path, 0600), 0);
