@@ -23,8 +23,8 @@ static int bss_tail(struct advice_sym_ctx *c, const struct cltab_line *ln, uint6
 	return sym_data(c->sym, &loc.map->mmap, addr, out);
 }
 
-int advice_sym_data(void *ctx, const struct cltab_line *ln, uint64_t addr,
-		    struct sym_data_info *out)
+int advice_sym_data(void *ctx, const struct cltab_line *ln, const struct cltab_offset *of,
+		    uint64_t addr, struct sym_data_info *out)
 {
 	struct advice_sym_ctx *c = ctx;
 	const struct maps_map *m = ln->dmap;
@@ -42,6 +42,7 @@ int advice_sym_data(void *ctx, const struct cltab_line *ln, uint64_t addr,
 		return sym_data(c->sym, &m->mmap, addr, out);
 	if (k == SYM_MAP_ANON && !bss_tail(c, ln, addr, out))
 		return 0;
+	(void)of;
 	memset(out, 0, sizeof(*out));
 	out->reason = sym_map_kind_name(k);
 	return -ENOENT;
@@ -114,7 +115,8 @@ static void what_unknown(char *buf, size_t n, const struct cltab_line *ln, const
 		      : ln->nr_off && ln->off[0]->thread ? ln->off[0]->thread->pid : -1;
 		snprintf(buf, n, "stack of tid %ld", tid);
 	} else if (m && !m->dso->kernel && k == SYM_MAP_ANON) {
-		snprintf(buf, n, "anon");
+		/* shared memory: /dev/zero, /SYSV..., memfd:NAME, [anon:NAME] say what it is */
+		snprintf(buf, n, "%s", !*name || !strcmp(name, "//anon") ? "anon" : name);
 	} else if (m && !m->dso->kernel && k == SYM_MAP_VDSO) {
 		snprintf(buf, n, "%s", name);
 	} else if (verbose) {
@@ -133,15 +135,15 @@ struct builder {
 	uint32_t words;          /* CPU set words */
 };
 
-static int resolve(const struct builder *b, const struct cltab_line *ln, uint64_t addr,
-		   struct sym_data_info *d)
+static int resolve(const struct advice_opts *o, const struct cltab_line *ln,
+		   const struct cltab_offset *of, struct sym_data_info *d)
 {
 	memset(d, 0, sizeof(*d));
-	if (!b->o->data) {
+	if (!o->data) {
 		d->reason = "no symbol resolution";
 		return -ENOENT;
 	}
-	if (b->o->data(b->o->data_ctx, ln, addr, d) || !d->var)
+	if (o->data(o->data_ctx, ln, of, of ? ln->addr + of->offset : ln->addr, d) || !d->var)
 		return -ENOENT;
 	return 0;
 }
@@ -181,14 +183,9 @@ static void group_rows(const struct builder *b, struct advice_line *al, size_t *
 {
 	const struct cltab_line *ln = al->ln;
 	struct sym_data_info d;
-	const char *reason;
-	int nr_vars = 0;
 	size_t i, k;
 
-	al->what[0] = 0;
-	if (!resolve(b, ln, ln->addr, &d))
-		add_var(al->what, sizeof(al->what), &d, &nr_vars);
-	reason = d.reason;
+	advice_line_what(b->o, ln, al->what, sizeof(al->what));
 	al->mem = xcalloc(ln->nr_off ? ln->nr_off : 1, sizeof(*al->mem));
 	for (i = 0; i < ln->nr_off; i++) {
 		const struct cltab_offset *o = ln->off[i];
@@ -197,10 +194,8 @@ static void group_rows(const struct builder *b, struct advice_line *al, size_t *
 		row_mem[i] = SIZE_MAX;
 		if (!o->visible)
 			continue;
-		if (!resolve(b, ln, ln->addr + o->offset, &d)) {
+		if (!resolve(b->o, ln, o, &d))
 			member_name(name, sizeof(name), &d);
-			add_var(al->what, sizeof(al->what), &d, &nr_vars);
-		}
 		k = find_member(al, name, o->offset);
 		if (k == al->nr_mem) {
 			snprintf(al->mem[k].name, sizeof(al->mem[k].name), "%s", name);
@@ -209,8 +204,36 @@ static void group_rows(const struct builder *b, struct advice_line *al, size_t *
 		}
 		row_mem[i] = k;
 	}
-	if (!al->what[0])
-		what_unknown(al->what, sizeof(al->what), ln, reason, b->o->verbose);
+}
+
+void advice_line_what(const struct advice_opts *o, const struct cltab_line *ln, char *buf,
+		      size_t n)
+{
+	struct sym_data_info d;
+	const char *reason;
+	int nr_vars = 0;
+	size_t i;
+
+	buf[0] = 0;
+	if (!resolve(o, ln, NULL, &d))
+		add_var(buf, n, &d, &nr_vars);
+	reason = d.reason;
+	for (i = 0; i < ln->nr_off; i++)
+		if (ln->off[i]->visible && !resolve(o, ln, ln->off[i], &d))
+			add_var(buf, n, &d, &nr_vars);
+	if (!buf[0])
+		what_unknown(buf, n, ln, reason, o->verbose);
+}
+
+void advice_row_name(const struct advice_opts *o, const struct cltab_line *ln,
+		     const struct cltab_offset *of, char *buf, size_t n)
+{
+	struct sym_data_info d;
+
+	if (!resolve(o, ln, of, &d))
+		snprintf(buf, n, "%s", d.member && *d.member ? d.member : d.var);
+	else
+		what_unknown(buf, n, ln, d.reason, o->verbose);
 }
 
 static int ptr_cmp(const void *a, const void *b)

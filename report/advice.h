@@ -25,9 +25,11 @@
 #define ADVICE_MAX_ROWS 16      /* members printed per line; the lighter ones are counted */
 
 /* What lies at data address @addr of line @ln (whose dmap, cpumode and first thread say where).
- * Returns 0 with out->var set when a variable was found, else -ENOENT with out->reason. Strings
- * must outlive the advice. */
-typedef int (*advice_data_fn)(void *ctx, const struct cltab_line *ln, uint64_t addr,
+ * @of is the offset row the address belongs to (its instruction may name the type of a heap
+ * object), or NULL for the line's start. Returns 0 with out->var set when a variable was found,
+ * else -ENOENT with out->reason. Strings must outlive the advice. */
+typedef int (*advice_data_fn)(void *ctx, const struct cltab_line *ln,
+			      const struct cltab_offset *of, uint64_t addr,
 			      struct sym_data_info *out);
 
 struct advice_opts {
@@ -43,8 +45,19 @@ struct advice_sym_ctx {
 	struct sym_session *sym;
 	const struct maps *maps;
 };
-int advice_sym_data(void *ctx, const struct cltab_line *ln, uint64_t addr,
-		    struct sym_data_info *out);
+int advice_sym_data(void *ctx, const struct cltab_line *ln, const struct cltab_offset *of,
+		    uint64_t addr, struct sym_data_info *out);
+
+/* The data names the Pareto prints, through @o's resolver (any line, not only the summarized
+ * ones). advice_line_what(): what the line holds, as the summary's heading says it ("buf1
+ * (struct _buf, 64 bytes)", up to three variables, "heap of pid 12", "[unknown]").
+ * advice_row_name(): what offset row @of touches: the member path ("buf1.lock0", "q.head (+8)"),
+ * else what the line's memory is ("heap of pid 12", "stack of tid 7", a shared mapping's name),
+ * else "[unknown]" (with the reason when o->verbose). */
+void advice_line_what(const struct advice_opts *o, const struct cltab_line *ln, char *buf,
+		      size_t n);
+void advice_row_name(const struct advice_opts *o, const struct cltab_line *ln,
+		     const struct cltab_offset *of, char *buf, size_t n);
 
 enum advice_verdict {
 	ADVICE_FALSE_SHARING,   /* different members written, or written beside a read one */

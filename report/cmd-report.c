@@ -38,6 +38,8 @@ static const char report_usage[] =
 	"      --symfs DIR         look for mapped files under DIR\n"
 	"      --summary N         explain the N most contended lines before perf's sections\n"
 	"                          (default 5; 0: none)\n"
+	"      --no-data-names     no data names in the Pareto (its lines are then perf's, byte\n"
+	"                          for byte)\n"
 	"  -v, --verbose           more messages\n"
 	"  -q, --quiet             errors only\n";
 
@@ -51,11 +53,12 @@ struct report_opts {
 	uint32_t cl_size;           /* 0: this machine's */
 	const char *vmlinux, *symfs;
 	int summary;                /* lines the c2c-lite summary explains */
+	int no_data_names;          /* --no-data-names: perf's Pareto without the Data column */
 };
 
 enum {
 	OPT_STDIO = 256, OPT_STATS, OPT_SHOW_ALL, OPT_NO_SOURCE, OPT_FULL_SYMBOLS, OPT_CL_SIZE,
-	OPT_DOUBLE_CL, OPT_SYMFS, OPT_SUMMARY,
+	OPT_DOUBLE_CL, OPT_SYMFS, OPT_SUMMARY, OPT_NO_DATA_NAMES,
 };
 
 static int parse_display(const char *s)
@@ -115,6 +118,7 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		{ "double-cl", no_argument, NULL, OPT_DOUBLE_CL },
 		{ "vmlinux", required_argument, NULL, 'k' }, { "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
+		{ "no-data-names", no_argument, NULL, OPT_NO_DATA_NAMES },
 		{ "verbose", no_argument, NULL, 'v' }, { "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
@@ -142,6 +146,7 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		case 'N': o->node_info++; break;
 		case OPT_SHOW_ALL: o->show_all = 1; break;
 		case OPT_NO_SOURCE: o->no_source = 1; break;
+		case OPT_NO_DATA_NAMES: o->no_data_names = 1; break;
 		case OPT_FULL_SYMBOLS: o->full_symbols = 1; break;
 		case OPT_CL_SIZE:
 			v = strtol(optarg, &end, 0);
@@ -301,12 +306,27 @@ static int print_summary(const struct report_opts *o, const struct cltab *t, str
 	return err;
 }
 
+/* The Pareto's data namers: the summary's resolver, for every displayed line. */
+static void pareto_line_name(void *ctx, const struct cltab_line *ln, char *buf, size_t n)
+{
+	advice_line_what(ctx, ln, buf, n);
+}
+
+static void pareto_row_name(void *ctx, const struct cltab_line *ln, const struct cltab_offset *of,
+			    char *buf, size_t n)
+{
+	advice_row_name(ctx, ln, of, buf, n);
+}
+
 static int print_report(const struct report_opts *o, const struct source *src,
 			const struct cltab *t, struct maps *m, struct sym_session *sym,
 			const struct td_agg *td)
 {
 	const struct trace_info *info = source_info(src);
 	const char *names[64];
+	struct advice_sym_ctx actx = { .sym = sym, .maps = m };
+	struct advice_opts ao = { .data = advice_sym_data, .data_ctx = &actx,
+				  .verbose = c2c_log_get_level() >= C2C_LOG_DEBUG };
 	struct stdio_opts so = { .node_info = o->node_info, .no_source = o->no_source,
 				 .full_symbols = o->full_symbols, .double_cl = o->double_cl,
 				 .stats_only = o->stats, .coalesce = o->coalesce, .events = names };
@@ -315,7 +335,11 @@ static int print_report(const struct report_opts *o, const struct source *src,
 	for (i = 0; i < info->nr_events && i < 64; i++)
 		names[i] = info->events[i].name ? info->events[i].name : "";
 	so.nr_events = (int)i;
-	/* The one place that picks the front end: the TUI is not built yet, so stdio always. */
+	if (!o->no_data_names) {
+		so.line_name = pareto_line_name;
+		so.row_name = pareto_row_name;
+		so.name_ctx = &ao;
+	}
 	print_header(stdout, src, t);
 	if (print_summary(o, t, m, sym, td) || stdio_print(stdout, t, &so) || fflush(stdout))
 		return c2c_err(-EIO, "cannot write the report: %s", strerror(errno));

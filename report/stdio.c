@@ -516,21 +516,62 @@ static void offset_cells(const struct pareto *p, const struct cltab_line *ln,
 	col_line_release(&nl);
 }
 
-static void print_offset(FILE *f, struct pareto *p, const struct cltab_line *ln,
-			 const struct cltab_offset *of, const struct line_w *w)
+/* perf's row for offset @of, into @l. */
+static void offset_row(struct col_line *l, struct pareto *p, const struct cltab_line *ln,
+		       const struct cltab_offset *of, const struct line_w *w)
 {
 	static char cell[PC_NR][CELL];
 	struct col c[PC_NR];
 	int idx[PC_NR], n, i;
 	const char *ptr[PC_NR];
-	struct col_line l = { 0 };
 
 	n = pareto_cols(p, w, c, idx);
 	offset_cells(p, ln, of, w, cell);
 	for (i = 0; i < n; i++)
 		ptr[i] = cell[idx[i]];
-	col_row(&l, c, n, ptr);
-	fprintf(f, "%s\n", l.s);
+	col_row(l, c, n, ptr);
+}
+
+static size_t rows_width(struct pareto *p, const struct cltab_line *ln, const struct line_w *w)
+{
+	struct col_line l = { 0 };
+	size_t j, width = 0;
+
+	for (j = 0; j < ln->nr_off; j++) {
+		if (!ln->off[j]->visible)
+			continue;
+		col_line_reset(&l);
+		offset_row(&l, p, ln, ln->off[j], w);
+		if (l.len > width)
+			width = l.len;
+	}
+	col_line_release(&l);
+	return width;
+}
+
+/* The visible rows of a line; with a row namer, their names in a column two spaces after the
+ * longest of perf's rows of the line (and at least @width). */
+static void print_offsets(FILE *f, struct pareto *p, const struct cltab_line *ln,
+			  const struct line_w *w, size_t width)
+{
+	struct col_line l = { 0 };
+	char name[256];
+	size_t j;
+
+	if (p->o->row_name && rows_width(p, ln, w) > width)
+		width = rows_width(p, ln, w);
+	for (j = 0; j < ln->nr_off; j++) {
+		if (!ln->off[j]->visible)
+			continue;
+		col_line_reset(&l);
+		offset_row(&l, p, ln, ln->off[j], w);
+		if (p->o->row_name) {
+			p->o->row_name(p->o->name_ctx, ln, ln->off[j], name, sizeof(name));
+			fprintf(f, "%-*s  %s\n", (int)width, l.s, name);
+		} else {
+			fprintf(f, "%s\n", l.s);
+		}
+	}
 	col_line_release(&l);
 }
 
@@ -538,13 +579,15 @@ static void print_summary(FILE *f, const struct pareto *p, const struct cltab_li
 {
 	int peer = cltab_opts(p->t)->display == CLTAB_DISPLAY_PEER;
 	const struct dsrc_stats *s = &ln->stats;
-	char addr[32];
+	char addr[32], name[256] = "";
 
 	snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)ln->addr);
+	if (p->o->line_name)
+		p->o->line_name(p->o->name_ctx, ln, name, sizeof(name));
 	fprintf(f, "  ----------------------------------------------------------------------\n");
-	fprintf(f, "  %5u  %7u  %7u  %7u  %7u  %7u  %18s\n", ln->index,
+	fprintf(f, "  %5u  %7u  %7u  %7u  %7u  %7u  %18s%s%s\n", ln->index,
 		peer ? s->rmt_peer : s->rmt_hitm, peer ? s->lcl_peer : s->lcl_hitm, s->st_l1hit,
-		s->st_l1miss, s->st_na, addr);
+		s->st_l1miss, s->st_na, addr, *name ? "  " : "", name);
 	fprintf(f, "  ----------------------------------------------------------------------\n");
 }
 
@@ -599,7 +642,9 @@ static void pareto_setup(struct pareto *p)
 	col_banner(p->banner, sizeof(p->banner), 18 + p->node_w + 6 + 4, "Data address");
 }
 
-static void print_pareto_header(FILE *f, struct pareto *p, const struct line_w *w)
+/* Prints the three header lines; returns where the Data column starts (header 1's length). */
+static size_t print_pareto_header(FILE *f, struct pareto *p, const struct line_w *w,
+				  size_t data_col)
 {
 	struct col c[PC_NR];
 	int idx[PC_NR], n = pareto_cols(p, w, c, idx);
@@ -609,11 +654,20 @@ static void print_pareto_header(FILE *f, struct pareto *p, const struct line_w *
 	fprintf(f, "%s\n", l.s);
 	col_line_reset(&l);
 	col_header1(&l, c, n);
-	fprintf(f, "%s\n", l.s);
+	if (l.len > data_col)
+		data_col = l.len;
+	if (p->o->row_name)
+		fprintf(f, "%-*s  Data\n", (int)data_col, l.s);
+	else
+		fprintf(f, "%s\n", l.s);
 	col_line_reset(&l);
 	col_dots(&l, c, n);
-	fprintf(f, "%s\n#\n", l.s);
+	if (p->o->row_name)
+		fprintf(f, "%-*s  ....\n#\n", (int)data_col, l.s);
+	else
+		fprintf(f, "%s\n#\n", l.s);
 	col_line_release(&l);
+	return data_col;
 }
 
 static void print_pareto(FILE *f, const struct cltab *t, const struct stdio_opts *o)
@@ -621,7 +675,7 @@ static void print_pareto(FILE *f, const struct cltab *t, const struct stdio_opts
 	struct pareto p = { .t = t, .o = o };
 	struct cltab_line *const *ln;
 	struct line_w w;
-	size_t nr, i, j;
+	size_t nr, i;
 
 	print_title(f, "      Shared Cache Line Distribution Pareto      ");
 	fprintf(f, "#\n");
@@ -630,15 +684,15 @@ static void print_pareto(FILE *f, const struct cltab *t, const struct stdio_opts
 		return;
 	pareto_setup(&p);
 	for (i = 0; i < nr; i++) {
+		size_t data_col = 0;
+
 		line_widths(&p, ln[i], &w);
 		if (i == 0)
-			print_pareto_header(f, &p, &w);
+			data_col = print_pareto_header(f, &p, &w, o->row_name ? rows_width(&p, ln[i], &w) : 0);
 		else
 			fprintf(f, "\n");
 		print_summary(f, &p, ln[i]);
-		for (j = 0; j < ln[i]->nr_off; j++)
-			if (ln[i]->off[j]->visible)
-				print_offset(f, &p, ln[i], ln[i]->off[j], &w);
+		print_offsets(f, &p, ln[i], &w, data_col);
 	}
 }
 

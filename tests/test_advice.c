@@ -37,8 +37,8 @@ static int fake_code(void *ctx, const struct maps_map *map, uint8_t mode, uint64
 	return 0;
 }
 
-static int fake_data(void *ctx, const struct cltab_line *ln, uint64_t addr,
-		     struct sym_data_info *out)
+static int fake_data(void *ctx, const struct cltab_line *ln, const struct cltab_offset *of,
+		     uint64_t addr, struct sym_data_info *out)
 {
 	static const char *const members[][8] = {
 		{ "g.a", "g.a (+1)", "g.a (+2)", "g.a (+3)", "g.a (+4)", "g.a (+5)", "g.a (+6)",
@@ -50,6 +50,7 @@ static int fake_data(void *ctx, const struct cltab_line *ln, uint64_t addr,
 	};
 	int *calls = ctx;
 
+	(void)of;
 	(*calls)++;
 	memset(out, 0, sizeof(*out));
 	if (!ln->dmap || strcmp(ln->dmap->dso->name, "/bin/app") || addr < DATA ||
@@ -279,7 +280,7 @@ static void test_advice_top(void **state)
 	assert_int_equal(f.a->nr_line, 3);
 	assert_int_equal(f.a->line[0].ln->addr, HEAP);
 	assert_int_equal(f.a->line[2].ln->addr, HEAP + 128);
-	assert_true(f.data_calls <= 6);
+	assert_true(f.data_calls <= 9);   /* 3 lines x (start, row for the heading, row) */
 	advice_free(f.a);
 	f.a = NULL;
 	{

@@ -205,6 +205,76 @@ static void test_stdio_matches_perf(void **state)
 	maps_free(m);
 }
 
+/* Data namers for the named Pareto: the line at 0x...1000c0 is "g (struct s, 64 bytes)", its
+ * rows "g.<offset>"; the other line has no name. */
+static void fake_line_name(void *ctx, const struct cltab_line *ln, char *buf, size_t n)
+{
+	(*(int *)ctx)++;
+	snprintf(buf, n, "%s", (ln->addr & 0xfff) == 0x0c0 ? "g (struct s, 64 bytes)" : "[unknown]");
+}
+
+static void fake_row_name(void *ctx, const struct cltab_line *ln, const struct cltab_offset *of,
+			  char *buf, size_t n)
+{
+	(*(int *)ctx)++;
+	snprintf(buf, n, "g.m%llx", (unsigned long long)(ln->addr + of->offset) & 0xff);
+}
+
+/* With namers, every Pareto line is perf's line, padded, then two spaces and the name; the rows of
+ * one line share the Data column; the sections before the Pareto do not change. */
+static void test_stdio_data_names(void **state)
+{
+	static const char *const ev[] = { "cpu/mem-loads,ldlat=30/P", "cpu/mem-stores/P" };
+	struct stdio_opts so = { .coalesce = "iaddr", .events = ev, .nr_events = 2 };
+	struct cltab *t;
+	struct maps *m;
+	char *plain = NULL, *named = NULL, *p, *q, *pe, *qe;
+	size_t len = 0, col = 0;
+	int calls = 0, lines = 0, with_names = 0;
+	FILE *f;
+
+	(void)state;
+	build_example(&t, &m);
+	f = open_memstream(&plain, &len);
+	assert_int_equal(stdio_print(f, t, &so), 0);
+	fclose(f);
+	so.line_name = fake_line_name;
+	so.row_name = fake_row_name;
+	so.name_ctx = &calls;
+	f = open_memstream(&named, &len);
+	assert_int_equal(stdio_print(f, t, &so), 0);
+	fclose(f);
+	assert_int_equal(calls, 2 + 3);                 /* 2 headings, 3 visible rows */
+	assert_non_null(strstr(named, "  0x55e3ba1100c0  g (struct s, 64 bytes)\n"));
+	assert_non_null(strstr(named, "  0x55e3ba110100  [unknown]\n"));
+	assert_non_null(strstr(named, "  Data\n# ....."));
+	for (p = plain, q = named; *p; p = pe + 1, q = qe + 1, lines++) {
+		pe = strchr(p, '\n');
+		qe = strchr(q, '\n');
+		assert_non_null(qe);
+		assert_memory_equal(p, q, (size_t)(pe - p));   /* perf's line is a prefix */
+		*qe = '\0';                                   /* one line at a time */
+		if (qe - q == pe - p)
+			continue;
+		with_names++;
+		assert_true(strspn(q + (pe - p), " ") >= 2);
+		assert_int_not_equal(q[qe - q - 1], ' ');
+		if (strstr(q, "g.m") && strstr(q, "0x55e3ba10d15")) {  /* rows of the first line */
+			size_t c = (size_t)(strstr(q, "g.m") - q);
+
+			assert_true(!col || c == col);
+			col = c;
+		}
+	}
+	assert_int_equal(*q, '\0');
+	assert_int_equal(with_names, 2 + 2 + 3);         /* header, dots, 2 headings, 3 rows */
+	assert_true(col > 0);
+	free(plain);
+	free(named);
+	cltab_free(t);
+	maps_free(m);
+}
+
 static void test_stdio_stats_only_and_nan(void **state)
 {
 	static const int32_t cpu_node[1] = { 0 };
@@ -234,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_col_range_list),
 		cmocka_unit_test(test_col_row_layout),
 		cmocka_unit_test(test_stdio_matches_perf),
+		cmocka_unit_test(test_stdio_data_names),
 		cmocka_unit_test(test_stdio_stats_only_and_nan),
 	};
 

@@ -738,9 +738,18 @@ static void test_tui_load_real_symbols(void **state)
 	assert_int_equal(m->display, CLTAB_DISPLAY_TOT);
 	tui_view_init(&v, m, 24, 80);
 	assert_int_equal(v.nr_line, 1);
-	assert_non_null(tui_model_data_name(m, v.line[0], (uint64_t)(uintptr_t)&tui_test_shared[0].b,
-					    name, sizeof(name)));
-	assert_string_equal(name, "tui_test_shared[0].b");
+	{
+		const struct cltab_line *l = v.line[0];
+		const struct cltab_offset *o = NULL;
+		size_t k;
+
+		for (k = 0; k < l->nr_off; k++)
+			if (l->addr + l->off[k]->offset == (uint64_t)(uintptr_t)&tui_test_shared[0].b)
+				o = l->off[k];
+		assert_non_null(o);
+		assert_non_null(tui_model_data_name(m, l, o, name, sizeof(name)));
+		assert_string_equal(name, "tui_test_shared[0].b");
+	}
 	{
 		struct grid g;
 		struct tui_screen s = { .rows = 24, .cols = 80, .put = grid_put, .ctx = &g };

@@ -117,7 +117,7 @@ static void tui_offset_row(struct tui_ctx *c, const struct cltab_line *l, const 
 	int peer = c->v->display == CLTAB_DISPLAY_PEER;
 	const struct dsrc_stats *ls = &l->stats, *os = &o->stats;
 	char sym[256], src[256], data[256], cut[3][128], nodes[64], off[24];
-	const char *dn = tui_model_data_name(c->m, l, l->addr + o->offset, data, sizeof(data));
+	const char *dn = tui_model_data_name(c->m, l, o, data, sizeof(data));
 	int wsym, wsrc, wdat;
 
 	tui_symbol(o, sym, sizeof(sym));

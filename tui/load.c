@@ -11,6 +11,7 @@
 
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
+#include "report/advice.h"
 #include "report/maps.h"
 #include "report/source.h"
 #include "report/symbols.h"
@@ -155,19 +156,14 @@ void tui_model_free(struct tui_model *m)
 	free(m);
 }
 
-const char *tui_model_data_name(struct tui_model *m, const struct cltab_line *l, uint64_t addr,
-				char *buf, size_t size)
+const char *tui_model_data_name(struct tui_model *m, const struct cltab_line *l,
+				const struct cltab_offset *o, char *buf, size_t size)
 {
+	struct advice_sym_ctx ctx = { .sym = m->sym, .maps = m->maps };
 	struct sym_data_info di;
-	int rc;
 
-	if (!m->sym || !l->dmap)
-		return NULL;
-	if (l->dmap->dso->kernel)
-		rc = sym_kernel_data(m->sym, addr, &di);
-	else
-		rc = sym_data(m->sym, &l->dmap->mmap, addr, &di);
-	if (rc || !di.var)
+	if (!m->sym || advice_sym_data(&ctx, l, o, o ? l->addr + o->offset : l->addr, &di) ||
+	    !di.var)
 		return NULL;
 	/* the member path starts with the variable's name ("buf1.lock0") */
 	if (di.member && *di.member)
@@ -182,9 +178,5 @@ const char *tui_model_data_name(struct tui_model *m, const struct cltab_line *l,
 const char *tui_model_line_name(struct tui_model *m, const struct cltab_line *l, char *buf,
 				size_t size)
 {
-	uint64_t addr = l->addr;
-
-	if (l->nr_off)
-		addr += l->off[0]->offset;
-	return tui_model_data_name(m, l, addr, buf, size);
+	return tui_model_data_name(m, l, l->nr_off ? l->off[0] : NULL, buf, size);
 }

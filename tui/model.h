@@ -47,12 +47,12 @@ int tui_model_load(struct tui_model **out, const struct tui_load_opts *o, tui_pr
 struct tui_model *tui_model_wrap(struct cltab *t, enum cltab_display display);
 void tui_model_free(struct tui_model *m);
 
-/* The variable and member at @addr inside line @l ("buf.lock0") written into @buf, or NULL when
- * unknown. The symbol session caches each address. */
-const char *tui_model_data_name(struct tui_model *m, const struct cltab_line *l, uint64_t addr,
-				char *buf, size_t size);
-
-/* The name of what line @l holds: the data name at its first sampled offset, or NULL. */
+/* The variable and member offset row @o of line @l touches ("buf.lock0", "p->next" for a heap
+ * object typed through the row's instruction), or at the line's start when @o is NULL, written
+ * into @buf, or NULL when unknown. Resolved as the report's summary and Pareto resolve it
+ * (advice_sym_data); the symbol session caches each address. */
+const char *tui_model_data_name(struct tui_model *m, const struct cltab_line *l,
+				const struct cltab_offset *o, char *buf, size_t size);
 const char *tui_model_line_name(struct tui_model *m, const struct cltab_line *l, char *buf,
 				size_t size);
 

@@ -260,7 +260,7 @@ static int tui_match_offset(struct tui_model *m, const struct cltab_line *l,
 
 	return tui_has(o->code.symbol, q) || tui_match_hex(o->ip, q) || tui_has(o->code.srcfile, q) ||
 	       tui_has(o->dso_key, q) ||
-	       tui_has(tui_model_data_name(m, l, l->addr + o->offset, buf, sizeof(buf)), q);
+	       tui_has(tui_model_data_name(m, l, o, buf, sizeof(buf)), q);
 }
 
 static int tui_match_line(struct tui_model *m, const struct cltab_line *l, const char *q)

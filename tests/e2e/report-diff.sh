@@ -2,12 +2,14 @@
 # Differential test of `c2c-lite report --stdio` against the installed `perf c2c report --stdio`
 # (perf 6.1). c2c-gen writes every scenario twice from the same events: as a c2c-lite trace and as
 # a perf.data file. For each scenario and option set, everything from the first "=====" line on
-# (perf's sections; c2c-lite's own header comes before it) must be byte-identical.
+# (perf's sections; c2c-lite's own header comes before it) must be byte-identical with
+# --no-data-names, and without it perf's lines plus data names only (tests/tools/pareto-names.awk).
 # Skips (77) when perf is missing or is not perf 6.x.
 set -u
 BUILD=${BUILD:-build}
 C2C=${C2C:-$PWD/$BUILD/c2c-lite}
 GEN=$PWD/$BUILD/tests/tools/c2c-gen
+NAMES=$PWD/tests/tools/pareto-names.awk
 command -v perf >/dev/null 2>&1 || { echo "skip: perf is not installed"; exit 77; }
 ver=$(perf version 2>/dev/null | awk '{print $3}')
 case "$ver" in 6.1.*) ;; *) echo "skip: perf $ver is not 6.1 (the reference)"; exit 77 ;; esac
@@ -25,12 +27,16 @@ fail=0 runs=0
 check() {   # name file-prefix options...   (INPUT=perf.data: c2c-lite reads the perf.data too)
 	local name=$1 p=$2; shift 2
 	perf c2c report --stdio -i "$p.perf.data" "$@" 2>/dev/null | sed -n '/^=====/,$p' >"$p.want"
-	"$C2C" report --stdio -i "$p.${INPUT:-c2c}" "$@" 2>"$p.err" | sed -n '/^=====/,$p' >"$p.got"
+	"$C2C" report --stdio --no-data-names -i "$p.${INPUT:-c2c}" "$@" 2>"$p.err" |
+		sed -n '/^=====/,$p' >"$p.got"
+	"$C2C" report --stdio -i "$p.${INPUT:-c2c}" "$@" 2>/dev/null | sed -n '/^=====/,$p' >"$p.named"
 	runs=$((runs + 1))
 	if [ ! -s "$p.want" ]; then
 		echo "FAIL $name [$*]: perf printed nothing"; fail=$((fail + 1))
 	elif ! cmp -s "$p.want" "$p.got"; then
 		echo "FAIL $name [$*]"; diff "$p.want" "$p.got" | head -10; fail=$((fail + 1))
+	elif ! awk -f "$NAMES" "$p.want" "$p.named" 2>/dev/null; then
+		echo "FAIL $name [$*] (with data names)"; fail=$((fail + 1))
 	fi
 }
 for s in $scenarios; do

@@ -17,8 +17,10 @@ grep -q '^# SYNTHETIC' "$tmp/fs.out" || fail "no SYNTHETIC warning in the header
 row=$(sed -n '/Shared Data Cache Line Table/,/Pareto/p' "$tmp/fs.out" | grep -m1 '^ *0  ')
 set -- $row
 [ "$2" = "0x2001040" ] || fail "first line is '$2', want 0x2001040"
-# Its Pareto block lists offsets 0x0 and 0x8 (two code addresses each: the load and the store).
-offs=$(sed -n '/^      0 .*0x2001040$/,/^$/p' "$tmp/fs.out" | awk '$6 ~ /^0x/ {print $6}' | sort -u | tr '\n' ' ')
+# Its Pareto block lists offsets 0x0 and 0x8 (two code addresses each: the load and the store);
+# the heading and each row say what the memory is (anonymous memory of the generated process).
+offs=$(sed -n '/^      0 .*0x2001040  heap of pid [0-9]*$/,/^$/p' "$tmp/fs.out" |
+	awk '$6 ~ /^0x/ && / heap of pid [0-9]+$/ {print $6}' | sort -u | tr '\n' ' ')
 [ "$offs" = "0x0 0x8 " ] || fail "offsets of the false-sharing line are '$offs'"
 grep -q 'Total Shared Cache Lines          :          2' "$tmp/fs.out" || fail "shared lines"
 
