@@ -27,6 +27,12 @@ WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wvla -Wwrite-strings -Wfor
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Iinclude -I. $(PKG_CFLAGS) -MMD -MP
 LDLIBS  := $(PKG_LIBS) -lpthread -lm
+# C++ names as perf 6.1 shows them: libiberty's cplus_demangle (libiberty-dev ships only a static
+# archive and no pkg-config file). Without it the report keeps mangled names.
+ifneq ($(wildcard /usr/include/libiberty/demangle.h),)
+ALL_CFLAGS += -DC2C_HAVE_LIBIBERTY
+LDLIBS  := $(PKG_LIBS) -liberty -lpthread -lm
+endif
 
 CORE_SRC  := $(wildcard lib/*.c report/*.c record/*.c)
 TUI_SRC   := $(wildcard tui/*.c)

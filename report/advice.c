@@ -23,6 +23,23 @@ static int bss_tail(struct advice_sym_ctx *c, const struct cltab_line *ln, uint6
 	return sym_data(c->sym, &loc.map->mmap, addr, out);
 }
 
+/* The type route: what the instruction of row @of accesses, named from the DWARF variables live
+ * at its address (sym_data_type()). Only for user code in a file. */
+static int by_code(struct advice_sym_ctx *c, const struct cltab_offset *of, uint64_t addr,
+		   struct sym_data_info *out)
+{
+	enum sym_map_kind k;
+
+	if (!of || !of->cmap || of->cmap->dso->kernel || of->cpumode == MAPS_CPUMODE_KERNEL)
+		return -ENOENT;
+	k = sym_map_kind(of->cmap->dso->name);
+	if (k != SYM_MAP_FILE && k != SYM_MAP_DELETED)
+		return -ENOENT;
+	if (sym_data_type(c->sym, &of->cmap->mmap, of->ip, addr, out) || !out->var)
+		return -ENOENT;
+	return 0;
+}
+
 int advice_sym_data(void *ctx, const struct cltab_line *ln, const struct cltab_offset *of,
 		    uint64_t addr, struct sym_data_info *out)
 {
@@ -33,18 +50,19 @@ int advice_sym_data(void *ctx, const struct cltab_line *ln, const struct cltab_o
 	memset(out, 0, sizeof(*out));
 	if (ln->cpumode == MAPS_CPUMODE_KERNEL || (m && m->dso->kernel))
 		return sym_kernel_data(c->sym, addr, out);
-	if (!m) {
-		out->reason = "no map holds the address";
-		return -ENOENT;
-	}
-	k = sym_map_kind(m->dso->name);
-	if (k == SYM_MAP_FILE || k == SYM_MAP_DELETED)
+	k = m ? sym_map_kind(m->dso->name) : SYM_MAP_ANON;
+	if (m && (k == SYM_MAP_FILE || k == SYM_MAP_DELETED))
 		return sym_data(c->sym, &m->mmap, addr, out);
-	if (k == SYM_MAP_ANON && !bss_tail(c, ln, addr, out))
+	if (m && k == SYM_MAP_ANON && !bss_tail(c, ln, addr, out))
 		return 0;
-	(void)of;
+	/* heap, stack, anonymous or unmapped memory: the code that touched it may know its type */
 	memset(out, 0, sizeof(*out));
-	out->reason = sym_map_kind_name(k);
+	if (!by_code(c, of, addr, out))
+		return ADVICE_BY_CODE;
+	if (of && out->reason && !strncmp(out->reason, "[type unknown]", 14))
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	out->reason = m ? sym_map_kind_name(k) : "no map holds the address";
 	return -ENOENT;
 }
 
@@ -135,17 +153,21 @@ struct builder {
 	uint32_t words;          /* CPU set words */
 };
 
+/* 0 (or ADVICE_BY_CODE) with d->var set, else -ENOENT with d->reason. */
 static int resolve(const struct advice_opts *o, const struct cltab_line *ln,
 		   const struct cltab_offset *of, struct sym_data_info *d)
 {
+	int rc;
+
 	memset(d, 0, sizeof(*d));
 	if (!o->data) {
 		d->reason = "no symbol resolution";
 		return -ENOENT;
 	}
-	if (o->data(o->data_ctx, ln, of, of ? ln->addr + of->offset : ln->addr, d) || !d->var)
+	rc = o->data(o->data_ctx, ln, of, of ? ln->addr + of->offset : ln->addr, d);
+	if (rc < 0 || !d->var)
 		return -ENOENT;
-	return 0;
+	return rc;
 }
 
 static size_t find_member(const struct advice_line *al, const char *name, uint64_t off)
@@ -194,7 +216,7 @@ static void group_rows(const struct builder *b, struct advice_line *al, size_t *
 		row_mem[i] = SIZE_MAX;
 		if (!o->visible)
 			continue;
-		if (!resolve(b->o, ln, o, &d))
+		if (resolve(b->o, ln, o, &d) >= 0)
 			member_name(name, sizeof(name), &d);
 		k = find_member(al, name, o->offset);
 		if (k == al->nr_mem) {
@@ -211,18 +233,26 @@ void advice_line_what(const struct advice_opts *o, const struct cltab_line *ln, 
 {
 	struct sym_data_info d;
 	const char *reason;
-	int nr_vars = 0;
+	char vars[256] = "";
+	int nr_vars = 0, by_code = 0, rc;
 	size_t i;
 
 	buf[0] = 0;
-	if (!resolve(o, ln, NULL, &d))
-		add_var(buf, n, &d, &nr_vars);
+	if (resolve(o, ln, NULL, &d) >= 0)
+		add_var(vars, sizeof(vars), &d, &nr_vars);
 	reason = d.reason;
-	for (i = 0; i < ln->nr_off; i++)
-		if (ln->off[i]->visible && !resolve(o, ln, ln->off[i], &d))
-			add_var(buf, n, &d, &nr_vars);
-	if (!buf[0])
+	for (i = 0; i < ln->nr_off; i++) {
+		if (!ln->off[i]->visible || (rc = resolve(o, ln, ln->off[i], &d)) < 0)
+			continue;
+		add_var(vars, sizeof(vars), &d, &nr_vars);
+		by_code |= rc == ADVICE_BY_CODE;
+	}
+	/* "heap of pid 12: *c (struct counters, 64 bytes)": what the memory is, and the types the
+	 * code says it holds */
+	if (!vars[0] || by_code)
 		what_unknown(buf, n, ln, reason, o->verbose);
+	if (vars[0])
+		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ": " : "", vars);
 }
 
 void advice_row_name(const struct advice_opts *o, const struct cltab_line *ln,
@@ -230,8 +260,10 @@ void advice_row_name(const struct advice_opts *o, const struct cltab_line *ln,
 {
 	struct sym_data_info d;
 
-	if (!resolve(o, ln, of, &d))
+	if (resolve(o, ln, of, &d) >= 0)
 		snprintf(buf, n, "%s", d.member && *d.member ? d.member : d.var);
+	else if (d.reason && !strncmp(d.reason, "[type unknown]", 14))
+		snprintf(buf, n, "%s", o->verbose ? d.reason : "[type unknown]");
 	else
 		what_unknown(buf, n, ln, d.reason, o->verbose);
 }

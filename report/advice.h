@@ -26,8 +26,10 @@
 
 /* What lies at data address @addr of line @ln (whose dmap, cpumode and first thread say where).
  * @of is the offset row the address belongs to (its instruction may name the type of a heap
- * object), or NULL for the line's start. Returns 0 with out->var set when a variable was found,
- * else -ENOENT with out->reason. Strings must outlive the advice. */
+ * object), or NULL for the line's start. Returns 0 with out->var set when a variable was found
+ * (ADVICE_BY_CODE when the row's instruction named the memory, which no symbol covers), else
+ * -ENOENT with out->reason. Strings must outlive the advice. */
+#define ADVICE_BY_CODE 1
 typedef int (*advice_data_fn)(void *ctx, const struct cltab_line *ln,
 			      const struct cltab_offset *of, uint64_t addr,
 			      struct sym_data_info *out);

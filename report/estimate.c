@@ -29,6 +29,7 @@ struct estim {
 /* What one sample contributes, after decoding and map lookup. */
 struct estim_in {
 	uint64_t addr, al_addr, ip, code_al, weight, time;
+	unsigned int back;
 	uint32_t tid, cpu;
 	int32_t pid;
 	uint8_t cpumode;
@@ -345,6 +346,7 @@ static struct estim_site *estim_findnew_site(struct estim_line *l, uint32_t offs
 	s->ip = in->ip;
 	s->code_al = in->code_al;
 	s->cmap = in->cmap;
+	s->back = in->back;
 	l->nr_site++;
 	return s;
 }
@@ -470,6 +472,7 @@ static void estim_feed_sample(struct estim *e, struct maps *maps, const struct t
 	e->tot.recovered_weight += in.weight;
 	in.cpu = (ts->flags & TRACE_SAMPLE_HAS_CPU) ? ts->cpu : TRACE_CPU_NONE;
 	in.kind = estim_kind_of(ts);
+	in.back = e->opts.mode == ESTIM_SOFT ? softdec_detail_back(ts->detail) : 0;
 	in.addr = ts->addr;
 	maps_find(maps, th, ts->cpumode, ts->addr, &loc);
 	in.dmap = loc.map;
@@ -649,15 +652,40 @@ static int estim_line_cmp(const void *pa, const void *pb, void *arg)
 	return estim_u64_cmp(a->seq, b->seq);
 }
 
-/* The variable part of a data name: "buf1.a" -> "buf1", "stats[3].hits" -> "stats". */
+/* The variable part of a data name: "buf1.a" -> "buf1", "stats[3].hits" -> "stats", and for an
+ * object reached through a pointer "c->hits" -> "*c". */
 static void estim_var_name(char *dst, size_t size, const char *name)
 {
-	size_t n = strcspn(name, ".[ +");
+	size_t n = strcspn(name, ".[ +-");
 
+	if (!strncmp(name + n, "->", 2) && size > 1) {
+		*dst++ = '*';
+		size--;
+	}
 	if (n >= size)
 		n = size - 1;
 	memcpy(dst, name, n);
 	dst[n] = '\0';
+}
+
+/* An offset no symbol names: ask the code of its heaviest site with a user code map. */
+static void estim_type_name(struct estim *e, const struct estim_line *l, struct estim_offset *o)
+{
+	const struct estim_site *best = NULL;
+	size_t i;
+
+	if (!e->opts.type_sym)
+		return;
+	for (i = 0; i < l->nr_site; i++) {
+		const struct estim_site *s = &l->site[i];
+
+		if (s->offset == o->offset && s->cmap && !s->cmap->dso->kernel &&
+		    (!best || s->c.weight > best->c.weight))
+			best = s;
+	}
+	if (best && e->opts.type_sym(e->opts.sym_ctx, best->cmap, best->ip, best->back,
+				     l->addr + o->offset, o->name, sizeof(o->name)))
+		o->name[0] = '\0';
 }
 
 static void estim_resolve(struct estim *e, struct estim_line *l)
@@ -676,6 +704,8 @@ static void estim_resolve(struct estim *e, struct estim_line *l)
 		if (e->opts.data_sym(e->opts.sym_ctx, l->thread, l->cpumode, l->dmap,
 				     l->addr + o->offset, o->name, sizeof(o->name)))
 			o->name[0] = '\0';
+		if (!o->name[0])
+			estim_type_name(e, l, o);
 		if (o->name[0] && !l->name[0])
 			estim_var_name(l->name, sizeof(l->name), o->name);
 	}

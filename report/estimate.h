@@ -70,12 +70,20 @@ typedef int (*estim_code_fn)(void *ctx, const struct maps_map *map, uint64_t ip,
 typedef int (*estim_data_fn)(void *ctx, const struct maps_thread *thread, uint8_t cpumode,
 			     const struct maps_map *map, uint64_t addr, char *buf, size_t size);
 
+/* Name the data a memory access at code address @ip of @cmap touches, from the instruction and
+ * the DWARF variables live there ("c->misses" for a heap object reached through pointer c): the
+ * access is @back instructions before @ip (soft samples; 0 when @ip is the access). Called for
+ * offsets @data_sym cannot name. 0 with the name in @buf, or -ENOENT. */
+typedef int (*estim_type_fn)(void *ctx, const struct maps_map *cmap, uint64_t ip,
+			     unsigned int back, uint64_t addr, char *buf, size_t size);
+
 struct estim_opts {
 	enum estim_mode mode;
 	uint32_t cl_size;        /* bytes, a power of two (0: 64) */
 	int show_all;            /* resolve and list every line, not only contended ones */
 	estim_code_fn code_sym;  /* NULL: no symbols */
 	estim_data_fn data_sym;
+	estim_type_fn type_sym;  /* NULL: no naming through code */
 	void *sym_ctx;
 };
 
@@ -94,6 +102,7 @@ struct estim_site {
 	uint32_t offset;         /* cacheline offset of the virtual address */
 	uint64_t ip, code_al;    /* code address, and map-relative */
 	const struct maps_map *cmap;
+	unsigned int back;       /* soft: the access is this many instructions before ip */
 	struct estim_counts c;
 	struct estim_set tids, cpus;
 	struct watch_stats ws;   /* watch: the model's counts at (offset, ip) */

@@ -594,6 +594,22 @@ static int data_sym(void *ctx, const struct maps_thread *t, uint8_t cpumode,
 	return 0;
 }
 
+/* Heap and anonymous data no symbol names: the type the instruction accesses ("c->hits"). */
+static int type_sym(void *ctx, const struct maps_map *cmap, uint64_t ip, unsigned int back,
+		    uint64_t addr, char *buf, size_t size)
+{
+	const struct sym_ctx *c = ctx;
+	struct sym_data_info di;
+	enum sym_map_kind k = sym_map_kind(cmap->mmap.filename);
+
+	if (k != SYM_MAP_FILE && k != SYM_MAP_DELETED)
+		return -ENOENT;
+	if (back || sym_data_type(c->sym, &cmap->mmap, ip, addr, &di))   /* BACK: pending */
+		return -ENOENT;
+	snprintf(buf, size, "%s", di.member && *di.member ? di.member : di.var);
+	return 0;
+}
+
 static int read_source(struct source *src, struct estim *e, struct maps *m,
 		       struct sym_session *sym)
 {
@@ -617,7 +633,7 @@ int estimate_report(struct source *src, const struct estimate_opts *opts, FILE *
 				       .no_source = opts->no_source,
 				       .full_symbols = opts->full_symbols };
 	struct estim_opts eo = { .show_all = opts->show_all, .code_sym = code_sym,
-				 .data_sym = data_sym };
+				 .data_sym = data_sym, .type_sym = type_sym };
 	struct sym_session *sym = NULL;
 	struct sym_ctx sc;
 	struct maps *m;
@@ -637,6 +653,7 @@ int estimate_report(struct source *src, const struct estimate_opts *opts, FILE *
 	if (!sym) {
 		eo.code_sym = NULL;
 		eo.data_sym = NULL;
+		eo.type_sym = NULL;
 	}
 	e = estim_new(&eo);
 	rc = read_source(src, e, m, sym);

@@ -286,29 +286,25 @@ struct line_w {
 	int sym, dso, src, tid;
 };
 
-/* perf 6.1 takes Source:Line from addr2line. When addr2line names the function but has no line
- * (no debug info there) it prints "??:?", which perf shows as "??:0". perf prints symbol+offset
- * only when it cannot ask addr2line (DSO names in brackets: [kernel.kallsyms], modules) or when
- * addr2line knows no function at the address: the "name@plt" entries perf synthesizes, which no
- * symbol table holds (docs/perf-differences.md, "Symbols with real binaries"). */
+/* perf 6.1 takes Source:Line from addr2line, whose answer the symbols session gives
+ * (report/symbols.h): "file:line"; "FILE:0" when addr2line names a file but no line (the STT_FILE
+ * file of a local function without DWARF: crtstuff.c); "??:0" when it names the function but no
+ * file (srcfile "??"). perf prints symbol+offset when it cannot ask addr2line (DSO names in
+ * brackets: [kernel.kallsyms], modules) or when addr2line finds nothing at the address (srcfile
+ * NULL): the PLT, where perf shows the "name@plt" entries it synthesizes or the size-0 _init it
+ * stretched over the PLT (docs/perf-differences.md, "Symbols with real binaries"). */
 static int srcline_by_offset(const struct cltab_offset *of)
 {
-	size_t n = strlen(of->code.symbol);
-
-	if (!of->cmap || of->cmap->dso->name[0] == '[')
-		return 1;
-	return n > 4 && !strcmp(of->code.symbol + n - 4, "@plt");
+	return !of->cmap || of->cmap->dso->name[0] == '[' || !of->code.srcfile;
 }
 
 void stdio_srcline(char *out, size_t size, const struct cltab_offset *of)
 {
 	const char *base;
 
-	if (of->has_sym && of->code.srcfile && of->code.line) {
+	if (of->has_sym && of->code.srcfile && (of->code.line || !srcline_by_offset(of))) {
 		base = strrchr(of->code.srcfile, '/');
 		snprintf(out, size, "%s:%u", base ? base + 1 : of->code.srcfile, of->code.line);
-	} else if (of->has_sym && !srcline_by_offset(of)) {
-		snprintf(out, size, "??:0");
 	} else if (of->has_sym) {
 		snprintf(out, size, "%s+%llu", of->code.symbol,
 			 (unsigned long long)of->code.sym_offset);

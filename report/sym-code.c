@@ -1,7 +1,9 @@
 /* Code addresses: the ELF symbol (function + offset) through libdwfl's symbol table, the source
  * line from the DWARF line table, and the innermost inlined function with its call site from the
  * DWARF scopes. The line is the line-table row of the address, i.e. the innermost source location
- * (inside the inlined body for inlined code), which is what addr2line and perf print. */
+ * (inside the inlined body for inlined code), which is what addr2line and perf print. Where the
+ * line table has no row, the file addr2line names from the symbol table instead (a2l_*, for perf's
+ * Source:Line). Names are demangled as perf 6.1 shows them (sym-demangle.c). */
 #include <dwarf.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -22,6 +24,16 @@ static int sym_rank(const GElf_Sym *sym, const char *name)
 		u++;
 	return (sym->st_size == 0) << 28 | (bind == STB_WEAK) << 27 | (bind != STB_GLOBAL) << 26 |
 	       (u > 15 ? 15 : u) << 20 | (int)(0xfffff - (len > 0xfffff ? 0xfffff : len));
+}
+
+/* The name perf 6.1 gives an ELF symbol: demangled (sym-demangle.c), as a pool string. */
+static const char *perf_name(struct sym_session *s, const char *name)
+{
+	char *d = sym_demangle(name, 0);
+	const char *r = sym_str(&s->str, d ? d : name);
+
+	free(d);
+	return r;
 }
 
 static int fn_cmp(const void *a, const void *b)
@@ -184,10 +196,12 @@ static void plt_synthesize(struct sym_session *s, struct sym_file *f)
 			name = (const char *)sd->d_buf + sym.st_name;
 			len = strnlen(name, sd->d_size - sym.st_name);
 		}
-		struct sym_buf b = {0};
-		sym_buf_add(&b, "%.*s@plt", (int)len, name);
-		f->plt_name[k] = sym_str(&s->str, b.p);
+		struct sym_buf b = {0}, p = {0};
+		sym_buf_add(&b, "%.*s", (int)len, name);
+		sym_buf_add(&p, "%s@plt", perf_name(s, b.p));
+		f->plt_name[k] = sym_str(&s->str, p.p);
 		free(b.p);
+		free(p.p);
 	}
 	f->nr_plt = n;
 	f->plt_first = psh.sh_addr + hdr;
@@ -512,7 +526,7 @@ static size_t rb_load(struct sym_file *f, struct rbt *t, size_t cap, const int *
 		x->end = x->start + sym.st_size;
 		x->fn = (size_t)i < nidx ? fn_of_idx[i] : -1;
 		x->bind = GELF_ST_BIND(sym.st_info);
-		x->name = name;
+		x->name = x->fn >= 0 ? f->fn[x->fn].name : name;  /* perf compares demangled names */
 		rb_insert(t, (int)nr++);
 	}
 	return nr;
@@ -546,6 +560,11 @@ static void plt_replay(struct sym_file *f)
 		if (fn && !fn->size && !seg_delta(f, fn->addr, &delta))
 			fn->end = t.n[x].end + delta;
 	}
+	/* a size-0 symbol stretched over the PLT reaches past it (_init up to .text, over .plt.got
+	 * and the padding): the tree decides there too */
+	for (size_t j = 0; j < f->nr_fn && f->plt_hi; j++)
+		if (!f->fn[j].size && f->fn[j].addr < f->plt_hi && f->fn[j].end > f->plt_hi)
+			f->plt_hi = f->fn[j].end;
 	rb_fixup_duplicate(&t);
 	for (size_t k = 0; k < f->nr_plt; k++) {
 		struct sym_rbn *x = &t.n[nr + k];
@@ -558,6 +577,152 @@ static void plt_replay(struct sym_file *f)
 	f->rb_root = t.root;
 	f->plt_delta = pdelta;
 	free(fn_of_idx);
+}
+
+/* binutils' addr2line, which perf 6.1 runs for its Source:Line column, finds the function of an
+ * address without a line in the symbol table itself (bfd's _bfd_elf_find_function): among the
+ * symbols of the section holding the address that may be functions (anything but section, file,
+ * object, TLS and hidden local size-0 untyped symbols), the one starting closest below it, whether
+ * or not it reaches the address. It then names the file of the STT_FILE symbol last seen before
+ * that symbol in table order, unless the symbol is global and a STT_FILE symbol came after another
+ * symbol (the linker's table of locals: crtstuff.c's local functions get "crtstuff.c", _start and
+ * _init none). No such symbol in the section (the PLT): addr2line knows nothing there. */
+struct sym_a2l {
+	uint64_t addr, size;  /* size 0 counts as 1, as bfd does */
+	uint32_t shndx, idx;
+	int func;             /* STT_FUNC: preferred over another symbol at the same address */
+	const char *file;     /* pool string, NULL: none */
+};
+
+/* An SHF_ALLOC section, in section header order (the first one holding an address is its). */
+struct sym_a2l_sec {
+	uint64_t addr, size;
+	uint32_t idx;
+};
+
+static int a2l_cmp(const void *a, const void *b)
+{
+	const struct sym_a2l *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return (x->addr > y->addr) - (x->addr < y->addr);
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static void a2l_sections(struct sym_file *f, Elf *elf)
+{
+	size_t n;
+
+	if (!elf || elf_getshdrnum(elf, &n) || !n)
+		return;
+	f->a2l_sec = xcalloc(n, sizeof(*f->a2l_sec));
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_size)
+			f->a2l_sec[f->nr_a2l_sec++] =
+				(struct sym_a2l_sec){ sh.sh_addr, sh.sh_size, (uint32_t)elf_ndxscn(scn) };
+	}
+}
+
+/* bfd's maybe_function_sym. */
+static int a2l_maybe_function(const GElf_Sym *sym)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	if (type == STT_SECTION || type == STT_FILE || type == STT_OBJECT || type == STT_COMMON ||
+	    type == STT_TLS || type == 8 || type == 9)  /* 8, 9: binutils' STT_RELC, STT_SRELC */
+		return 0;
+	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
+		return 0;
+	return sym->st_size || GELF_ST_BIND(sym->st_info) != STB_LOCAL || type != STT_NOTYPE ||
+	       GELF_ST_VISIBILITY(sym->st_other) != STV_HIDDEN;
+}
+
+static void a2l_build(struct sym_session *s, struct sym_file *f)
+{
+	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL } state = NOTHING_SEEN;
+	int n = dwfl_module_getsymtab(f->mod);
+	const char *file = NULL;
+	Elf *symelf = NULL;
+	size_t cap = 0;
+
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf = NULL;
+		const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr, &shndx, &elf, NULL);
+		if (!name)
+			continue;
+		if (!symelf && elf)
+			a2l_sections(f, symelf = elf);
+		if (elf != symelf)      /* an auxiliary table (.gnu_debugdata): not addr2line's */
+			continue;
+		if (GELF_ST_TYPE(sym.st_info) == STT_FILE) {
+			file = name;
+			if (state == SYMBOL_SEEN)
+				state = FILE_AFTER_SYMBOL;
+			continue;
+		}
+		if (state == NOTHING_SEEN)
+			state = SYMBOL_SEEN;
+		if (!a2l_maybe_function(&sym))
+			continue;
+		int named = file && (GELF_ST_BIND(sym.st_info) == STB_LOCAL || state != FILE_AFTER_SYMBOL);
+		f->a2l = xgrow(f->a2l, &cap, f->nr_a2l + 1, sizeof(*f->a2l));
+		f->a2l[f->nr_a2l++] = (struct sym_a2l){ addr - f->bias, sym.st_size ? sym.st_size : 1,
+							shndx, (uint32_t)i,
+							GELF_ST_TYPE(sym.st_info) == STT_FUNC,
+							named ? sym_str(&s->str, file) : NULL };
+	}
+	if (f->nr_a2l)
+		qsort(f->a2l, f->nr_a2l, sizeof(*f->a2l), a2l_cmp);
+}
+
+/* bfd's better_fit between two symbols at the same address, @best first in table order. */
+static int a2l_better(const struct sym_a2l *best, const struct sym_a2l *c, uint64_t vaddr)
+{
+	if (best->addr + best->size <= vaddr)
+		return c->size > best->size;
+	return c->addr + c->size > vaddr && !best->func && c->func;
+}
+
+/* The symbol addr2line takes for the function at @vaddr, NULL when it finds none. */
+static const struct sym_a2l *a2l_find(const struct sym_file *f, uint64_t vaddr)
+{
+	const struct sym_a2l_sec *sec = NULL;
+	size_t lo = 0, hi = f->nr_a2l;
+
+	for (size_t i = 0; i < f->nr_a2l_sec && !sec; i++)
+		if (vaddr >= f->a2l_sec[i].addr && vaddr - f->a2l_sec[i].addr < f->a2l_sec[i].size)
+			sec = &f->a2l_sec[i];
+	if (!sec)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->a2l[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the nearest start below in the section */
+	size_t top = lo;
+	while (top > 0 && f->a2l[top - 1].addr >= sec->addr && f->a2l[top - 1].shndx != sec->idx)
+		top--;
+	if (!top || f->a2l[top - 1].addr < sec->addr)
+		return NULL;
+	uint64_t at = f->a2l[top - 1].addr;
+	size_t first = top - 1;
+	while (first > 0 && f->a2l[first - 1].addr == at)
+		first--;
+	/* bfd's choice among the symbols there, in table order */
+	const struct sym_a2l *best = NULL;
+	for (size_t i = first; i < top; i++) {
+		const struct sym_a2l *c = &f->a2l[i];
+		if (c->shndx == sec->idx && (!best || a2l_better(best, c, vaddr)))
+			best = c;
+	}
+	return best;
 }
 
 /* All function symbols (and text labels) of the module's symbol table (libdwfl picks .symtab, the debug file's,
@@ -581,10 +746,11 @@ static void build_fns(struct sym_session *s, struct sym_file *f)
 			continue;
 		f->fn = xgrow(f->fn, &f->cap_fn, f->nr_fn + 1, sizeof(*f->fn));
 		uint64_t v = addr - f->bias;
-		f->fn[f->nr_fn++] = (struct sym_fn){ v, sym.st_size, v + sym.st_size,
-						     sym_str(&s->str, name), sym_rank(&sym, name),
-						     (uint32_t)i };
+		const char *shown = perf_name(s, name);
+		f->fn[f->nr_fn++] = (struct sym_fn){ v, sym.st_size, v + sym.st_size, shown,
+						     sym_rank(&sym, shown), (uint32_t)i };
 	}
+	a2l_build(s, f);
 	if (!f->nr_fn)
 		return;
 	qsort(f->fn, f->nr_fn, sizeof(*f->fn), fn_cmp);
@@ -667,6 +833,17 @@ static const char *src_path(struct sym_session *s, Dwarf_Die *cu, const char *fi
 	return r;
 }
 
+/* libdwfl finds the CU of an address past its last range too (in the gap before the next CU),
+ * and libdw's line lookup then returns a zero-length row that ends a sequence there (g++ emits
+ * them): _start after a C++ CU got that CU's last line. addr2line, like the CU's own ranges, says
+ * the address has no line. A CU without ranges or high_pc is taken at its word. */
+static int cu_covers(Dwarf_Die *cu, Dwarf_Addr a)
+{
+	if (!cu || (!dwarf_hasattr(cu, DW_AT_ranges) && !dwarf_hasattr(cu, DW_AT_high_pc)))
+		return 1;
+	return dwarf_haspc(cu, a) != 0;
+}
+
 static void code_line(struct sym_session *s, struct sym_file *f, Dwarf_Addr a,
 		      struct sym_code_info *out)
 {
@@ -674,7 +851,7 @@ static void code_line(struct sym_session *s, struct sym_file *f, Dwarf_Addr a,
 	const char *file;
 	int line = 0;
 
-	if (!l)
+	if (!l || !cu_covers(dwfl_linecu(l), a - f->dw_bias))
 		return;
 	file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
 	if (!file || line <= 0)
@@ -740,6 +917,45 @@ static void code_scopes(struct sym_session *s, struct sym_file *f, Dwarf_Addr a,
 		scope_function(s, cu, bias, a, out);
 }
 
+/* Does binutils' DWARF reader see a function at CU address @a? addr2line then names no file
+ * when the line table has no row. (For a function whose DWARF name is not its linkage name, as
+ * C++'s main, addr2line asks the symbol table the first time and names its STT_FILE file: only for
+ * the first address of that function one process is asked about. perf keeps one process per DSO,
+ * so nearly every address gets no file; this follows that.) */
+static int dwarf_function(Dwarf_Die *cu, Dwarf_Addr a)
+{
+	Dwarf_Die *scope = NULL;
+	int n = dwarf_getscopes(cu, a, &scope), r = 0;
+
+	/* an inlined instance counts too (dwarf_getscopes() continues from an inlined instance with
+	 * the scopes of its abstract definition, so the function it was inlined into is missing) */
+	for (int i = 0; i < n && !r; i++)
+		r = dwarf_tag(&scope[i]) == DW_TAG_subprogram ||
+		    dwarf_tag(&scope[i]) == DW_TAG_inlined_subroutine;
+	free(scope);
+	return r;
+}
+
+/* The file addr2line names for @vaddr when the line table has no row there, as perf 6.1 shows it
+ * in Source:Line with line 0: "??" when it finds a function but no file, the STT_FILE name when
+ * the symbol table gives one (a2l_find), NULL when it finds no function (perf then prints
+ * symbol+offset). */
+static void a2l_file(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
+		     struct sym_code_info *out)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = f->dw ? dwfl_module_addrdie(f->mod, vaddr + f->bias, &bias) : NULL;
+	const struct sym_a2l *c;
+
+	if (cu && dwarf_function(cu, vaddr + f->bias - bias)) {
+		out->srcfile = sym_str(&s->str, "??");
+		return;
+	}
+	c = a2l_find(f, vaddr);
+	if (c)
+		out->srcfile = c->file ? c->file : sym_str(&s->str, "??");
+}
+
 int sym_code_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 		   struct sym_code_info *out)
 {
@@ -755,7 +971,10 @@ int sym_code_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 		out->reason = !f->has_symtab && !f->dw ? "no symbol table" : "no symbol at address";
 		return -ENOENT;
 	}
-	if (!out->srcfile)
+	if (!out->line) {
 		out->reason = f->dw ? "no line information" : "no debug info";
+		if (out->symbol)
+			a2l_file(s, f, vaddr, out);
+	}
 	return 0;
 }

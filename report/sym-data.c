@@ -47,25 +47,31 @@ static void elf_vars(struct sym_session *s, struct sym_file *f)
 	}
 }
 
-static int die_type(Dwarf_Die *die, Dwarf_Die *type)
+int sym_die_type(Dwarf_Die *die, Dwarf_Die *type)
 {
 	Dwarf_Attribute at;
 
 	return dwarf_formref_die(dwarf_attr_integrate(die, DW_AT_type, &at), type) ? 0 : -1;
 }
 
-/* The fixed address of a variable DIE (DW_OP_addr location), or -1. */
+/* The fixed address of a variable DIE (DW_OP_addr location, or DW_OP_addrx into .debug_addr as
+ * clang's DWARF 5 has it), or -1. */
 static int var_addr(Dwarf_Die *die, Dwarf_Addr *addr)
 {
-	Dwarf_Attribute at;
+	Dwarf_Attribute at, ax;
 	Dwarf_Op *op;
 	size_t n;
 
-	if (!dwarf_attr(die, DW_AT_location, &at) || dwarf_getlocation(&at, &op, &n) || n != 1 ||
-	    op[0].atom != DW_OP_addr)
+	if (!dwarf_attr(die, DW_AT_location, &at) || dwarf_getlocation(&at, &op, &n) || n != 1)
 		return -1;
-	*addr = op[0].number;
-	return 0;
+	if (op[0].atom == DW_OP_addr) {
+		*addr = op[0].number;
+		return 0;
+	}
+	if ((op[0].atom == DW_OP_addrx || op[0].atom == DW_OP_GNU_addr_index) &&
+	    dwarf_getlocation_attr(&at, op, &ax) == 0 && dwarf_formaddr(&ax, addr) == 0)
+		return 0;
+	return -1;
 }
 
 static void dwarf_var(struct sym_session *s, struct sym_file *f, Dwarf_Die *die)
@@ -77,7 +83,7 @@ static void dwarf_var(struct sym_session *s, struct sym_file *f, Dwarf_Die *die)
 
 	if (!name || var_addr(die, &addr))
 		return;
-	if (die_type(die, &type) == 0)
+	if (sym_die_type(die, &type) == 0)
 		dwarf_aggregate_size(&type, &size);
 	add_var(f, addr + f->dw_bias - f->bias, size, sym_str(&s->str, name), die);
 }
@@ -163,7 +169,7 @@ static const struct sym_var *find_var(const struct sym_file *f, uint64_t vaddr)
 
 /* --- types ------------------------------------------------------------------------------- */
 
-static int peel(Dwarf_Die *t)
+int sym_type_peel(Dwarf_Die *t)
 {
 	for (int i = 0; i < MAX_DEPTH; i++) {
 		switch (dwarf_tag(t)) {
@@ -172,7 +178,7 @@ static int peel(Dwarf_Die *t)
 		case DW_TAG_volatile_type:
 		case DW_TAG_restrict_type:
 		case DW_TAG_atomic_type:
-			if (die_type(t, t))
+			if (sym_die_type(t, t))
 				return -1;
 			break;
 		default:
@@ -182,7 +188,7 @@ static int peel(Dwarf_Die *t)
 	return -1;
 }
 
-static uint64_t type_size(Dwarf_Die *t)
+uint64_t sym_type_size(Dwarf_Die *t)
 {
 	Dwarf_Word n = 0;
 
@@ -208,7 +214,7 @@ static void array_name(Dwarf_Die *t, struct sym_buf *b, int depth)
 {
 	Dwarf_Die elem, sub;
 
-	if (die_type(t, &elem))
+	if (sym_die_type(t, &elem))
 		sym_buf_add(b, "?");
 	else
 		type_name(&elem, b, depth + 1);
@@ -249,7 +255,7 @@ static void type_name(Dwarf_Die *t, struct sym_buf *b, int depth)
 				tag == DW_TAG_volatile_type ? "volatile " :
 				tag == DW_TAG_atomic_type ? "_Atomic " : "";
 		sym_buf_add(b, "%s", q);
-		if (die_type(t, &inner))
+		if (sym_die_type(t, &inner))
 			sym_buf_add(b, "void");
 		else
 			type_name(&inner, b, depth + 1);
@@ -299,13 +305,22 @@ static uint64_t member_size(Dwarf_Die *m, Dwarf_Die *type)
 	if (dwarf_formudata(dwarf_attr(m, DW_AT_bit_size, &at), &bits) == 0 &&
 	    dwarf_formudata(dwarf_attr(m, DW_AT_data_bit_offset, &at), &bitoff) == 0)
 		return (bitoff % 8 + bits + 7) / 8;
-	return type_size(type);
+	return sym_type_size(type);
 }
 
-static void path(Dwarf_Die *t, uint64_t off, struct sym_buf *b, int depth);
+/* A path walk: @scale is the step of an index register (0: none); the first array level whose
+ * stride it divides is printed "[]" and @opened set (sym_type_path()). */
+struct walk {
+	struct sym_buf *b;
+	uint64_t scale;
+	int opened;
+};
 
-static void struct_path(Dwarf_Die *t, uint64_t off, struct sym_buf *b, int depth)
+static void path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth);
+
+static void struct_path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
 {
+	struct sym_buf *b = w->b;
 	Dwarf_Die m, mt;
 
 	if (dwarf_child(t, &m) == 0) {
@@ -313,7 +328,7 @@ static void struct_path(Dwarf_Die *t, uint64_t off, struct sym_buf *b, int depth
 			int tag = dwarf_tag(&m);
 			uint64_t moff, msize;
 			if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
-			    member_offset(&m, &moff) || die_type(&m, &mt))
+			    member_offset(&m, &moff) || sym_die_type(&m, &mt))
 				continue;
 			msize = member_size(&m, &mt);
 			if (off < moff || off - moff >= msize)
@@ -321,21 +336,22 @@ static void struct_path(Dwarf_Die *t, uint64_t off, struct sym_buf *b, int depth
 			const char *name = dwarf_diename(&m);
 			if (name)
 				sym_buf_add(b, ".%s", name);
-			else if (tag == DW_TAG_inheritance && peel(&mt) == 0 && dwarf_diename(&mt))
+			else if (tag == DW_TAG_inheritance && sym_type_peel(&mt) == 0 && dwarf_diename(&mt))
 				sym_buf_add(b, ".%s", dwarf_diename(&mt));
-			return path(&mt, off - moff, b, depth + 1);
+			return path(&mt, off - moff, w, depth + 1);
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
 	sym_buf_add(b, " (padding +%llu)", (unsigned long long)off);
 }
 
-static void array_path(Dwarf_Die *t, uint64_t off, struct sym_buf *b, int depth)
+static void array_path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
 {
+	struct sym_buf *b = w->b;
 	uint64_t count[8], stride, es;
 	Dwarf_Die elem, sub;
 	int nd = 0;
 
-	if (die_type(t, &elem) || !(es = type_size(&elem)))
+	if (sym_die_type(t, &elem) || !(es = sym_type_size(&elem)))
 		return sym_buf_add(b, " (+%llu)", (unsigned long long)off);
 	if (dwarf_child(t, &sub) == 0) {
 		do {
@@ -347,29 +363,97 @@ static void array_path(Dwarf_Die *t, uint64_t off, struct sym_buf *b, int depth)
 		stride = es;
 		for (int j = i + 1; j < nd; j++)
 			stride *= count[j] ? count[j] : 1;
-		sym_buf_add(b, "[%llu]", (unsigned long long)(off / stride));
+		if (w->scale && !w->opened && stride % w->scale == 0) {
+			sym_buf_add(b, "[]");
+			w->opened = 1;
+		} else {
+			sym_buf_add(b, "[%llu]", (unsigned long long)(off / stride));
+		}
 		off %= stride;
 	}
-	path(&elem, off, b, depth + 1);
+	path(&elem, off, w, depth + 1);
 }
 
-/* Append to @b the path of byte @off inside type @t. */
-static void path(Dwarf_Die *t, uint64_t off, struct sym_buf *b, int depth)
+/* Append to @w->b the path of byte @off inside type @t. */
+static void path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
 {
 	Dwarf_Die u = *t;
 
-	if (depth > MAX_DEPTH || peel(&u))
-		return sym_buf_add(b, " (+%llu)", (unsigned long long)off);
+	if (depth > MAX_DEPTH || sym_type_peel(&u))
+		return sym_buf_add(w->b, " (+%llu)", (unsigned long long)off);
 	switch (dwarf_tag(&u)) {
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
-		return struct_path(&u, off, b, depth);
+		return struct_path(&u, off, w, depth);
 	case DW_TAG_array_type:
-		return array_path(&u, off, b, depth);
+		return array_path(&u, off, w, depth);
 	}
 	if (off)
-		sym_buf_add(b, " (+%llu)", (unsigned long long)off);
+		sym_buf_add(w->b, " (+%llu)", (unsigned long long)off);
+}
+
+int sym_type_path(Dwarf_Die *t, uint64_t off, uint64_t index_scale, struct sym_buf *b)
+{
+	struct walk w = { .b = b, .scale = index_scale };
+
+	path(t, off, &w, 0);
+	return w.opened;
+}
+
+void sym_type_name(Dwarf_Die *t, struct sym_buf *b)
+{
+	type_name(t, b, 0);
+}
+
+/* The member of struct/union @t (peeled) whose bytes hold @off, its type in *mt. */
+static int member_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *mt, uint64_t *moff)
+{
+	Dwarf_Die m;
+
+	if (dwarf_child(t, &m))
+		return -1;
+	do {
+		int tag = dwarf_tag(&m);
+		if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
+		    member_offset(&m, moff) || sym_die_type(&m, mt))
+			continue;
+		if (off >= *moff && off - *moff < member_size(&m, mt))
+			return 0;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return -1;
+}
+
+int sym_type_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *out)
+{
+	Dwarf_Die u = *t, inner;
+	uint64_t moff, es;
+
+	for (int depth = 0; depth < MAX_DEPTH; depth++) {
+		if (sym_type_peel(&u))
+			return -1;
+		switch (dwarf_tag(&u)) {
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+		case DW_TAG_union_type:
+			if (member_at(&u, off, &inner, &moff))
+				return -1;
+			off -= moff;
+			break;
+		case DW_TAG_array_type:
+			if (sym_die_type(&u, &inner) || !(es = sym_type_size(&inner)))
+				return -1;
+			off %= es;
+			break;
+		default:
+			if (off)
+				return -1;
+			*out = u;
+			return 0;
+		}
+		u = inner;
+	}
+	return -1;
 }
 
 static void describe(struct sym_session *s, const struct sym_var *v, uint64_t off,
@@ -379,11 +463,11 @@ static void describe(struct sym_session *s, const struct sym_var *v, uint64_t of
 	Dwarf_Die var = v->die, type;
 
 	sym_buf_add(&b, "%s", v->name);
-	if (v->has_die && die_type(&var, &type) == 0) {
-		path(&type, off, &b, 0);
+	if (v->has_die && sym_die_type(&var, &type) == 0) {
+		sym_type_path(&type, off, 0, &b);
 		out->member = sym_str(&s->str, b.p);
 		b.len = 0;
-		type_name(&type, &b, 0);
+		sym_type_name(&type, &b);
 		out->type = sym_str(&s->str, b.p);
 	} else {
 		if (off)
@@ -392,6 +476,24 @@ static void describe(struct sym_session *s, const struct sym_var *v, uint64_t of
 		out->reason = "no debug info";
 	}
 	free(b.p);
+}
+
+int sym_data_die(struct sym_session *s, struct sym_file *f, uint64_t vaddr, Dwarf_Die *type,
+		 uint64_t *off)
+{
+	const struct sym_var *v;
+	Dwarf_Die die;
+
+	if (!f->vars_built)
+		build_vars(s, f);
+	v = find_var(f, vaddr);
+	if (!v || !v->has_die)
+		return -ENOENT;
+	die = v->die;
+	if (sym_die_type(&die, type))
+		return -ENOENT;
+	*off = vaddr - v->addr;
+	return 0;
 }
 
 int sym_data_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,

@@ -83,6 +83,8 @@ void sym_file_free(struct sym_file *f)
 	free(f->fn);
 	free(f->plt_name);
 	free(f->rbn);
+	free(f->a2l);
+	free(f->a2l_sec);
 	free(f->seg);
 	free(f->name);
 	free(f->path);

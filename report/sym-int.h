@@ -1,6 +1,7 @@
 /* Internals of the symbols session (report/symbols.h), shared by symbols.c (session, strings,
  * caches), sym-file.c (finding and loading ELF files), sym-code.c (functions, lines, inline
- * frames), sym-data.c (variables and member paths) and sym-kernel.c (kallsyms, vmlinux).
+ * frames), sym-data.c (variables and member paths), sym-type.c (types of accesses, from the
+ * instruction) and sym-kernel.c (kallsyms, vmlinux).
  * Nothing here is visible outside report/sym-*.c and report/symbols.c. */
 #ifndef C2C_REPORT_SYM_INT_H
 #define C2C_REPORT_SYM_INT_H
@@ -103,12 +104,18 @@ struct sym_file {
 	const char **plt_name;  /* pool strings */
 	size_t nr_plt;
 	/* perf's tree of symbols, replayed (sym-code.c), answers for addresses in the .plt*
-	 * sections [plt_lo, plt_hi), where perf's answer depends on the tree's shape */
+	 * sections [plt_lo, plt_hi) and up to the end of a size-0 symbol perf stretched over them,
+	 * where perf's answer depends on the tree's shape */
 	struct sym_rbn *rbn;
 	int rb_root;
 	uint64_t plt_lo, plt_hi, plt_delta;  /* plt_delta: ELF vaddr - file offset there */
 	struct sym_fn *fn;
 	size_t nr_fn, cap_fn;
+	/* the symbol table as binutils' addr2line sees it (sym-code.c), for perf's Source:Line */
+	struct sym_a2l *a2l;
+	size_t nr_a2l;
+	struct sym_a2l_sec *a2l_sec;
+	size_t nr_a2l_sec;
 	struct sym_cache code, data;
 	struct sym_cu_index **cuidx;  /* sym-inline.c */
 	size_t nr_cuidx, cap_cuidx;
@@ -140,6 +147,9 @@ struct sym_session {
 	struct sym_file *vmlinux;
 	int64_t kaslr;        /* runtime - vmlinux address */
 	struct sym_cache kcode, kdata;
+	struct sym_type_ctx *type;  /* sym-type.c: disassemblers and per-file caches, or NULL */
+	void (*type_free)(struct sym_session *s);  /* frees ->type; a pointer, so that programs
+						    * not calling sym_data_type() need no capstone */
 };
 
 /* sym-file.c */
@@ -157,6 +167,12 @@ void sym_file_free(struct sym_file *f);
 int sym_code_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 		   struct sym_code_info *out);
 
+/* sym-demangle.c: the name perf 6.1 shows for ELF symbol @name (libiberty's cplus_demangle();
+ * with @params the parameter list and qualifiers too, as perf -v), malloc'd; NULL when @name is
+ * not mangled or the build has no libiberty (sym_demangle_available() is then 0). */
+char *sym_demangle(const char *name, int params);
+int sym_demangle_available(void);
+
 /* sym-inline.c: the innermost DW_TAG_inlined_subroutine of @cu covering CU address @a. */
 int sym_inline_find(struct sym_file *f, Dwarf_Die *cu, Dwarf_Addr a, Dwarf_Die *out);
 void sym_inline_release(struct sym_file *f);
@@ -164,6 +180,28 @@ void sym_inline_release(struct sym_file *f);
 /* sym-data.c */
 int sym_data_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 		   struct sym_data_info *out);
+/* Types, shared with sym-type.c. sym_die_type: the DW_AT_type of @die (through
+ * DW_AT_abstract_origin), 0 or -1. sym_type_peel: @t through typedefs and qualifiers.
+ * sym_type_size: bytes, 0 when unknown. sym_type_name: "struct _buf", "long int *".
+ * sym_type_path: append the member path of byte @off in @t (".a.b[3] (+2)"); with
+ * @index_scale != 0 the first array level whose stride is a multiple of it is printed "[]",
+ * and the return value is 1 when that happened. */
+int sym_die_type(Dwarf_Die *die, Dwarf_Die *type);
+int sym_type_peel(Dwarf_Die *t);
+uint64_t sym_type_size(Dwarf_Die *t);
+struct sym_buf;
+void sym_type_name(Dwarf_Die *t, struct sym_buf *b);
+int sym_type_path(Dwarf_Die *t, uint64_t off, uint64_t index_scale, struct sym_buf *b);
+/* The scalar or pointer type (peeled) that starts exactly at byte @off of @t: 0, else -1. */
+int sym_type_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *out);
+/* The DWARF type of the static variable holding ELF @vaddr, *off bytes into it: 0, else
+ * -ENOENT. */
+int sym_data_die(struct sym_session *s, struct sym_file *f, uint64_t vaddr, Dwarf_Die *type,
+		 uint64_t *off);
+
+/* symbols.c: the file and ELF address of @addr in @map: 0, or -ENOENT/-errno with *reason. */
+int sym_locate(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
+	       struct sym_file **fp, uint64_t *vaddr, const char **reason);
 
 /* Append helpers for building strings. */
 struct sym_buf {

@@ -197,6 +197,8 @@ void sym_session_free(struct sym_session *s)
 	free(s->kallsyms_text);
 	sym_cache_release(&s->kcode);
 	sym_cache_release(&s->kdata);
+	if (s->type_free)
+		s->type_free(s);  /* only set when sym-type.c is linked in and was used */
 	sym_strpool_release(&s->str);
 	free(s->symfs);
 	free(s->vmlinux_path);
@@ -242,9 +244,8 @@ const char *sym_map_kind_name(enum sym_map_kind k)
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }
 
-/* The file and ELF address of @addr in @map, or -ENOENT with *reason. */
-static int locate(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
-		  struct sym_file **fp, uint64_t *vaddr, const char **reason)
+int sym_locate(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
+	       struct sym_file **fp, uint64_t *vaddr, const char **reason)
 {
 	struct sym_file *f;
 
@@ -277,7 +278,7 @@ int sym_code(struct sym_session *s, const struct trace_mmap *map, uint64_t ip,
 	memset(out, 0, sizeof(*out));
 	if (!s || (map && !map->filename))
 		return -EINVAL;
-	rc = locate(s, map, ip, &f, &vaddr, &reason);
+	rc = sym_locate(s, map, ip, &f, &vaddr, &reason);
 	if (rc) {
 		out->reason = reason;
 		return rc;
@@ -304,7 +305,7 @@ int sym_data(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
 	memset(out, 0, sizeof(*out));
 	if (!s || (map && !map->filename))
 		return -EINVAL;
-	rc = locate(s, map, addr, &f, &vaddr, &reason);
+	rc = sym_locate(s, map, addr, &f, &vaddr, &reason);
 	if (rc) {
 		out->reason = reason;
 		return rc;

@@ -59,12 +59,17 @@ struct sym_opts {
  * perf does; when the symbol table has nothing, the DWARF function. srcfile is made absolute
  * with the CU's directory when DWARF gives it relative. binutils 2.40's addr2line sometimes names
  * the CU's main file instead of an included one for DWARF 5 rows of system libraries (with the
- * same line); we follow the line table, as gdb and libdw do. */
+ * same line); we follow the line table, as gdb and libdw do. Where the line table has no row (and
+ * symbol is known), srcfile/line is what addr2line answers instead, with line 0: "??" when it
+ * names the function but no file; the name of the STT_FILE symbol before the function in the
+ * symbol table ("crtstuff.c") when it names one; NULL when it finds no function in the address's
+ * section (the PLT), where perf prints symbol+offset. C++ names are demangled as perf 6.1 shows
+ * them (libiberty, no parameter lists), "func@plt" names too. */
 struct sym_code_info {
 	const char *symbol;     /* function name, NULL when unknown */
 	uint64_t sym_offset;    /* address - symbol start */
-	const char *srcfile;    /* source file path (absolute when DWARF allows), NULL when unknown */
-	uint32_t line;
+	const char *srcfile;    /* source file path (absolute when DWARF allows), "??", or NULL */
+	uint32_t line;          /* 0: no line-table row */
 	const char *inline_fn;  /* innermost inlined function at the address, or NULL */
 	const char *call_file;  /* its call site */
 	uint32_t call_line;
@@ -102,6 +107,66 @@ int sym_kernel_code(struct sym_session *s, uint64_t ip, struct sym_code_info *ou
  * ELF (STT_OBJECT) and DWARF (DW_TAG_variable at DW_OP_addr). */
 int sym_data(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
 	     struct sym_data_info *out);
+/* Data-type profiling: the type and member a memory access at user @ip (in @code_map, the
+ * mapping of the code) touches, named from the instruction at @ip and the DWARF variables live
+ * there, for samples whose data address sym_data() cannot name (heap, anonymous memory, stacks).
+ * The instruction's memory operand (x86-64 and AArch64) gives base register, index, scale and
+ * displacement. The object is the pointer the base register holds:
+ *  - a variable or parameter of the scopes around @ip (inlined functions' included, innermost
+ *    first) whose DWARF location there is exactly that register (DW_OP_reg<N>, DW_OP_regx) or
+ *    whose value is register + c (DW_OP_breg<N> c, DW_OP_stack_value: the register holds p - c,
+ *    as gcc and clang describe "s = &o->st[1]" after inlining), typed pointer or reference to a
+ *    sized type;
+ *  - else what the basic block before @ip loaded into the register (the block starts at the
+ *    last branch target or instruction after a branch/call; functions with indirect jumps or
+ *    over 256 KiB are not followed): a pointer member through a known pointer ("rax =
+ *    n->next"), a pointer variable kept in memory (DW_OP_breg<N> disp alone), a static pointer
+ *    variable or member ("ghead"), a copy of a typed register, or pointer arithmetic (lea,
+ *    AArch64 add: an offset, or an unknown index with its scale);
+ *  - else a local variable whose stack slot the access falls in (DW_OP_fbreg from a frame base
+ *    of DW_OP_call_frame_cfa, through the CFI, or a register; DW_OP_breg<N>), when the access
+ *    uses the slot's register: var "local", member "local.misses", "arr[2]", as sym_data().
+ * Results, with p the pointer's name ("p", "n->next", "ghead"):
+ *   var "*p", type the pointee as C spells it without qualifiers ("struct node", "stats_t"),
+ *   var_size sizeof(*p), var_offset the byte inside *p (inside the element for p[k]/p[]),
+ *   member "p->next", "p->st[1].misses", "(*p)[2]" (pointer to array), "*p" and "*p (+4)"
+ *   (scalar pointee), "p->a (+4)", "*p (padding +33)", "p[2].key" (displacement past *p: an
+ *   element after it; a negative one names nothing); through a C++ reference s: var "s",
+ *   member "s.b[2]". With an index register the element is unknown: the first array on the
+ *   path whose stride is a multiple of the scale takes the index ("p->y[]"), else, when
+ *   sizeof(*p) is a multiple of the scale, the index counts elements of *p ("p[].count",
+ *   offset the displacement mod sizeof(*p)); else member "*p (+?)" with a reason, the type
+ *   still named. The member names the first byte accessed; the access size is not used.
+ * A rip-relative or absolute operand, or a base register holding a constant address (adrp/adr,
+ * lea from rip) with no index register, is static data: the answer is sym_data()'s for that
+ * address.
+ * @addr, the sample's data address, is not used: results are cached per (file, ip), about 30 us
+ * for a first lookup and 0.05 us for a repeat (bench/bench_symtype.c on c2c-lite itself).
+ * Returns 0 when named, -ENOENT with reason "[type unknown]: why" ("no memory operand",
+ * "no memory access (address arithmetic or nop)", "instruction not decodable", "unsupported
+ * architecture", "no code bytes at this address in the file", "no debug info", "no debug info
+ * at this pc", "stack access, no local variable there" (spills, saved registers), "no pointer
+ * variable in the base register
+ * at this pc", "thread-local storage (fs/gs segment)", "no base register (absolute address with
+ * an index)"), sym_data()'s -ENOENT and reason for static data, or the mapping's reason like
+ * sym_code() ("heap", "file not found", ...); -EINVAL on misuse; -ENOMEM if capstone cannot
+ * allocate. */
+int sym_data_type(struct sym_session *s, const struct trace_mmap *code_map, uint64_t ip,
+		  uint64_t addr, struct sym_data_info *out);
+/* sym_data_type() of the instruction @back instructions before @ip (0: @ip itself), found by
+ * decoding the function holding @ip from its start. For the soft backend's samples, whose
+ * access is softdec_detail_back() instructions before the sampled IP (include/c2c/soft.h).
+ * The function is the ELF function symbol holding @ip, else its DWARF range; its instruction
+ * boundaries are decoded once per session and the answer is cached like sym_data_type()'s.
+ * @back 0 is exactly sym_data_type(). Otherwise -ENOENT with reason "[type unknown]: why" when
+ * @back is 15 or more (the soft backend's saturated count: "the access is 15 or more
+ * instructions before the sample"), no function holds @ip ("no function (symbol or debug info)
+ * holds this address"), @ip is not an instruction boundary of its function ("not an
+ * instruction boundary of its function", "the function does not decode up to this address"),
+ * or @back goes past the function's start ("the access would be before the start of the
+ * function"); the mapping's reason as sym_data_type(); -EINVAL on misuse. */
+int sym_data_type_back(struct sym_session *s, const struct trace_mmap *code_map, uint64_t ip,
+		       unsigned int back, uint64_t addr, struct sym_data_info *out);
 /* A kernel data address: DWARF of the vmlinux when given, else kallsyms data symbols (types
  * d D b B r R v V g G s S; var_size is the distance to the next symbol). */
 int sym_kernel_data(struct sym_session *s, uint64_t addr, struct sym_data_info *out);

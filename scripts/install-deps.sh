@@ -8,5 +8,5 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
 	build-essential pkg-config libelf-dev libdw-dev libncurses-dev libcmocka-dev \
-	libzstd-dev zlib1g-dev libcapstone-dev libdebuginfod-dev \
+	libzstd-dev zlib1g-dev libcapstone-dev libdebuginfod-dev libiberty-dev g++ \
 	linux-perf tmux time hyperfine clang libclang-rt-14-dev binutils procps >/dev/null

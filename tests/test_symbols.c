@@ -25,6 +25,7 @@
 
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
+#include "report/sym-int.h"  /* sym_demangle_available() */
 #include "report/symbols.h"
 #include "tests/symprogs/symprog.h"
 
@@ -589,6 +590,142 @@ static void test_symbols_plt(void **state)
 	}
 }
 
+/* Where the line table has no row, perf 6.1 still asks addr2line, which falls back to the symbol
+ * table: the function closest below the address in its section and the STT_FILE name before it
+ * (for local symbols, or before any other symbol was seen). srcfile is what addr2line names then
+ * ("??" for no file), with line 0; NULL when addr2line finds no function in the section (the
+ * PLT). */
+enum a2l_bin { A2L_INL, A2L_NODEBUG, A2L_PIE };
+
+struct a2l_row {
+	int line;
+	enum a2l_bin bin;
+	const char *at;       /* ELF symbol, or ".plt" for the PLT section */
+	uint64_t off;
+	const char *symbol;   /* what sym_code() names */
+	const char *srcfile;  /* NULL: addr2line finds nothing */
+};
+
+static const struct a2l_row a2l_rows[] = {
+	/* crtstuff.c's size-0 local functions: the STT_FILE symbol before them */
+	{ __LINE__, A2L_INL, "deregister_tm_clones", 0, "deregister_tm_clones", "crtstuff.c" },
+	{ __LINE__, A2L_INL, "frame_dummy", 4, "frame_dummy", "crtstuff.c" },
+	{ __LINE__, A2L_NODEBUG, "register_tm_clones", 1, "register_tm_clones", "crtstuff.c" },
+	{ __LINE__, A2L_NODEBUG, "__do_global_dtors_aux", 0, "__do_global_dtors_aux", "crtstuff.c" },
+	/* global symbols after a STT_FILE that followed other symbols: no file */
+	{ __LINE__, A2L_INL, "_start", 0, "_start", "??" },
+	{ __LINE__, A2L_INL, "_init", 0, "_init", "??" },
+	{ __LINE__, A2L_NODEBUG, "worker", 5, "worker", "??" },
+	/* the PLT: perf's Symbol is the _init it stretched, addr2line finds nothing in .plt */
+	{ __LINE__, A2L_PIE, ".plt", 6, "_init", NULL },
+};
+
+static void test_symbols_a2l_fallback(void **state)
+{
+	struct fix *f = *state;
+	struct bin *bins[] = { [A2L_INL] = &f->inl, [A2L_NODEBUG] = &f->nodebug, [A2L_PIE] = &f->pie };
+
+	for (size_t i = 0; i < sizeof(bins) / sizeof(bins[0]); i++)
+		make_maps(bins[i], random_base());
+	for (size_t i = 0; i < sizeof(a2l_rows) / sizeof(a2l_rows[0]); i++) {
+		const struct a2l_row *r = &a2l_rows[i];
+		struct bin *b = bins[r->bin];
+		struct sym_session *s = session(NULL);
+		struct sym_code_info ci;
+		char a2l[PATH_MAX + 32], ours[PATH_MAX + 32];
+		uint64_t v = (!strcmp(r->at, ".plt") ? elf_section(b->path, r->at)
+						     : elf_sym(b->path, r->at)) + r->off;
+		int rc = sym_code(s, map_of(b, b->base + v), b->base + v, &ci);
+
+		if (rc || !ci.symbol || strcmp(ci.symbol, r->symbol) || ci.line ||
+		    (r->srcfile ? !ci.srcfile || strcmp(ci.srcfile, r->srcfile) : !!ci.srcfile))
+			fail_msg("row at line %d: rc %d symbol '%s' srcfile '%s' line %u", r->line, rc,
+				 ci.symbol ? ci.symbol : "(null)", ci.srcfile ? ci.srcfile : "(null)",
+				 ci.line);
+		/* and addr2line itself agrees: "FILE:?" with a function, "??:0" without */
+		if (addr2line_first(b->path, v, a2l, sizeof(a2l)) == 0) {
+			snprintf(ours, sizeof(ours), "%s:%s", ci.srcfile ? ci.srcfile : "??",
+				 ci.srcfile ? "?" : "0");
+			if (strcmp(ours, a2l))
+				fail_msg("row at line %d: ours %s, addr2line %s", r->line, ours, a2l);
+		}
+		sym_session_free(s);
+	}
+}
+
+/* C++ names as perf 6.1 shows them: libiberty's cplus_demangle() without parameter lists, for
+ * functions and for the PLT entries perf names. */
+struct cxx_row {
+	int line;
+	const char *mangled;  /* ELF symbol, or the .rela.plt target for "@plt" rows */
+	int plt;
+	const char *want;
+	int alias;            /* another mangled name at the address (D1/D2): mangled one unknown */
+};
+
+static const struct cxx_row cxx_rows[] = {
+	{ __LINE__, "_ZN5shard5Adder4stepEl", 0, "shard::Adder::step" },
+	{ __LINE__, "_ZN5shard4spinINS_7CounterIlEEEEvRT_l", 0, "shard::spin<shard::Counter<long> >" },
+	{ __LINE__, "_ZN5shard7CounterIiED2Ev", 0, "shard::Counter<int>::~Counter", 1 },
+	{ __LINE__, "_ZL5churnRN5shard6WorkerEl.constprop.0", 0, "churn" },
+	{ __LINE__, "cxx_c_entry", 0, "cxx_c_entry" },
+	{ __LINE__, "_GLOBAL__sub_I_cxx_c_entry", 0, "_GLOBAL__sub_I_cxx_c_entry" },
+	{ __LINE__, "_ZNSt6thread4joinEv", 1, "std::thread::join@plt" },
+};
+
+static int plt_index(const char *path, const char *name)
+{
+	char got[256];
+	size_t n = nr_rela_plt(path);
+
+	for (size_t k = 0; k < n; k++) {
+		rela_plt_name(path, k, got, sizeof(got));
+		if (!strcmp(got, name))
+			return (int)k;
+	}
+	return -1;
+}
+
+static void test_symbols_cxx_demangle(void **state)
+{
+	struct fix *f = *state;
+	struct bin cxx;
+
+	if (run("g++ --version >/dev/null 2>&1")) {
+		skip();
+		return;
+	}
+	if (!sym_demangle_available())
+		fprintf(stderr, "test_symbols: built without libiberty, C++ names stay mangled\n");
+	snprintf(cxx.path, sizeof(cxx.path), "%s/prog_cxx", f->tmp);
+	assert_int_equal(run("g++ -O2 -g -pthread -Wl,-z,lazy -o '%s' %s/prog_cxx.cc", cxx.path,
+			     SRCDIR), 0);
+	make_maps(&cxx, random_base());
+	struct sym_session *s = session(NULL);
+	for (size_t i = 0; i < sizeof(cxx_rows) / sizeof(cxx_rows[0]); i++) {
+		const struct cxx_row *r = &cxx_rows[i];
+		struct sym_code_info ci;
+		char want[512];
+		int k = r->plt ? plt_index(cxx.path, r->mangled) : 0;
+		uint64_t v = r->plt ? elf_section(cxx.path, ".plt") + 16 + 16 * (uint64_t)k + 4
+				    : elf_sym(cxx.path, r->mangled) + 1;
+
+		if (k < 0)
+			fail_msg("row at line %d: no PLT entry for %s", r->line, r->mangled);
+		if (sym_demangle_available())
+			snprintf(want, sizeof(want), "%s", r->want);
+		else
+			snprintf(want, sizeof(want), "%s%s", r->mangled, r->plt ? "@plt" : "");
+		int rc = sym_code(s, map_of(&cxx, cxx.base + v), cxx.base + v, &ci);
+		if (!sym_demangle_available() && r->alias && ci.symbol)
+			snprintf(want, sizeof(want), "%s", ci.symbol);
+		if (rc || !ci.symbol || strcmp(ci.symbol, want) || ci.sym_offset != (r->plt ? 4 : 1))
+			fail_msg("row at line %d: rc %d symbol '%s' want '%s'", r->line, rc,
+				 ci.symbol ? ci.symbol : "(null)", want);
+	}
+	sym_session_free(s);
+}
+
 /* --- data --------------------------------------------------------------------------------- */
 
 struct data_row {
@@ -857,7 +994,8 @@ static void test_symbols_no_debug_info(void **state)
 	assert_int_equal(sym_code(s, map_of(b, a), a, &ci), 0);
 	assert_string_equal(ci.symbol, "worker");
 	assert_int_equal(ci.sym_offset, 5);
-	assert_null(ci.srcfile);
+	assert_string_equal(ci.srcfile, "??");  /* addr2line: the function, no file, no line */
+	assert_int_equal(ci.line, 0);
 	assert_string_equal(ci.reason, "no debug info");
 	a = b->base + elf_sym(b->path, "stats") + 3 * sizeof(struct stat_s) + 4;
 	assert_int_equal(sym_data(s, map_of(b, a), a, &di), 0);
@@ -1132,6 +1270,8 @@ int main(void)
 		cmocka_unit_test(test_symbols_code_inline_pie),
 		cmocka_unit_test(test_symbols_code_pie_and_nopie),
 		cmocka_unit_test(test_symbols_plt),
+		cmocka_unit_test(test_symbols_a2l_fallback),
+		cmocka_unit_test(test_symbols_cxx_demangle),
 		cmocka_unit_test(test_symbols_data_pie_and_nopie),
 		cmocka_unit_test(test_symbols_relro_split),
 		cmocka_unit_test(test_symbols_stripped_debuglink),

@@ -162,7 +162,7 @@ const char *tui_model_data_name(struct tui_model *m, const struct cltab_line *l,
 	struct advice_sym_ctx ctx = { .sym = m->sym, .maps = m->maps };
 	struct sym_data_info di;
 
-	if (!m->sym || advice_sym_data(&ctx, l, o, o ? l->addr + o->offset : l->addr, &di) ||
+	if (!m->sym || advice_sym_data(&ctx, l, o, o ? l->addr + o->offset : l->addr, &di) < 0 ||
 	    !di.var)
 		return NULL;
 	/* the member path starts with the variable's name ("buf1.lock0") */

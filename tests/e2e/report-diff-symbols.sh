@@ -3,8 +3,13 @@
 # Builds tests/symprogs programs -g at test time: a PIE with inlined code at -O2, a non-PIE with
 # globals (once with dev/inode, once with its build-id and samples on its .data/.bss), a stripped
 # PIE whose debug info sits in a separate file found through .gnu_debuglink, a lazily bound PIE
-# sampled in its PLT entries, and a PIE with the C library it links (system path). Takes function
-# starts, line-table rows and PLT entries from the binaries (nm, readelf), and has
+# sampled in its PLT entries (once without start files, once with them: then perf stretches the
+# size-0 _init over PLT entries, whose Source:Line is "_init+N" as addr2line finds no function in
+# .plt), a PIE with the C library it links (system path), and a lazily bound multithreaded C++ PIE
+# (tests/symprogs/prog_cxx.cc, g++) with the libstdc++ it links: demangled names as perf 6.1 shows
+# them. Takes function starts, size-0 functions (crtstuff.c's, _init: Source:Line "crtstuff.c:0"
+# and "??:0" from addr2line's symbol-table fallback), line-table rows and PLT entries from the
+# binaries (nm, readelf), and has
 # `c2c-gen -s spec` write MMAP2 records of their PT_LOAD segments as the kernel maps them (start,
 # page-rounded length, pgoff, prot, the real path, the real build-id in the MMAP2 build-id form or
 # the file's dev/inode) and samples at those addresses. `perf c2c report --stdio` (perf 6.1) and
@@ -33,6 +38,7 @@ export HOME=$tmp/home PERF_BUILDID_DIR=$tmp/home/.debug
 unset DEBUGINFOD_URLS
 mkdir -p "$HOME"
 SRC=$PWD/tests/symprogs
+. tests/e2e/lib/spec.sh   # HEX, spec_maps, bid_of
 
 cc -O2 -g -pthread -fPIE -pie -I"$SRC" -o "$tmp/inl_pie" "$SRC/prog_inline.c" || exit 1
 cc -O2 -g -pthread -fno-pie -no-pie -I"$SRC" -o "$tmp/data_nopie" "$SRC/prog_data.c" || exit 1
@@ -41,33 +47,6 @@ cc -O2 -g -pthread -fPIE -pie -I"$SRC" -o "$tmp/strip/inl_strip" "$SRC/prog_inli
 ( cd "$tmp/strip" && objcopy --only-keep-debug inl_strip inl_strip.debug &&
 	strip --strip-debug --strip-unneeded inl_strip &&
 	objcopy --add-gnu-debuglink=inl_strip.debug inl_strip ) || exit 1
-
-# hex(s): the value of "0x1f" or "1f" (mawk has no strtonum)
-HEX='function hex(s,  i, v) { sub(/^0x/, "", s); v = 0
-	for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-	return v }'
-
-# spec_maps FILE BASE BUILDID|- : MMAP2 lines of FILE loaded at BASE, as the kernel maps it
-spec_maps() {
-	local bin=$1 base=$2 bid=$3 dev ino maj min
-	dev=$(stat -L -c '%D' "$bin") ino=$(stat -L -c '%i' "$bin")
-	maj=$(( (0x$dev >> 8) & 0xfff )) min=$(( (0x$dev & 0xff) | ((0x$dev >> 12) & 0xfff00) ))
-	# PT_LOAD: Offset VirtAddr PhysAddr FileSiz MemSiz Flg(s) Align. The kernel maps the pages
-	# holding [vaddr, vaddr + filesz) from the page of offset; the rest of memsz is anonymous.
-	# (mawk prints numbers up to 32 bits in hex: the base is added by bash)
-	readelf -lW "$bin" | awk "$HEX"'
-		$1 == "LOAD" {
-			off = hex($2); va = hex($3); fs = hex($5)
-			prot = 0; flg = ""
-			for (i = 7; i < NF; i++) flg = flg $i
-			if (flg ~ /R/) prot += 1; if (flg ~ /W/) prot += 2; if (flg ~ /E/) prot += 4
-			s = va - va % 4096; e = va + fs; if (e % 4096) e += 4096 - e % 4096
-			printf "%d %d %d %d\n", s, e - s, off - off % 4096, prot
-		}' | while read -r s len pgoff prot; do
-		printf 'map %x %x %x %x %x %x %x %s %s\n' $((base + s)) "$len" "$pgoff" "$prot" \
-			"$maj" "$min" "$ino" "$bid" "$bin"
-	done
-}
 
 # spec_code FILE BASE EVERY [dyn|sym [MAX]]: sample IPs in FILE loaded at BASE: the start of every
 # EVERY-th function (by address), the byte after it and the line-table rows inside it (the first
@@ -118,6 +97,13 @@ spec_plt() {
 		while read -r a; do printf 'code %x\n' $(($2 + a)); done
 }
 
+# spec_nosize FILE BASE: the start and the 5th byte of every size-0 text symbol of FILE (_init,
+# crtstuff.c's local functions), where addr2line falls back to the symbol table
+spec_nosize() {
+	nm -S --defined-only "$1" | awk "$HEX"'NF == 3 && $2 ~ /^[tT]$/ { print hex($1); print hex($1) + 4 }' |
+		sort -nu | while read -r a; do printf 'code %x\n' $(($2 + a)); done
+}
+
 # spec_data FILE BASE: the start and the last byte of every sized global of FILE
 spec_data() {
 	nm -S --defined-only "$1" | awk "$HEX"'$3 ~ /^[bBdD]$/ && NF == 4 && $2 !~ /^0+$/ {
@@ -125,7 +111,6 @@ spec_data() {
 		while read -r a; do printf 'data %x\n' $(($2 + a)); done
 }
 
-bid_of() { readelf -nW "$1" | awk '/Build ID:/ { print $NF; exit }'; }
 
 fail=0 runs=0
 check() {   # name file-prefix input-suffix options...
@@ -163,8 +148,8 @@ run_case() {   # name spec-file
 
 PIE=0x555555554000 LIBBASE=0x7f3a12000000
 # a PIE with inlined code, its real build-id in the MMAP2 records
-{ spec_maps "$tmp/inl_pie" $PIE "$(bid_of "$tmp/inl_pie")"; spec_code "$tmp/inl_pie" $PIE 1; } \
-	> "$tmp/pie-inline.spec"
+{ spec_maps "$tmp/inl_pie" $PIE "$(bid_of "$tmp/inl_pie")"; spec_code "$tmp/inl_pie" $PIE 1
+  spec_nosize "$tmp/inl_pie" $PIE; } > "$tmp/pie-inline.spec"
 # a non-PIE with dev/inode instead of a build-id
 { spec_maps "$tmp/data_nopie" 0 -; spec_code "$tmp/data_nopie" 0 1; } > "$tmp/nopie.spec"
 # the same with its build-id, the samples on its globals (.data and .bss) instead of the heap
@@ -174,12 +159,17 @@ PIE=0x555555554000 LIBBASE=0x7f3a12000000
 { spec_maps "$tmp/strip/inl_strip" 0x560000000000 "$(bid_of "$tmp/strip/inl_strip")"
   spec_code "$tmp/strip/inl_strip" 0x560000000000 1; } > "$tmp/stripped-debuglink.spec"
 # PLT entries of a lazily bound PIE: "func@plt" in perf 6.1, Source:Line "func@plt+N". Built
-# without start files: with them perf stretches the size-0 _init over some entries and prints
-# "_init+N" where c2c-lite prints "??:0" (docs/perf-differences.md)
+# without start files (no _init), then with them: perf stretches the size-0 _init over some
+# entries (Symbol "_init") and, addr2line finding no function in .plt, prints "_init+N"
 cc -O2 -g -fno-builtin -nostartfiles -DNOSTART -Wl,-z,lazy -o "$tmp/prog_plt" "$SRC/prog_plt.c" ||
 	exit 1
 { spec_maps "$tmp/prog_plt" $PIE "$(bid_of "$tmp/prog_plt")"; spec_code "$tmp/prog_plt" $PIE 1
   spec_plt "$tmp/prog_plt" $PIE; } > "$tmp/pie-plt.spec"
+cc -O2 -g -fno-builtin -Wl,-z,lazy -o "$tmp/plt_start" "$SRC/prog_plt.c" || exit 1
+{ spec_maps "$tmp/plt_start" $PIE "$(bid_of "$tmp/plt_start")"; spec_code "$tmp/plt_start" $PIE 1
+  spec_nosize "$tmp/plt_start" $PIE; spec_plt "$tmp/plt_start" $PIE; } > "$tmp/pie-plt-start.spec"
+grep -q ' _init$' <(nm "$tmp/plt_start") ||
+	{ echo "FAIL pie-plt-start: no _init in the program"; fail=$((fail + 1)); }
 # the PIE and the C library it links: .dynsym only, lines when its debug info is installed under
 # /usr/lib/debug/.build-id (libc6-dbg); every 97th function, 3 line rows each
 libc=$(ldd "$tmp/inl_pie" 2>/dev/null | awk '$1 ~ /^libc\.so/ { print $3 }')
@@ -188,6 +178,25 @@ if [ -n "$libc" ] && [ -f "$libc" ]; then
 	{ spec_maps "$tmp/inl_pie" $PIE "$(bid_of "$tmp/inl_pie")"; spec_code "$tmp/inl_pie" $PIE 1
 	  spec_maps "$libc" $LIBBASE "$(bid_of "$libc")"
 	  spec_code "$libc" $LIBBASE 97 dyn 3 | a2l_agrees "$libc" $LIBBASE; } > "$tmp/pie-libc.spec"
+fi
+
+# C++: demangled names (perf 6.1 demangles without parameter lists: "shard::spin<...>", a clone
+# "churn.constprop.0" as "churn"), PLT entries of libstdc++ functions, and libstdc++'s .dynsym
+if command -v g++ >/dev/null; then
+	g++ -O2 -g -pthread -Wl,-z,lazy -o "$tmp/prog_cxx" "$SRC/prog_cxx.cc" || exit 1
+	{ spec_maps "$tmp/prog_cxx" $PIE "$(bid_of "$tmp/prog_cxx")"; spec_code "$tmp/prog_cxx" $PIE 1
+	  spec_nosize "$tmp/prog_cxx" $PIE; spec_plt "$tmp/prog_cxx" $PIE; } > "$tmp/cxx-pie.spec"
+	cxxlib=$(ldd "$tmp/prog_cxx" 2>/dev/null | awk '$1 ~ /^libstdc\+\+\.so/ { print $3 }')
+	if [ -n "$cxxlib" ] && [ -f "$cxxlib" ]; then
+		cxxlib=$(readlink -f "$cxxlib")
+		{ spec_maps "$tmp/prog_cxx" $PIE "$(bid_of "$tmp/prog_cxx")"
+		  spec_code "$tmp/prog_cxx" $PIE 1
+		  spec_maps "$cxxlib" $LIBBASE "$(bid_of "$cxxlib")"
+		  spec_code "$cxxlib" $LIBBASE 23 dyn 3 | a2l_agrees "$cxxlib" $LIBBASE; } \
+			> "$tmp/cxx-libstdcxx.spec"
+	fi
+else
+	echo "note: g++ not installed, C++ cases left out"
 fi
 
 for f in "$tmp"/*.spec; do

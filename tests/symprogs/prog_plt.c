@@ -1,7 +1,8 @@
 /* A hot loop of libc calls through the PLT, for the PLT symbol tests: test_symbols builds it
- * with -nostartfiles -DNOSTART (no .init, so no _init stretched over the PLT) and
- * tests/e2e/symbols-perf.sh records it with perf (lazy binding, so the calls go through the
- * .plt entries). LOOPS sets the run time. */
+ * with -nostartfiles -DNOSTART (no .init, so no _init stretched over the PLT),
+ * tests/e2e/report-diff-symbols.sh both that way and with the start files (_init stretched over
+ * the PLT), and tests/e2e/symbols-perf.sh records it with perf (lazy binding, so the calls go
+ * through the .plt entries). LOOPS sets the run time. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -524,9 +524,11 @@ static void sc_chaos(struct gen *g, size_t n)
 /* The spec names mappings of real files and the addresses to sample, so `perf c2c report` and
  * c2c-lite resolve real symbols (tests/e2e/report-diff-symbols.sh). One item a line:
  *   map START LEN PGOFF PROT MAJ MIN INO BUILDID PATH   (numbers in hex; BUILDID hex or "-")
- *   code ADDR                                           a sample IP
+ *   code ADDR [OFF]                                     a sample IP [touching heap line
+ *                                                       HEAP+0x1000 at byte OFF]
  *   data ADDR                                           a sampled data address
- * '#' starts a comment. Without data lines the samples go to three heap lines. */
+ * '#' starts a comment. A code line with OFF always samples that heap byte; the others sample
+ * the data lines, or without data lines three heap lines. */
 #define SPEC_MAX 4096
 #define SPEC_MAPS 64
 
@@ -535,6 +537,7 @@ struct spec {
 	char *paths[SPEC_MAPS];
 	size_t nr_maps;
 	uint64_t code[SPEC_MAX], data[SPEC_MAX];
+	int64_t code_off[SPEC_MAX];      /* heap byte the code line touches, -1: none given */
 	size_t nr_code, nr_data;
 };
 
@@ -571,6 +574,8 @@ static int spec_line(struct spec *sp, char *line)
 	if (sscanf(line, "code %llx", &a[0]) == 1) {
 		if (sp->nr_code >= SPEC_MAX)
 			return -E2BIG;
+		sp->code_off[sp->nr_code] = sscanf(line, "code %llx %llx", &a[0], &a[1]) == 2 &&
+					    a[1] < 0x100000 - 0x1000 ? (int64_t)a[1] : -1;
 		sp->code[sp->nr_code++] = a[0];
 		return 0;
 	}
@@ -657,7 +662,8 @@ static void sc_spec(struct gen *g, size_t n)
 		size_t k = (size_t)(rnd(g) % sp->nr_code);
 		int b = (int)(i & 1);
 		uint32_t tid = pid + 1 + (uint32_t)b, cpu = b ? 2 + (uint32_t)(rnd(g) & 1) : 0;
-		uint64_t addr = sp->nr_data ? sp->data[k % sp->nr_data]
+		uint64_t addr = sp->code_off[k] >= 0 ? HEAP + 0x1000 + (uint64_t)sp->code_off[k]
+			       : sp->nr_data ? sp->data[k % sp->nr_data]
 			       : HEAP + 0x1000 + 0x40 * (k % 3) + 8 * (uint64_t)b;
 		uint64_t r = rnd(g) % 10, w = 50 + rnd(g) % 400, enc;
 
