@@ -604,7 +604,7 @@ static int type_sym(void *ctx, const struct maps_map *cmap, uint64_t ip, unsigne
 
 	if (k != SYM_MAP_FILE && k != SYM_MAP_DELETED)
 		return -ENOENT;
-	if (back || sym_data_type(c->sym, &cmap->mmap, ip, addr, &di))   /* BACK: pending */
+	if (sym_data_type_back(c->sym, &cmap->mmap, ip, back, addr, &di))
 		return -ENOENT;
 	snprintf(buf, size, "%s", di.member && *di.member ? di.member : di.var);
 	return 0;

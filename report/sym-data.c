@@ -40,10 +40,14 @@ static void elf_vars(struct sym_session *s, struct sym_file *f)
 		GElf_Sym sym;
 		GElf_Addr addr;
 		const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr, NULL, NULL, NULL);
+		char *dm;
+
 		if (!name || !*name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
 		    sym.st_shndx == SHN_UNDEF)
 			continue;
-		add_var(f, addr - f->bias, sym.st_size, sym_str(&s->str, name), NULL);
+		dm = sym_demangle(name, 0);   /* C++ globals: "ns::counter", as perf names them */
+		add_var(f, addr - f->bias, sym.st_size, sym_str(&s->str, dm ? dm : name), NULL);
+		free(dm);
 	}
 }
 
@@ -161,7 +165,8 @@ static const struct sym_var *find_var(const struct sym_file *f, uint64_t vaddr)
 			continue;
 		if (v->has_die)
 			return v;
-		if (!elf_hit)
+		/* a sized symbol over a size-0 alias (completed.0, not __TMC_END__) */
+		if (!elf_hit || (!elf_hit->size && v->size))
 			elf_hit = v;
 	}
 	return elf_hit;

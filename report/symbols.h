@@ -117,12 +117,14 @@ int sym_data(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
  *    whose value is register + c (DW_OP_breg<N> c, DW_OP_stack_value: the register holds p - c,
  *    as gcc and clang describe "s = &o->st[1]" after inlining), typed pointer or reference to a
  *    sized type;
- *  - else what the basic block before @ip loaded into the register (the block starts at the
- *    last branch target or instruction after a branch/call; functions with indirect jumps or
- *    over 256 KiB are not followed): a pointer member through a known pointer ("rax =
- *    n->next"), a pointer variable kept in memory (DW_OP_breg<N> disp alone), a static pointer
- *    variable or member ("ghead"), a copy of a typed register, or pointer arithmetic (lea,
- *    AArch64 add: an offset, or an unknown index with its scale);
+ *  - else what the code before @ip in its function put in the register, followed forward over
+ *    the function's control-flow graph (fall-through and direct-jump edges; calls clobber every
+ *    register): a pointer member through a known pointer ("rax = n->next"), a pointer variable
+ *    kept in memory (DW_OP_breg<N> disp alone), a static pointer variable or member ("ghead"),
+ *    a copy of a typed register, or pointer arithmetic (lea, AArch64 add: an offset, or an
+ *    unknown index with its scale). Where paths join, a register keeps its type only when every
+ *    path into the join gives it the same pointer; functions with indirect jumps or over 256 KiB
+ *    are not followed, and in functions of over 8192 basic blocks only the block of @ip is;
  *  - else a local variable whose stack slot the access falls in (DW_OP_fbreg from a frame base
  *    of DW_OP_call_frame_cfa, through the CFI, or a register; DW_OP_breg<N>), when the access
  *    uses the slot's register: var "local", member "local.misses", "arr[2]", as sym_data().

@@ -726,6 +726,31 @@ static void test_symbols_cxx_demangle(void **state)
 	sym_session_free(s);
 }
 
+/* C++ globals known only to the ELF symbol table (no DWARF): demangled as perf names them. */
+static void test_symbols_cxx_data_elf(void **state)
+{
+	struct fix *f = *state;
+	struct bin cxx;
+	struct sym_data_info di;
+	uint64_t v;
+
+	if (run("g++ --version >/dev/null 2>&1") || !sym_demangle_available()) {
+		skip();
+		return;
+	}
+	snprintf(cxx.path, sizeof(cxx.path), "%s/prog_cxx_nodbg", f->tmp);
+	assert_int_equal(run("g++ -O2 -g0 -pthread -o '%s' %s/prog_cxx.cc", cxx.path, SRCDIR), 0);
+	make_maps(&cxx, random_base());
+	struct sym_session *s = session(NULL);
+	v = elf_sym(cxx.path, "_ZL3hot");   /* static shard::Counter<long> hot */
+	assert_true(v != 0);
+	assert_int_equal(sym_data(s, map_of(&cxx, cxx.base + v + 8), cxx.base + v + 8, &di), 0);
+	assert_string_equal(di.var, "hot");
+	assert_int_equal(di.var_offset, 8);
+	assert_null(di.type);
+	sym_session_free(s);
+}
+
 /* --- data --------------------------------------------------------------------------------- */
 
 struct data_row {
@@ -1272,6 +1297,7 @@ int main(void)
 		cmocka_unit_test(test_symbols_plt),
 		cmocka_unit_test(test_symbols_a2l_fallback),
 		cmocka_unit_test(test_symbols_cxx_demangle),
+		cmocka_unit_test(test_symbols_cxx_data_elf),
 		cmocka_unit_test(test_symbols_data_pie_and_nopie),
 		cmocka_unit_test(test_symbols_relro_split),
 		cmocka_unit_test(test_symbols_stripped_debuglink),

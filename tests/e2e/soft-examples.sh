@@ -11,7 +11,7 @@ C2C=${C2C:-$PWD/$BUILD/c2c-lite}
 EX=$PWD/$BUILD/examples
 SECS=${SOFT_SECONDS:-3}
 [ -x "$C2C" ] || { echo "fail: no binary at $C2C"; exit 1; }
-for e in false_sharing true_sharing padded ring lock_hot slots; do
+for e in false_sharing true_sharing padded ring lock_hot slots heap_sharing; do
 	[ -x "$EX/$e" ] || { echo "fail: $EX/$e is not built"; exit 1; }
 done
 if ! "$C2C" doctor 2>/dev/null | grep -q '^\[ok\] soft '; then
@@ -110,6 +110,12 @@ if record slots "$SECS"; then
 	expect_first slots slots "FALSE SHARING"
 	expect_site slots 0x0 bump+ "slots[0].count"
 	expect_site slots 0x8 bump+ "slots[1].count"
+fi
+# heap memory no symbol names: named from the instruction and the DWARF location of pointer c
+if record heap_sharing "$SECS"; then
+	expect_first heap_sharing "*c" "FALSE SHARING"
+	expect_site heap_sharing 0x0 count_hits+ "c->hits"
+	expect_site heap_sharing 0x8 count_misses+ "c->misses"
 fi
 echo "soft-examples: $((SECONDS - start)) s"
 if [ $fail -ne 0 ]; then
