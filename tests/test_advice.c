@@ -21,6 +21,7 @@
 #define DATA   0x600000ULL   /* "g" (struct s, 24 bytes): members a, b, c of 8 bytes */
 #define HEAP   0x1000000ULL
 #define STACK  0x7ff000ULL
+#define SHM    0x2000000ULL  /* MAP_SHARED System V segment */
 
 static const int32_t cpu_node[4] = { 0, 0, 0, 0 };
 
@@ -80,7 +81,8 @@ static void mmap_rec(struct fx *f, uint64_t start, uint64_t len, uint64_t pgoff,
 	struct trace_event ev = { .type = TRACE_REC_MMAP };
 
 	ev.mmap = (struct trace_mmap){ .pid = 100, .tid = 100, .start = start, .len = len,
-		.pgoff = pgoff, .prot = prot, .flags = 2, .maj = name[0] == '/' ? 8 : 0,
+		.pgoff = pgoff, .prot = prot, .flags = start == SHM ? 1 : 2,
+		.maj = name[0] == '/' ? 8 : 0,
 		.ino = name[0] == '/' ? 5 : 0, .cpumode = 2, .filename = name };
 	cltab_feed(f->t, f->m, &ev);
 }
@@ -97,6 +99,7 @@ static void fx_open(struct fx *f)
 	mmap_rec(f, DATA, 0x1000, 0x1000, 3, "/bin/app");
 	mmap_rec(f, HEAP, 0x10000, 0, 3, "[heap]");
 	mmap_rec(f, STACK, 0x1000, 0, 3, "[stack:77]");
+	mmap_rec(f, SHM, 0x1000, 0, 3, "/SYSV0000002a (deleted)");
 }
 
 static void fx_close(struct fx *f)
@@ -239,6 +242,7 @@ static const struct what_case {
 } what_cases[] = {
 	{ __LINE__, HEAP + 0x40, 0, "heap of pid 100" },
 	{ __LINE__, STACK + 0x80, 0, "stack of tid 77" },
+	{ __LINE__, SHM + 0x40, 0, "/SYSV0000002a (deleted)" },   /* shared memory: its name */
 	{ __LINE__, DATA + 0x100, 0, "[unknown]" },
 	{ __LINE__, DATA + 0x100, 1, "[unknown] (app: no variable at address)" },
 	{ __LINE__, 0x9000000, 0, "[unknown]" },
