@@ -10,29 +10,23 @@
  * lookup's (expected only where the next instruction starts another function); asserts nothing.
  * Usage: bench_symtype [ELF-file]; BENCH_SYMTYPE_LIST=1 lists every lookup on stderr
  * (address relative to the first mapping, member, reason). */
-#include <capstone/capstone.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <limits.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "c2c/xalloc.h"
-#include "report/symbols.h"
+#define SYMTEST_NO_CMOCKA  /* only the mapping and decoding helpers, no cmocka */
+#include "tests/symprogs/symtest.h"
 
-#define PAGE 4096ull
 #define BASE 0x555555554000ull
-#define MAX_MAPS 8
 
 struct prog {
 	struct trace_mmap map[MAX_MAPS];
 	int nr_map;
-	uint64_t *ip, *next;  /* memory instructions, and the address after each */
-	size_t nr_ip, cap_ip, cap_next;
+	struct symtest_insns mem;  /* memory instructions, and the address after each */
 };
 
 static double now(void)
@@ -41,61 +35,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void add_map(struct prog *p, const GElf_Phdr *ph, uint64_t base, const char *path)
-{
-	struct trace_mmap *m;
-	uint64_t lo = ph->p_vaddr & ~(PAGE - 1);
-
-	if (p->nr_map == MAX_MAPS)
-		return;
-	m = &p->map[p->nr_map++];
-	memset(m, 0, sizeof(*m));
-	m->start = base + lo;
-	m->len = ((ph->p_vaddr + ph->p_filesz + PAGE - 1) & ~(PAGE - 1)) - lo;
-	m->pgoff = ph->p_offset & ~(PAGE - 1);
-	m->prot = (ph->p_flags & PF_R ? 1 : 0) | (ph->p_flags & PF_W ? 2 : 0) |
-		  (ph->p_flags & PF_X ? 4 : 0);
-	m->flags = 2;
-	m->filename = path;
-}
-
-static int has_mem(const cs_insn *in)
-{
-	const cs_x86 *x = &in->detail->x86;
-
-	if (in->id == X86_INS_LEA || in->id == X86_INS_NOP)
-		return 0;
-	for (int i = 0; i < x->op_count; i++)
-		if (x->operands[i].type == X86_OP_MEM)
-			return 1;
-	return 0;
-}
-
-static void scan_text(struct prog *p, const uint8_t *code, size_t n, uint64_t addr, uint64_t base)
-{
-	csh cs;
-	cs_insn *in;
-
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
-		return;
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
-	in = cs_malloc(cs);
-	while (n) {
-		if (!cs_disasm_iter(cs, &code, &n, &addr, in)) {
-			code++, n--, addr++;
-			continue;
-		}
-		if (!has_mem(in))
-			continue;
-		p->ip = xgrow(p->ip, &p->cap_ip, p->nr_ip + 1, sizeof(*p->ip));
-		p->next = xgrow(p->next, &p->cap_next, p->nr_ip + 1, sizeof(*p->next));
-		p->next[p->nr_ip] = base + in->address + in->size;
-		p->ip[p->nr_ip++] = base + in->address;
-	}
-	cs_free(in, 1);
-	cs_close(&cs);
 }
 
 /* Mappings and memory instructions of @path; -1 when it is no x86-64 ELF file with .text. */
@@ -115,8 +54,8 @@ static int load(struct prog *p, const char *path)
 	base = eh.e_type == ET_DYN ? BASE : 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
-		if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD)
-			add_map(p, &ph, base, path);
+		if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD && p->nr_map < MAX_MAPS)
+			symtest_load_map(&p->map[p->nr_map++], &ph, base, path);
 	}
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
@@ -124,11 +63,11 @@ static int load(struct prog *p, const char *path)
 		const char *name;
 		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstr, sh.sh_name)) &&
 		    !strcmp(name, ".text") && (d = elf_getdata(scn, NULL)) && d->d_buf)
-			scan_text(p, d->d_buf, d->d_size, sh.sh_addr, base);
+			symtest_mem_insns(&p->mem, d->d_buf, d->d_size, sh.sh_addr, base);
 	}
 	elf_end(elf);
 	close(fd);
-	return p->nr_ip ? 0 : -1;
+	return p->mem.nr ? 0 : -1;
 }
 
 /* Counts per reason of the unnamed lookups (reasons are session strings: equal by pointer). */
@@ -160,10 +99,7 @@ static void print_why(const struct why *w)
 
 static const struct trace_mmap *map_of(const struct prog *p, uint64_t ip)
 {
-	for (int i = 0; i < p->nr_map; i++)
-		if (ip >= p->map[i].start && ip - p->map[i].start < p->map[i].len)
-			return &p->map[i];
-	return NULL;
+	return symtest_find_map(p->map, p->nr_map, ip);
 }
 
 /* sym_data_type_back(next, 1) against sym_data_type(ip), each in its own fresh session. */
@@ -176,26 +112,26 @@ static void bench_back(const struct prog *p)
 	if (sym_session_new(&s, NULL) || sym_session_new(&ref, NULL))
 		return;
 	t0 = now();
-	for (size_t i = 0; i < p->nr_ip; i++) {
+	for (size_t i = 0; i < p->mem.nr; i++) {
 		struct sym_data_info info;
-		sym_data_type_back(s, map_of(p, p->next[i]), p->next[i], 1, 0, &info);
+		sym_data_type_back(s, map_of(p, p->mem.next[i]), p->mem.next[i], 1, 0, &info);
 	}
 	t1 = now();
-	for (size_t i = 0; i < p->nr_ip; i++) {
+	for (size_t i = 0; i < p->mem.nr; i++) {
 		struct sym_data_info a, b;
-		int ra = sym_data_type_back(s, map_of(p, p->next[i]), p->next[i], 1, 0, &a);
-		int rb = sym_data_type(ref, map_of(p, p->ip[i]), p->ip[i], 0, &b);
+		int ra = sym_data_type_back(s, map_of(p, p->mem.next[i]), p->mem.next[i], 1, 0, &a);
+		int rb = sym_data_type(ref, map_of(p, p->mem.ip[i]), p->mem.ip[i], 0, &b);
 		if (ra == rb && (ra || !strcmp(a.member, b.member)))
 			continue;
 		differ++;
 		if (getenv("BENCH_SYMTYPE_LIST"))
 			fprintf(stderr, "back %#llx: %s | direct: %s\n",
-				(unsigned long long)(p->next[i] - p->map[0].start),
+				(unsigned long long)(p->mem.next[i] - p->map[0].start),
 				ra ? a.reason : a.member, rb ? b.reason : b.member);
 	}
 	printf("  sym_data_type_back(next instruction, 1), fresh session: %.0f/s (%.1f us each); "
-	       "%zu of %zu answers differ from the direct lookup's\n", p->nr_ip / (t1 - t0),
-	       (t1 - t0) * 1e6 / p->nr_ip, differ, p->nr_ip);
+	       "%zu of %zu answers differ from the direct lookup's\n", p->mem.nr / (t1 - t0),
+	       (t1 - t0) * 1e6 / p->mem.nr, differ, p->mem.nr);
 	sym_session_free(ref);
 	sym_session_free(s);
 }
@@ -221,32 +157,32 @@ int main(int argc, char **argv)
 	if (load(&p, path) || sym_session_new(&s, NULL))
 		return 1;
 	t0 = now();
-	for (size_t i = 0; i < p.nr_ip; i++) {
+	for (size_t i = 0; i < p.mem.nr; i++) {
 		struct sym_data_info info;
-		if (sym_data_type(s, map_of(&p, p.ip[i]), p.ip[i], 0, &info) == 0)
+		if (sym_data_type(s, map_of(&p, p.mem.ip[i]), p.mem.ip[i], 0, &info) == 0)
 			named++;
 		else
 			count_why(&why, info.reason);
 		if (getenv("BENCH_SYMTYPE_LIST"))
-			fprintf(stderr, "%#llx %s | %s\n", (unsigned long long)(p.ip[i] - p.map[0].start),
-				info.member ? info.member : "-", info.reason ? info.reason : "-");
+			fprintf(stderr, "%#llx %s | %s\n",
+				(unsigned long long)(p.mem.ip[i] - p.map[0].start), info.member ? info.member : "-", info.reason ? info.reason : "-");
 	}
 	t1 = now();
 	for (int r = 0; r < 10; r++)
-		for (size_t i = 0; i < p.nr_ip; i++) {
+		for (size_t i = 0; i < p.mem.nr; i++) {
 			struct sym_data_info info;
-			sym_data_type(s, map_of(&p, p.ip[i]), p.ip[i], 0, &info);
+			sym_data_type(s, map_of(&p, p.mem.ip[i]), p.mem.ip[i], 0, &info);
 		}
 	t2 = now();
-	printf("sym_data_type over %s: %zu memory instructions, %zu named (%.1f%%)\n", path, p.nr_ip,
-	       named, 100.0 * named / p.nr_ip);
-	printf("  first lookups: %.0f/s (%.1f us each); cached: %.0f/s\n", p.nr_ip / (t1 - t0),
-	       (t1 - t0) * 1e6 / p.nr_ip, 10.0 * p.nr_ip / (t2 - t1));
+	printf("sym_data_type over %s: %zu memory instructions, %zu named (%.1f%%)\n", path,
+	       p.mem.nr, named, 100.0 * named / p.mem.nr);
+	printf("  first lookups: %.0f/s (%.1f us each); cached: %.0f/s\n", p.mem.nr / (t1 - t0),
+	       (t1 - t0) * 1e6 / p.mem.nr, 10.0 * p.mem.nr / (t2 - t1));
 	printf("  not named, by reason:\n");
 	print_why(&why);
 	sym_session_free(s);
 	bench_back(&p);
-	free(p.ip);
-	free(p.next);
+	free(p.mem.ip);
+	free(p.mem.next);
 	return 0;
 }

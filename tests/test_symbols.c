@@ -5,44 +5,13 @@
  * address, one mapping per PT_LOAD with its page-aligned file offset). */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
-#include <limits.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <cmocka.h>
-
-#include "c2c/log.h"
 #include "c2c/xalloc.h"
 #include "report/sym-int.h"  /* sym_demangle_available() */
-#include "report/symbols.h"
 #include "tests/symprogs/symprog.h"
-
-#define SRCDIR "tests/symprogs"
-#define PAGE 4096ull
-#define MAX_MAPS 8
-
-struct bin {
-	char path[PATH_MAX];
-	int e_type;
-	uint8_t id[TRACE_BUILD_ID_MAX];
-	int id_len;
-	struct trace_mmap map[MAX_MAPS];
-	int nr_map;
-	uint64_t base;
-	uint64_t relro_vaddr, relro_memsz;  /* PT_GNU_RELRO, 0 when none */
-};
+#include "tests/symprogs/symtest.h"
 
 struct fix {
 	char tmp[512];
@@ -76,21 +45,6 @@ static void log_hook(enum c2c_log_level level, const char *msg, void *ctx)
 
 /* --- helpers ------------------------------------------------------------------------------ */
 
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	int rc = system(cmd);
-	if (rc)
-		fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
-	return rc;
-}
-
 static int marker_line(const char *src, const char *tag)
 {
 	char path[PATH_MAX], line[512];
@@ -112,95 +66,13 @@ static int marker_line(const char *src, const char *tag)
 	return -1;
 }
 
-static Elf *open_elf(const char *path, int *fd)
-{
-	*fd = open(path, O_RDONLY);
-	assert_true(*fd >= 0);
-	Elf *elf = elf_begin(*fd, ELF_C_READ, NULL);
-	assert_non_null(elf);
-	return elf;
-}
-
-/* Fill b->e_type, build-id and the kernel-style mappings for a load at @base. */
-static void make_maps(struct bin *b, uint64_t base)
-{
-	GElf_Ehdr eh;
-	size_t n;
-	int fd;
-	Elf *elf = open_elf(b->path, &fd);
-	const void *bits;
-
-	assert_non_null(gelf_getehdr(elf, &eh));
-	b->e_type = eh.e_type;
-	b->base = eh.e_type == ET_DYN ? base : 0;
-	b->id_len = dwelf_elf_gnu_build_id(elf, &bits);
-	assert_true(b->id_len > 0 && b->id_len <= TRACE_BUILD_ID_MAX);
-	memcpy(b->id, bits, b->id_len);
-	assert_int_equal(elf_getphdrnum(elf, &n), 0);
-	b->nr_map = 0;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-		assert_non_null(gelf_getphdr(elf, i, &ph));
-		if (ph.p_type == PT_GNU_RELRO) {
-			b->relro_vaddr = ph.p_vaddr;
-			b->relro_memsz = ph.p_memsz;
-		}
-		if (ph.p_type != PT_LOAD)
-			continue;
-		assert_true(b->nr_map < MAX_MAPS);
-		struct trace_mmap *m = &b->map[b->nr_map++];
-		uint64_t lo = ph.p_vaddr & ~(PAGE - 1);
-		uint64_t hi = (ph.p_vaddr + ph.p_filesz + PAGE - 1) & ~(PAGE - 1);
-		memset(m, 0, sizeof(*m));
-		m->pid = m->tid = 1234;
-		m->start = b->base + lo;
-		m->len = hi - lo;
-		m->pgoff = ph.p_offset & ~(PAGE - 1);
-		m->prot = (ph.p_flags & PF_R ? 1 : 0) | (ph.p_flags & PF_W ? 2 : 0) |
-			  (ph.p_flags & PF_X ? 4 : 0);
-		m->flags = 2;  /* MAP_PRIVATE */
-		m->cpumode = 2;
-		m->build_id_size = b->id_len;
-		memcpy(m->build_id, b->id, b->id_len);
-		m->filename = b->path;
-	}
-	elf_end(elf);
-	close(fd);
-}
-
-/* The mapping holding runtime @addr; a .bss address past the file-backed pages gets the last
- * (data) mapping, as a caller would after sym_map_covers(). */
-static const struct trace_mmap *map_of(const struct bin *b, uint64_t addr)
-{
-	for (int i = 0; i < b->nr_map; i++)
-		if (addr >= b->map[i].start && addr < b->map[i].start + b->map[i].len)
-			return &b->map[i];
-	return &b->map[b->nr_map - 1];
-}
-
 static uint64_t elf_sym(const char *path, const char *name)
 {
-	uint64_t val = 0;
-	Elf_Scn *scn = NULL;
+	GElf_Sym sym;
 	int fd;
 	Elf *elf = open_elf(path, &fd);
+	uint64_t val = find_sym(elf, name, 0, &sym) ? sym.st_value : 0;
 
-	while ((scn = elf_nextscn(elf, scn)) && !val) {
-		GElf_Shdr sh;
-		gelf_getshdr(scn, &sh);
-		if (sh.sh_type != SHT_SYMTAB)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			gelf_getsym(d, i, &sym);
-			const char *s = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (s && !strcmp(s, name) && sym.st_shndx != SHN_UNDEF) {
-				val = sym.st_value;
-				break;
-			}
-		}
-	}
 	elf_end(elf);
 	close(fd);
 	if (!val)
@@ -210,20 +82,11 @@ static uint64_t elf_sym(const char *path, const char *name)
 
 static uint64_t elf_section(const char *path, const char *name)
 {
-	uint64_t addr = 0;
-	Elf_Scn *scn = NULL;
-	size_t shstr;
+	GElf_Shdr sh;
 	int fd;
 	Elf *elf = open_elf(path, &fd);
+	uint64_t addr = find_scn(elf, name, &sh) ? sh.sh_addr : 0;
 
-	assert_int_equal(elf_getshdrstrndx(elf, &shstr), 0);
-	while ((scn = elf_nextscn(elf, scn)) && !addr) {
-		GElf_Shdr sh;
-		gelf_getshdr(scn, &sh);
-		const char *s = elf_strptr(elf, shstr, sh.sh_name);
-		if (s && !strcmp(s, name))
-			addr = sh.sh_addr;
-	}
 	elf_end(elf);
 	close(fd);
 	if (!addr)
@@ -308,12 +171,6 @@ static int addr2line_first(const char *bin, uint64_t vaddr, char *out, size_t ca
 	return out[0] ? 0 : -1;
 }
 
-static uint64_t random_base(void)
-{
-	/* like a PIE load address: 0x55xxxxxxx000 */
-	return 0x550000000000ull + (((uint64_t)rand() << 12) & 0xffffffff000ull);
-}
-
 static int build(struct fix *f, struct bin *b, const char *name, const char *src,
 		 const char *flags)
 {
@@ -324,23 +181,13 @@ static int build(struct fix *f, struct bin *b, const char *name, const char *src
 static int group_setup(void **state)
 {
 	struct fix *f = xcalloc(1, sizeof(*f));
-	char tmpl[] = "/tmp/c2c-symtest-XXXXXX";
 	char app[PATH_MAX + 32], hex[64];
 	struct bin stripped;
 
-	/* hermetic: no debuginfod server is asked for the test programs' made-up build-ids */
-	unsetenv("DEBUGINFOD_URLS");
-	unsigned seed = (unsigned)time(NULL);
-	srand(seed);
-	fprintf(stderr, "test_symbols: seed %u\n", seed);
-	if (access(SRCDIR "/prog_data.c", R_OK) || run("cc --version >/dev/null 2>&1")) {
-		fprintf(stderr, "test_symbols: needs %s and cc (run from the repo root)\n", SRCDIR);
+	if (symtest_begin("test_symbols", "prog_data.c", f->tmp, sizeof(f->tmp))) {
 		free(f);
 		return -1;
 	}
-	elf_version(EV_CURRENT);
-	assert_non_null(mkdtemp(tmpl));
-	snprintf(f->tmp, sizeof(f->tmp), "%s", tmpl);
 	if (build(f, &f->inl, "inl", "prog_inline.c", "-g -O2") ||
 	    build(f, &f->pie, "pie", "prog_data.c", "-g -O1 -fPIE -pie") ||
 	    build(f, &f->nopie, "nopie", "prog_data.c", "-g -O1 -fno-pie -no-pie") ||
@@ -378,12 +225,7 @@ static int group_teardown(void **state)
 {
 	struct fix *f = *state;
 
-	if (f) {
-		run("rm -rf '%s'", f->tmp);
-		free(f);
-	}
-	c2c_log_set_hook(NULL, NULL);
-	return 0;
+	return symtest_end(f, f ? f->tmp : NULL);
 }
 
 static struct sym_session *session(const struct sym_opts *o)
@@ -403,7 +245,7 @@ static void check_code_inline(struct sym_session *s, struct bin *b)
 	struct sym_code_info ci;
 	char a2l[PATH_MAX + 32], ours[PATH_MAX + 32];
 
-	assert_int_equal(sym_code(s, map_of(b, b->base + v), b->base + v, &ci), 0);
+	assert_int_equal(sym_code(s, map_or_last(b, b->base + v), b->base + v, &ci), 0);
 	assert_string_equal(ci.symbol, "worker");
 	assert_int_equal(ci.sym_offset, v - elf_sym(b->path, "worker"));
 	assert_string_equal(base_name(ci.srcfile), "prog_inline.c");
@@ -433,7 +275,7 @@ static void test_symbols_code_inline_pie(void **state)
 	w = elf_sym(f->inl.path, "worker");
 	for (uint64_t off = 0; off < 4; off += 3) {
 		uint64_t a = f->inl.base + w + off;
-		assert_int_equal(sym_code(s, map_of(&f->inl, a), a, &ci), 0);
+		assert_int_equal(sym_code(s, map_or_last(&f->inl, a), a, &ci), 0);
 		assert_string_equal(ci.symbol, "worker");
 		assert_int_equal(ci.sym_offset, off);
 	}
@@ -442,7 +284,8 @@ static void test_symbols_code_inline_pie(void **state)
 	struct sym_opts o = { .no_inline = 1 };
 	s = session(&o);
 	uint64_t v = line_addr(f->inl.path, "prog_inline.c", f->line_body);
-	assert_int_equal(sym_code(s, map_of(&f->inl, f->inl.base + v), f->inl.base + v, &ci), 0);
+	assert_int_equal(sym_code(s, map_or_last(&f->inl, f->inl.base + v), f->inl.base + v, &ci),
+			 0);
 	assert_string_equal(ci.symbol, "worker");
 	assert_null(ci.inline_fn);
 	assert_int_equal(ci.line, f->line_body);
@@ -455,7 +298,7 @@ static void check_code_data_prog(struct sym_session *s, struct bin *b)
 	uint64_t a = b->base + v;
 	struct sym_code_info ci;
 
-	assert_int_equal(sym_code(s, map_of(b, a), a, &ci), 0);
+	assert_int_equal(sym_code(s, map_or_last(b, a), a, &ci), 0);
 	assert_string_equal(ci.symbol, "worker");
 	assert_int_equal(ci.sym_offset, v - elf_sym(b->path, "worker"));
 	assert_string_equal(base_name(ci.srcfile), "prog_data.c");
@@ -464,7 +307,7 @@ static void check_code_data_prog(struct sym_session *s, struct bin *b)
 	assert_null(ci.reason);
 	/* main, at its entry */
 	a = b->base + elf_sym(b->path, "main");
-	assert_int_equal(sym_code(s, map_of(b, a), a, &ci), 0);
+	assert_int_equal(sym_code(s, map_or_last(b, a), a, &ci), 0);
 	assert_string_equal(ci.symbol, "main");
 	assert_int_equal(ci.sym_offset, 0);
 }
@@ -569,7 +412,7 @@ static void test_symbols_plt(void **state)
 
 		fprintf(stderr, "row at line %d\n", r->line);
 		assert_true(n >= 3);
-		int rc = sym_code(s, map_of(b, b->base + v), b->base + v, &ci);
+		int rc = sym_code(s, map_or_last(b, b->base + v), b->base + v, &ci);
 		if (r->want && !strcmp(r->want, "!")) {
 			assert_int_equal(rc, -ENOENT);
 			assert_null(ci.symbol);
@@ -635,7 +478,7 @@ static void test_symbols_a2l_fallback(void **state)
 		char a2l[PATH_MAX + 32], ours[PATH_MAX + 32];
 		uint64_t v = (!strcmp(r->at, ".plt") ? elf_section(b->path, r->at)
 						     : elf_sym(b->path, r->at)) + r->off;
-		int rc = sym_code(s, map_of(b, b->base + v), b->base + v, &ci);
+		int rc = sym_code(s, map_or_last(b, b->base + v), b->base + v, &ci);
 
 		if (rc || !ci.symbol || strcmp(ci.symbol, r->symbol) || ci.line ||
 		    (r->srcfile ? !ci.srcfile || strcmp(ci.srcfile, r->srcfile) : !!ci.srcfile))
@@ -716,7 +559,7 @@ static void test_symbols_cxx_demangle(void **state)
 			snprintf(want, sizeof(want), "%s", r->want);
 		else
 			snprintf(want, sizeof(want), "%s%s", r->mangled, r->plt ? "@plt" : "");
-		int rc = sym_code(s, map_of(&cxx, cxx.base + v), cxx.base + v, &ci);
+		int rc = sym_code(s, map_or_last(&cxx, cxx.base + v), cxx.base + v, &ci);
 		if (!sym_demangle_available() && r->alias && ci.symbol)
 			snprintf(want, sizeof(want), "%s", ci.symbol);
 		if (rc || !ci.symbol || strcmp(ci.symbol, want) || ci.sym_offset != (r->plt ? 4 : 1))
@@ -744,7 +587,8 @@ static void test_symbols_cxx_data_elf(void **state)
 	struct sym_session *s = session(NULL);
 	v = elf_sym(cxx.path, "_ZL3hot");   /* static shard::Counter<long> hot */
 	assert_true(v != 0);
-	assert_int_equal(sym_data(s, map_of(&cxx, cxx.base + v + 8), cxx.base + v + 8, &di), 0);
+	assert_int_equal(sym_data(s, map_or_last(&cxx, cxx.base + v + 8), cxx.base + v + 8, &di),
+			 0);
 	assert_string_equal(di.var, "hot");
 	assert_int_equal(di.var_offset, 8);
 	assert_null(di.type);
@@ -793,7 +637,7 @@ static void check_data(struct sym_session *s, struct bin *b)
 	for (size_t i = 0; i < sizeof(data_rows) / sizeof(data_rows[0]); i++) {
 		const struct data_row *r = &data_rows[i];
 		uint64_t a = b->base + elf_sym(b->path, r->var) + r->off;
-		const struct trace_mmap *m = map_of(b, a);
+		const struct trace_mmap *m = map_or_last(b, a);
 		struct sym_data_info di;
 		int rc = sym_data(s, m, a, &di);
 
@@ -885,17 +729,17 @@ static void test_symbols_stripped_debuglink(void **state)
 	for (int i = 0; i < b.nr_map; i++)
 		b.map[i].filename = "/opt/app/prog";
 	uint64_t v = line_addr(f->pie.path, "prog_data.c", f->line_hits);
-	assert_int_equal(sym_code(s, map_of(&b, b.base + v), b.base + v, &ci), 0);
+	assert_int_equal(sym_code(s, map_or_last(&b, b.base + v), b.base + v, &ci), 0);
 	assert_string_equal(ci.symbol, "worker");
 	assert_int_equal(ci.line, f->line_hits);
 	uint64_t a = b.base + elf_sym(f->pie.path, "stats") + 3 * sizeof(struct stat_s);
-	assert_int_equal(sym_data(s, map_of(&b, a), a, &di), 0);
+	assert_int_equal(sym_data(s, map_or_last(&b, a), a, &di), 0);
 	assert_string_equal(di.member, "stats[3].hits");
 	sym_session_free(s);
 
 	/* without symfs the file is missing */
 	s = session(NULL);
-	assert_int_equal(sym_code(s, map_of(&b, b.base + v), b.base + v, &ci), -ENOENT);
+	assert_int_equal(sym_code(s, map_or_last(&b, b.base + v), b.base + v, &ci), -ENOENT);
 	assert_string_equal(ci.reason, "file not found");
 	sym_session_free(s);
 
@@ -905,9 +749,9 @@ static void test_symbols_stripped_debuglink(void **state)
 	snprintf(moved, sizeof(moved), "%s.away", path);
 	assert_int_equal(rename(path, moved), 0);
 	s = session(&o);
-	assert_int_equal(sym_code(s, map_of(&b, b.base + v), b.base + v, &ci), -ENOENT);
+	assert_int_equal(sym_code(s, map_or_last(&b, b.base + v), b.base + v, &ci), -ENOENT);
 	assert_string_equal(ci.reason, "no symbol table");
-	assert_int_equal(sym_data(s, map_of(&b, a), a, &di), -ENOENT);
+	assert_int_equal(sym_data(s, map_or_last(&b, a), a, &di), -ENOENT);
 	assert_null(di.var);
 	sym_session_free(s);
 	assert_int_equal(rename(moved, path), 0);
@@ -930,9 +774,9 @@ static void test_symbols_build_id_mismatch(void **state)
 
 	nr_warn = 0;
 	struct sym_session *s = session(NULL);
-	assert_int_equal(sym_code(s, map_of(&b, b.base + v), b.base + v, &ci), -ENOENT);
+	assert_int_equal(sym_code(s, map_or_last(&b, b.base + v), b.base + v, &ci), -ENOENT);
 	assert_string_equal(ci.reason, "build-id mismatch");
-	assert_int_equal(sym_data(s, map_of(&b, a), a, &di), -ENOENT);
+	assert_int_equal(sym_data(s, map_or_last(&b, a), a, &di), -ENOENT);
 	assert_string_equal(di.reason, "build-id mismatch");
 	assert_int_equal(nr_warn, 1);
 	assert_non_null(strstr(last_warn, "build-id mismatch"));
@@ -944,10 +788,10 @@ static void test_symbols_build_id_mismatch(void **state)
 	struct sym_opts o = { .debuginfo_dirs = f->orig_debug };
 	s = session(&o);
 	for (int k = 0; k < 2; k++) {
-		assert_int_equal(sym_code(s, map_of(&b, b.base + v), b.base + v, &ci), 0);
+		assert_int_equal(sym_code(s, map_or_last(&b, b.base + v), b.base + v, &ci), 0);
 		assert_string_equal(ci.symbol, "worker");
 		assert_int_equal(ci.line, f->line_hits);
-		assert_int_equal(sym_data(s, map_of(&b, a), a, &di), 0);
+		assert_int_equal(sym_data(s, map_or_last(&b, a), a, &di), 0);
 		assert_string_equal(di.member, "q.head");
 	}
 	assert_int_equal(nr_warn, 1);
@@ -997,7 +841,7 @@ static void test_symbols_failures(void **state)
 			fail_msg("data row at line %d: rc %d", rows[i].line, rc);
 	}
 	/* a deleted file whose recorded build-id matches the file still on disk is used */
-	struct trace_mmap m = *map_of(&f->pie, f->pie.base + elf_sym(f->pie.path, "main"));
+	struct trace_mmap m = *map_or_last(&f->pie, f->pie.base + elf_sym(f->pie.path, "main"));
 	struct sym_code_info ci;
 	m.filename = deleted;
 	assert_int_equal(sym_code(s, &m, f->pie.base + elf_sym(f->pie.path, "main"), &ci), 0);
@@ -1016,14 +860,14 @@ static void test_symbols_no_debug_info(void **state)
 
 	make_maps(b, random_base());
 	uint64_t a = b->base + elf_sym(b->path, "worker") + 5;
-	assert_int_equal(sym_code(s, map_of(b, a), a, &ci), 0);
+	assert_int_equal(sym_code(s, map_or_last(b, a), a, &ci), 0);
 	assert_string_equal(ci.symbol, "worker");
 	assert_int_equal(ci.sym_offset, 5);
 	assert_string_equal(ci.srcfile, "??");  /* addr2line: the function, no file, no line */
 	assert_int_equal(ci.line, 0);
 	assert_string_equal(ci.reason, "no debug info");
 	a = b->base + elf_sym(b->path, "stats") + 3 * sizeof(struct stat_s) + 4;
-	assert_int_equal(sym_data(s, map_of(b, a), a, &di), 0);
+	assert_int_equal(sym_data(s, map_or_last(b, a), a, &di), 0);
 	assert_string_equal(di.var, "stats");
 	assert_string_equal(di.member, "stats (+52)");
 	assert_null(di.type);
@@ -1271,9 +1115,9 @@ static void test_symbols_cache_stable(void **state)
 
 	make_maps(&f->inl, random_base());
 	uint64_t ip = f->inl.base + v;
-	assert_int_equal(sym_code(s, map_of(&f->inl, ip), ip, &a), 0);
+	assert_int_equal(sym_code(s, map_or_last(&f->inl, ip), ip, &a), 0);
 	for (int i = 0; i < 1000; i++) {
-		assert_int_equal(sym_code(s, map_of(&f->inl, ip), ip, &b), 0);
+		assert_int_equal(sym_code(s, map_or_last(&f->inl, ip), ip, &b), 0);
 		assert_ptr_equal(a.symbol, b.symbol);
 		assert_ptr_equal(a.srcfile, b.srcfile);
 		assert_int_equal(a.line, b.line);
@@ -1282,7 +1126,7 @@ static void test_symbols_cache_stable(void **state)
 	struct bin other = f->inl;
 	make_maps(&other, random_base() + (1ull << 30));
 	ip = other.base + v;
-	assert_int_equal(sym_code(s, map_of(&other, ip), ip, &b), 0);
+	assert_int_equal(sym_code(s, map_or_last(&other, ip), ip, &b), 0);
 	assert_ptr_equal(a.symbol, b.symbol);
 	assert_int_equal(a.line, b.line);
 	sym_session_free(s);

@@ -8,40 +8,12 @@
  * and loops where the paths disagree (unnamed). sym_data_type_back() must agree with
  * sym_data_type() on the instruction it counts back to, and answers must not depend on the
  * order of lookups. The suite also prints the lookup rate. */
-#include <capstone/capstone.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
-#include <limits.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <cmocka.h>
-
-#include "c2c/log.h"
 #include "c2c/xalloc.h"
-#include "report/symbols.h"
+#include "tests/symprogs/symtest.h"
 
-#define SRCDIR "tests/symprogs"
-#define PAGE 4096ull
-#define MAX_MAPS 8
 #define MAX_NAMES 16
-
-struct bin {
-	char path[PATH_MAX];
-	int ok;          /* built */
-	int machine;     /* EM_X86_64, EM_AARCH64 */
-	uint64_t base;
-	struct trace_mmap map[MAX_MAPS];
-	int nr_map;
-};
 
 struct fix {
 	char tmp[PATH_MAX / 2];
@@ -59,78 +31,6 @@ static void log_hook(enum c2c_log_level level, const char *msg, void *ctx)
 		fprintf(stderr, "log: %s\n", msg);
 }
 
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	int rc = system(cmd);
-	if (rc)
-		fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
-	return rc;
-}
-
-static Elf *open_elf(const char *path, int *fd)
-{
-	*fd = open(path, O_RDONLY);
-	assert_true(*fd >= 0);
-	Elf *elf = elf_begin(*fd, ELF_C_READ, NULL);
-	assert_non_null(elf);
-	return elf;
-}
-
-/* Kernel-style mappings of @b loaded at @base (0 for ET_EXEC): one per PT_LOAD, page-aligned
- * offsets. */
-static void make_maps(struct bin *b, uint64_t base)
-{
-	size_t n;
-	int fd;
-	Elf *elf = open_elf(b->path, &fd);
-	GElf_Ehdr eh;
-
-	assert_non_null(gelf_getehdr(elf, &eh));
-	if (eh.e_type == ET_EXEC)
-		base = 0;
-	b->base = base;
-	b->nr_map = 0;
-	assert_int_equal(elf_getphdrnum(elf, &n), 0);
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-		assert_non_null(gelf_getphdr(elf, i, &ph));
-		if (ph.p_type != PT_LOAD)
-			continue;
-		assert_true(b->nr_map < MAX_MAPS);
-		struct trace_mmap *m = &b->map[b->nr_map++];
-		uint64_t lo = ph.p_vaddr & ~(PAGE - 1);
-		uint64_t hi = (ph.p_vaddr + ph.p_filesz + PAGE - 1) & ~(PAGE - 1);
-		memset(m, 0, sizeof(*m));
-		m->pid = m->tid = 4321;
-		m->start = base + lo;
-		m->len = hi - lo;
-		m->pgoff = ph.p_offset & ~(PAGE - 1);
-		m->prot = (ph.p_flags & PF_R ? 1 : 0) | (ph.p_flags & PF_W ? 2 : 0) |
-			  (ph.p_flags & PF_X ? 4 : 0);
-		m->flags = 2;
-		m->cpumode = 2;
-		m->filename = b->path;
-	}
-	elf_end(elf);
-	close(fd);
-}
-
-static const struct trace_mmap *map_of(const struct bin *b, uint64_t addr)
-{
-	for (int i = 0; i < b->nr_map; i++)
-		if (addr >= b->map[i].start && addr < b->map[i].start + b->map[i].len)
-			return &b->map[i];
-	fail_msg("no mapping holds %#llx", (unsigned long long)addr);
-	return NULL;
-}
-
 /* The code of function @name: its ELF address, size and a copy of its bytes. */
 struct func {
 	uint64_t addr, size;
@@ -139,31 +39,16 @@ struct func {
 
 static void read_func(const char *path, const char *name, struct func *fn)
 {
-	Elf_Scn *scn = NULL;
+	GElf_Sym sym = {0};
 	int fd;
 	Elf *elf = open_elf(path, &fd);
 
 	memset(fn, 0, sizeof(*fn));
-	while ((scn = elf_nextscn(elf, scn)) && !fn->size) {
-		GElf_Shdr sh;
-		gelf_getshdr(scn, &sh);
-		if (sh.sh_type != SHT_SYMTAB)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			gelf_getsym(d, i, &sym);
-			const char *s = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (s && !strcmp(s, name) && GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_size) {
-				fn->addr = sym.st_value;
-				fn->size = sym.st_size;
-				break;
-			}
-		}
-	}
-	if (!fn->size)
+	if (!find_sym(elf, name, 1, &sym))
 		fail_msg("no function '%s' in %s", name, path);
-	for (scn = NULL; (scn = elf_nextscn(elf, scn));) {
+	fn->addr = sym.st_value;
+	fn->size = sym.st_size;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
 		gelf_getshdr(scn, &sh);
 		if (sh.sh_type != SHT_PROGBITS || fn->addr < sh.sh_addr ||
@@ -179,11 +64,6 @@ static void read_func(const char *path, const char *name, struct func *fn)
 }
 
 /* --- fixture ---------------------------------------------------------------------------------- */
-
-static uint64_t random_base(void)
-{
-	return 0x550000000000ull + (((uint64_t)rand() << 12) & 0xffffffff000ull);
-}
 
 static int build_src(struct fix *f, struct bin *b, const char *name, const char *cc,
 		     const char *flags, const char *src)
@@ -215,20 +95,9 @@ static void build_a64(struct fix *f)
 static int group_setup(void **state)
 {
 	struct fix *f = xcalloc(1, sizeof(*f));
-	const char *tmpdir = getenv("TMPDIR");
-	unsigned seed = (unsigned)time(NULL);
 
-	unsetenv("DEBUGINFOD_URLS");
-	srand(seed);
-	fprintf(stderr, "test_symtype: seed %u\n", seed);
-	if (access(SRCDIR "/prog_heap.c", R_OK) || run("cc --version >/dev/null 2>&1")) {
-		fprintf(stderr, "test_symtype: needs %s and cc (run from the repo root)\n", SRCDIR);
-		free(f);
-		return -1;
-	}
-	elf_version(EV_CURRENT);
-	snprintf(f->tmp, sizeof(f->tmp), "%s/c2c-symtype-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(f->tmp) || build(f, &f->o2, "heap-O2", "cc", "-g -O2") ||
+	if (symtest_begin("test_symtype", "prog_heap.c", f->tmp, sizeof(f->tmp)) ||
+	    build(f, &f->o2, "heap-O2", "cc", "-g -O2") ||
 	    build(f, &f->o1, "heap-O1", "cc", "-g -O1") ||
 	    build(f, &f->o2nodebug, "heap-nodebug", "cc", "-g0 -O2") ||
 	    build(f, &f->nopie, "heap-nopie", "cc", "-g -O2 -fno-pie -no-pie")) {
@@ -250,12 +119,7 @@ static int group_teardown(void **state)
 {
 	struct fix *f = *state;
 
-	if (f) {
-		run("rm -rf '%s'", f->tmp);
-		free(f);
-	}
-	c2c_log_set_hook(NULL, NULL);
-	return 0;
+	return symtest_end(f, f ? f->tmp : NULL);
 }
 
 /* --- walking a function --------------------------------------------------------------------- */
@@ -267,24 +131,6 @@ struct found {
 	const char *last_reason;      /* of the last -ENOENT */
 	const char *type_of[MAX_NAMES];
 };
-
-static int has_mem_operand(const cs_insn *in, int machine)
-{
-	if (machine == EM_AARCH64) {
-		const cs_arm64 *a = &in->detail->arm64;
-		for (int i = 0; i < a->op_count; i++)
-			if (a->operands[i].type == ARM64_OP_MEM)
-				return 1;
-		return 0;
-	}
-	const cs_x86 *x = &in->detail->x86;
-	if (in->id == X86_INS_LEA || in->id == X86_INS_NOP)
-		return 0;
-	for (int i = 0; i < x->op_count; i++)
-		if (x->operands[i].type == X86_OP_MEM)
-			return 1;
-	return 0;
-}
 
 static void open_cs(csh *cs, int machine)
 {
@@ -578,16 +424,11 @@ static void test_symtype_cache(void **state)
 static void read_text(const char *path, struct func *text)
 {
 	int fd;
-	size_t shstr;
+	GElf_Shdr sh;
 	Elf *elf = open_elf(path, &fd);
+	Elf_Scn *scn = find_scn(elf, ".text", &sh);
 
-	assert_int_equal(elf_getshdrstrndx(elf, &shstr), 0);
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
-		GElf_Shdr sh;
-		gelf_getshdr(scn, &sh);
-		const char *n = elf_strptr(elf, shstr, sh.sh_name);
-		if (!n || strcmp(n, ".text"))
-			continue;
+	if (scn) {
 		Elf_Data *d = elf_getdata(scn, NULL);
 		text->addr = sh.sh_addr;
 		text->size = sh.sh_size;
@@ -605,33 +446,16 @@ static void test_symtype_rate(void **state)
 	struct fix *f = *state;
 	struct sym_session *s;
 	struct func text = {0};
-	uint64_t *ips = NULL;
-	size_t nr = 0, cap = 0, named = 0;
-	csh cs;
-	cs_insn *in;
-	const uint8_t *p;
-	size_t left;
-	uint64_t a;
+	struct symtest_insns mem = {0};
+	size_t named = 0;
 	struct timespec t0, t1, t2;
 
 	read_text(f->o2.path, &text);
 	assert_non_null(text.code);
-	open_cs(&cs, EM_X86_64);
-	in = cs_malloc(cs);
-	p = text.code, left = text.size, a = text.addr;
-	while (left) {
-		if (!cs_disasm_iter(cs, &p, &left, &a, in)) {
-			p++, left--, a++;
-			continue;
-		}
-		if (!has_mem_operand(in, EM_X86_64))
-			continue;
-		ips = xgrow(ips, &cap, nr + 1, sizeof(*ips));
-		ips[nr++] = f->o2.base + in->address;
-	}
-	cs_free(in, 1);
-	cs_close(&cs);
+	assert_int_equal(symtest_mem_insns(&mem, text.code, text.size, text.addr, f->o2.base), 0);
 	free(text.code);
+	const uint64_t *ips = mem.ip;
+	size_t nr = mem.nr;
 	assert_true(nr > 20);
 	assert_int_equal(sym_session_new(&s, NULL), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -653,7 +477,8 @@ static void test_symtype_rate(void **state)
 		100.0 * nr / rep);
 	assert_true(named >= 20);
 	sym_session_free(s);
-	free(ips);
+	free(mem.ip);
+	free(mem.next);
 }
 
 /* The answers do not depend on the order of the lookups (per-function caches, the register state
