@@ -238,6 +238,9 @@ static int report_sym(void *ctx, const struct maps_map *map, uint8_t mode, uint6
 		if (ci.reason)
 			c2c_debug("no symbol at %#llx in '%s': %s", (unsigned long long)ip,
 				  map->dso->name, ci.reason);
+		/* no symbol, but what addr2line says there (Source:Line of a symbol-less row) */
+		out->srcfile = err ? NULL : ci.srcfile;
+		out->line = err ? 0 : ci.line;
 		return -ENOENT;
 	}
 	out->symbol = ci.symbol;

@@ -308,6 +308,10 @@ void stdio_srcline(char *out, size_t size, const struct cltab_offset *of)
 	} else if (of->has_sym) {
 		snprintf(out, size, "%s+%llu", of->code.symbol,
 			 (unsigned long long)of->code.sym_offset);
+	} else if (of->cmap && of->code.srcfile && of->cmap->dso->name[0] != '[') {
+		/* no symbol, but addr2line answers there: a line, or "??:0" / "FILE:0" */
+		base = strrchr(of->code.srcfile, '/');
+		snprintf(out, size, "%s:%u", base ? base + 1 : of->code.srcfile, of->code.line);
 	} else if (of->cmap) {
 		snprintf(out, size, "%s[%llx]", of->cmap->dso->short_name,
 			 (unsigned long long)of->code_al);

@@ -969,7 +969,10 @@ int sym_code_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 	}
 	if (!out->symbol && !out->srcfile) {
 		out->reason = !f->has_symtab && !f->dw ? "no symbol table" : "no symbol at address";
-		return -ENOENT;
+		/* no symbol holds it (padding after a sized function): addr2line, which perf still
+		 * asks, may name the function before it, so Source:Line says "??:0" or "FILE:0" */
+		a2l_file(s, f, vaddr, out);
+		return out->srcfile ? 0 : -ENOENT;
 	}
 	if (!out->line) {
 		out->reason = f->dw ? "no line information" : "no debug info";

@@ -63,8 +63,10 @@ struct sym_opts {
  * symbol is known), srcfile/line is what addr2line answers instead, with line 0: "??" when it
  * names the function but no file; the name of the STT_FILE symbol before the function in the
  * symbol table ("crtstuff.c") when it names one; NULL when it finds no function in the address's
- * section (the PLT), where perf prints symbol+offset. C++ names are demangled as perf 6.1 shows
- * them (libiberty, no parameter lists), "func@plt" names too. */
+ * section (the PLT), where perf prints symbol+offset. An address no symbol holds (padding after
+ * a sized function) gives 0 with symbol NULL when addr2line still names something there (a
+ * line-table row, or "??"/"FILE" with line 0 for the function below), else -ENOENT. C++ names
+ * are demangled as perf 6.1 shows them (libiberty, no parameter lists), "func@plt" names too. */
 struct sym_code_info {
 	const char *symbol;     /* function name, NULL when unknown */
 	uint64_t sym_offset;    /* address - symbol start */

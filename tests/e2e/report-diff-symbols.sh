@@ -104,6 +104,17 @@ spec_nosize() {
 		sort -nu | while read -r a; do printf 'code %x\n' $(($2 + a)); done
 }
 
+# spec_gap FILE BASE: the first and the last byte of the gap after every sized text function of
+# FILE that the next symbol does not start at (alignment padding): no symbol holds them, and perf
+# still asks addr2line, which names the function before them ("??:0", "crtstuff.c:0")
+spec_gap() {
+	nm -S --defined-only "$1" | awk "$HEX"'$2 ~ /^[tTwW]$/ && NF == 3 { print hex($1), 0 }
+		$3 ~ /^[tTwW]$/ && NF == 4 { print hex($1), hex($2) }' | sort -n -k1,1 |
+	awk 'NR > 1 && pe > 0 && pe < $1 { print pe; if ($1 - 1 > pe) print $1 - 1 }
+		{ if ($2 > 0) pe = $1 + $2; else pe = 0 }' |
+		while read -r a; do printf 'code %x\n' $(($2 + a)); done
+}
+
 # spec_data FILE BASE: the start and the last byte of every sized global of FILE
 spec_data() {
 	nm -S --defined-only "$1" | awk "$HEX"'$3 ~ /^[bBdD]$/ && NF == 4 && $2 !~ /^0+$/ {
@@ -150,6 +161,9 @@ PIE=0x555555554000 LIBBASE=0x7f3a12000000
 # a PIE with inlined code, its real build-id in the MMAP2 records
 { spec_maps "$tmp/inl_pie" $PIE "$(bid_of "$tmp/inl_pie")"; spec_code "$tmp/inl_pie" $PIE 1
   spec_nosize "$tmp/inl_pie" $PIE; } > "$tmp/pie-inline.spec"
+# the padding between its functions, where no symbol is
+{ spec_maps "$tmp/inl_pie" $PIE "$(bid_of "$tmp/inl_pie")"; spec_code "$tmp/inl_pie" $PIE 1
+  spec_gap "$tmp/inl_pie" $PIE; } > "$tmp/pie-gaps.spec"
 # a non-PIE with dev/inode instead of a build-id
 { spec_maps "$tmp/data_nopie" 0 -; spec_code "$tmp/data_nopie" 0 1; } > "$tmp/nopie.spec"
 # the same with its build-id, the samples on its globals (.data and .bss) instead of the heap

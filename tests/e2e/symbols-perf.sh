@@ -94,11 +94,13 @@ compare() {
 		function differ(what, a, b) { bad++; if (bad <= 20) print what " " $1 " (" $4 "): ours " a ", perf " b }
 		{
 			n++
-			# no symbol: perf still asks addr2line (it may name the function below, "??:0"),
-			# we give no line (docs/perf-differences.md, "Symbols with real binaries", item 2)
+			# no symbol: perf still asks addr2line, which may name the function below
+			# ("??:0", "FILE:0"): ours says the same (symbol "?"); when the lookup failed
+			# altogether ("!") there is no line to compare
 			if ($6 ~ /^!/) { ours_sym = "[unknown]"; ours_src = $3; nosym++ }
 			else {
 				ours_sym = $6; sub(/\+0x[0-9a-f]+$/, "", ours_sym)
+				if (ours_sym == "?") { ours_sym = "[unknown]"; padding++ }
 				ours_src = $7; sub(/.*\//, "", ours_src); if (ours_src == "?:0") ours_src = "NONE"
 			}
 			if ($3 ~ /:0$/ && $3 !~ /^\?\?:/) fileonly0++
@@ -112,8 +114,8 @@ compare() {
 				else differ("srcline", ours_src, $3)
 			}
 		}
-		END { printf "%s: %d distinct samples, %d differ from perf, %d name another file for the same line, %d in PLT entries (named @plt), %d without a line where addr2line names the file (FILE:0), %d without a symbol (line not compared)\n",
-			name, n, bad, fileonly, plt, fileonly0 + 0, nosym + 0; exit bad > 0 }' "$tmp/both"
+		END { printf "%s: %d distinct samples, %d differ from perf, %d name another file for the same line, %d in PLT entries (named @plt), %d without a line where addr2line names the file (FILE:0), %d in no symbol (line compared), %d unresolved (line not compared)\n",
+			name, n, bad, fileonly, plt, fileonly0 + 0, padding + 0, nosym + 0; exit bad > 0 }' "$tmp/both"
 }
 
 compare "$tmp/prog_inline.bin" prog_inline; r1=$?
