@@ -201,13 +201,53 @@ static void add_var(char *what, size_t n, const struct sym_data_info *d, int *nr
 	(*nr_vars)++;
 }
 
+/* What a line holds, gathered from the resolutions of its start and its visible rows. */
+struct what {
+	char vars[256];         /* "buf1 (struct _buf, 64 bytes), ..." */
+	int nr_vars, by_code;
+	const char *reason;     /* why the line's start is unknown */
+};
+
+static void what_start(struct what *w, const struct advice_opts *o, const struct cltab_line *ln)
+{
+	struct sym_data_info d;
+
+	memset(w, 0, sizeof(*w));
+	if (resolve(o, ln, NULL, &d) >= 0)
+		add_var(w->vars, sizeof(w->vars), &d, &w->nr_vars);
+	w->reason = d.reason;
+}
+
+/* A row's resolution: @rc and @d from resolve(). */
+static void what_row(struct what *w, int rc, const struct sym_data_info *d)
+{
+	if (rc < 0)
+		return;
+	add_var(w->vars, sizeof(w->vars), d, &w->nr_vars);
+	w->by_code |= rc == ADVICE_BY_CODE;
+}
+
+/* "buf1 (struct _buf, 64 bytes)", or "heap of pid 12: *c (struct counters, 64 bytes)" when the
+ * code typed memory no symbol covers: what the memory is, and the types the code says it holds */
+static void what_end(const struct what *w, const struct advice_opts *o,
+		     const struct cltab_line *ln, char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (!w->vars[0] || w->by_code)
+		what_unknown(buf, n, ln, w->reason, o->verbose);
+	if (w->vars[0])
+		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ": " : "", w->vars);
+}
+
 static void group_rows(const struct builder *b, struct advice_line *al, size_t *row_mem)
 {
 	const struct cltab_line *ln = al->ln;
 	struct sym_data_info d;
+	struct what w;
 	size_t i, k;
+	int rc;
 
-	advice_line_what(b->o, ln, al->what, sizeof(al->what));
+	what_start(&w, b->o, ln);
 	al->mem = xcalloc(ln->nr_off ? ln->nr_off : 1, sizeof(*al->mem));
 	for (i = 0; i < ln->nr_off; i++) {
 		const struct cltab_offset *o = ln->off[i];
@@ -216,7 +256,9 @@ static void group_rows(const struct builder *b, struct advice_line *al, size_t *
 		row_mem[i] = SIZE_MAX;
 		if (!o->visible)
 			continue;
-		if (resolve(b->o, ln, o, &d) >= 0)
+		rc = resolve(b->o, ln, o, &d);
+		what_row(&w, rc, &d);
+		if (rc >= 0)
 			member_name(name, sizeof(name), &d);
 		k = find_member(al, name, o->offset);
 		if (k == al->nr_mem) {
@@ -226,33 +268,21 @@ static void group_rows(const struct builder *b, struct advice_line *al, size_t *
 		}
 		row_mem[i] = k;
 	}
+	what_end(&w, b->o, ln, al->what, sizeof(al->what));
 }
 
 void advice_line_what(const struct advice_opts *o, const struct cltab_line *ln, char *buf,
 		      size_t n)
 {
 	struct sym_data_info d;
-	const char *reason;
-	char vars[256] = "";
-	int nr_vars = 0, by_code = 0, rc;
+	struct what w;
 	size_t i;
 
-	buf[0] = 0;
-	if (resolve(o, ln, NULL, &d) >= 0)
-		add_var(vars, sizeof(vars), &d, &nr_vars);
-	reason = d.reason;
-	for (i = 0; i < ln->nr_off; i++) {
-		if (!ln->off[i]->visible || (rc = resolve(o, ln, ln->off[i], &d)) < 0)
-			continue;
-		add_var(vars, sizeof(vars), &d, &nr_vars);
-		by_code |= rc == ADVICE_BY_CODE;
-	}
-	/* "heap of pid 12: *c (struct counters, 64 bytes)": what the memory is, and the types the
-	 * code says it holds */
-	if (!vars[0] || by_code)
-		what_unknown(buf, n, ln, reason, o->verbose);
-	if (vars[0])
-		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ": " : "", vars);
+	what_start(&w, o, ln);
+	for (i = 0; i < ln->nr_off; i++)
+		if (ln->off[i]->visible)
+			what_row(&w, resolve(o, ln, ln->off[i], &d), &d);
+	what_end(&w, o, ln, buf, n);
 }
 
 void advice_row_name(const struct advice_opts *o, const struct cltab_line *ln,

@@ -532,47 +532,48 @@ static void offset_row(struct col_line *l, struct pareto *p, const struct cltab_
 	col_row(l, c, n, ptr);
 }
 
-static size_t rows_width(struct pareto *p, const struct cltab_line *ln, const struct line_w *w)
+/* perf's rows of the visible offsets of a line, rendered once into @rows ("\n" after each);
+ * returns the length of the longest. */
+static size_t render_rows(struct col_line *rows, struct pareto *p, const struct cltab_line *ln,
+			  const struct line_w *w)
 {
-	struct col_line l = { 0 };
-	size_t j, width = 0;
+	size_t j, start, width = 0;
 
+	col_line_reset(rows);
 	for (j = 0; j < ln->nr_off; j++) {
 		if (!ln->off[j]->visible)
 			continue;
-		col_line_reset(&l);
-		offset_row(&l, p, ln, ln->off[j], w);
-		if (l.len > width)
-			width = l.len;
+		start = rows->len;
+		offset_row(rows, p, ln, ln->off[j], w);
+		if (rows->len - start > width)
+			width = rows->len - start;
+		col_line_add(rows, "\n", 1);
 	}
-	col_line_release(&l);
 	return width;
 }
 
-/* The visible rows of a line; with a row namer, their names in a column two spaces after the
- * longest of perf's rows of the line (and at least @width). */
+/* The rows of render_rows(); with a row namer, each visible offset's name in a column two spaces
+ * after @width characters. */
 static void print_offsets(FILE *f, struct pareto *p, const struct cltab_line *ln,
-			  const struct line_w *w, size_t width)
+			  const struct col_line *rows, size_t width)
 {
-	struct col_line l = { 0 };
+	const char *r = rows->len ? rows->s : "";
 	char name[256];
 	size_t j;
 
-	if (p->o->row_name && rows_width(p, ln, w) > width)
-		width = rows_width(p, ln, w);
-	for (j = 0; j < ln->nr_off; j++) {
-		if (!ln->off[j]->visible)
-			continue;
-		col_line_reset(&l);
-		offset_row(&l, p, ln, ln->off[j], w);
-		if (p->o->row_name) {
-			p->o->row_name(p->o->name_ctx, ln, ln->off[j], name, sizeof(name));
-			fprintf(f, "%-*s  %s\n", (int)width, l.s, name);
-		} else {
-			fprintf(f, "%s\n", l.s);
-		}
+	if (!p->o->row_name) {
+		fputs(r, f);
+		return;
 	}
-	col_line_release(&l);
+	for (j = 0; j < ln->nr_off; j++) {
+		const char *e = strchr(r, '\n');
+
+		if (!ln->off[j]->visible || !e)
+			continue;
+		p->o->row_name(p->o->name_ctx, ln, ln->off[j], name, sizeof(name));
+		fprintf(f, "%-*.*s  %s\n", (int)width, (int)(e - r), r, name);
+		r = e + 1;
+	}
 }
 
 static void print_summary(FILE *f, const struct pareto *p, const struct cltab_line *ln)
@@ -674,6 +675,7 @@ static void print_pareto(FILE *f, const struct cltab *t, const struct stdio_opts
 {
 	struct pareto p = { .t = t, .o = o };
 	struct cltab_line *const *ln;
+	struct col_line rows = { 0 };
 	struct line_w w;
 	size_t nr, i;
 
@@ -684,16 +686,18 @@ static void print_pareto(FILE *f, const struct cltab *t, const struct stdio_opts
 		return;
 	pareto_setup(&p);
 	for (i = 0; i < nr; i++) {
-		size_t data_col = 0;
+		size_t data_col;
 
 		line_widths(&p, ln[i], &w);
+		data_col = render_rows(&rows, &p, ln[i], &w);
 		if (i == 0)
-			data_col = print_pareto_header(f, &p, &w, o->row_name ? rows_width(&p, ln[i], &w) : 0);
+			data_col = print_pareto_header(f, &p, &w, data_col);
 		else
 			fprintf(f, "\n");
 		print_summary(f, &p, ln[i]);
-		print_offsets(f, &p, ln[i], &w, data_col);
+		print_offsets(f, &p, ln[i], &rows, data_col);
 	}
+	col_line_release(&rows);
 }
 
 int stdio_print(FILE *f, const struct cltab *t, const struct stdio_opts *o)
