@@ -227,6 +227,8 @@ static inline const char *get_str(struct tcur *c, int *absent)
 /* Header chunk payload codec (lib/trace_info.c). decode returns 0 or -EBADMSG and leaves
  * @info released on failure. */
 void trace_info_encode(struct tbuf *b, const struct trace_info *info);
+/* NULL when @info is within the readers' bounds (TRACE_CPU_MAX, TRACE_NODE_MAX), else why not. */
+const char *trace_info_check(const struct trace_info *info);
 int trace_info_decode(struct trace_info *info, const uint8_t *p, size_t len);
 
 #endif

@@ -132,6 +132,22 @@ static void encode_range(struct tbuf *b, const struct trace_mem_range *m)
 	free(body.p);
 }
 
+const char *trace_info_check(const struct trace_info *info)
+{
+	if (info->nr_cpus > TRACE_CPU_MAX)
+		return "more CPUs than TRACE_CPU_MAX";
+	if (info->nr_nodes > TRACE_NODE_MAX)
+		return "more NUMA nodes than TRACE_NODE_MAX";
+	for (uint32_t i = 0; info->cpu_node && i < info->nr_cpus; i++)
+		if (info->cpu_node[i] < TRACE_NODE_NONE || info->cpu_node[i] >= TRACE_NODE_MAX)
+			return "a CPU's NUMA node is out of range";
+	for (uint32_t i = 0; info->mem_ranges && i < info->nr_mem_ranges; i++)
+		if (info->mem_ranges[i].node >= TRACE_NODE_MAX ||
+		    info->mem_ranges[i].start > info->mem_ranges[i].end)
+			return "a memory range is out of range";
+	return NULL;
+}
+
 void trace_info_encode(struct tbuf *b, const struct trace_info *info)
 {
 	uint32_t nr_cpus = info->nr_cpus;  /* without a map: every node unknown */
@@ -226,7 +242,7 @@ static int decode_range(struct tcur *c, struct trace_mem_range *m)
 	m->start = get_varint(&it);
 	m->end = get_varint(&it);
 	m->node = get_u32v(&it);
-	return it.bad ? -1 : 0;
+	return it.bad || m->node >= TRACE_NODE_MAX || m->start > m->end ? -1 : 0;
 }
 
 static void decode_strings_cpu(struct tcur *c, struct trace_info *info)
@@ -252,12 +268,17 @@ static void decode_strings_cpu(struct tcur *c, struct trace_info *info)
 static int decode_arrays(struct tcur *c, struct trace_info *info)
 {
 	info->nr_cpus = get_count(c);
+	if (info->nr_cpus > TRACE_CPU_MAX || info->nr_nodes > TRACE_NODE_MAX) {
+		info->nr_cpus = 0;
+		c->bad = 1;
+		return -1;
+	}
 	if (info->nr_cpus)
 		info->cpu_node = xmalloc(info->nr_cpus * sizeof(*info->cpu_node));
 	for (uint32_t i = 0; i < info->nr_cpus; i++) {
 		int64_t node = unzigzag(get_varint(c));
 
-		if (node < INT32_MIN || node > INT32_MAX)
+		if (node < TRACE_NODE_NONE || node >= TRACE_NODE_MAX)
 			c->bad = 1;
 		info->cpu_node[i] = (int32_t)node;
 	}

@@ -743,6 +743,10 @@ int trace_reader_open(struct trace_reader **out, const char *path)
 
 	if (fd < 0)
 		return c2c_err(-errno, "cannot open trace '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return c2c_err(-EISDIR, "'%s' is a directory, not a trace", path);
+	}
 	r = reader_new(path, fd);
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		r->size = (uint64_t)st.st_size;

@@ -585,6 +585,9 @@ static int write_preamble(struct trace_writer *w, const struct trace_info *info)
 
 	if (!info)
 		info = &empty;
+	/* what the reader refuses is never written */
+	if (trace_info_check(info))
+		return c2c_err(-EINVAL, "cannot write trace '%s': %s", w->name, trace_info_check(info));
 	memcpy(hdr, TRACE_MAGIC, 8);
 	le16_store(hdr + 8, TRACE_VERSION_MAJOR);
 	le16_store(hdr + 10, TRACE_VERSION_MINOR);

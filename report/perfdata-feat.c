@@ -13,13 +13,23 @@
 #include "c2c/xalloc.h"
 #include "report/perfdata-int.h"
 
-#define PD_CPU_MAX 65536
+/* Bytes of the smallest entry of a section: a count larger than the bytes left can hold is
+ * corrupt, and nothing is allocated for it. */
+#define PD_NUMA_ENTRY_MIN   24   /* u32 node, u64 mem_total, u64 mem_free, u32 cpu list length */
+#define PD_MEMTOP_ENTRY_MIN 24   /* u64 node, u64 size, u64 bitmap bits */
+#define PD_PMU_ENTRY_MIN    8    /* u32 type, u32 name length */
+#define PD_CACHE_ENTRY_MIN  28   /* u32 level, line, sets, ways, and three strings' lengths */
 
 struct fcur {
 	const struct perfdata_reader *r;
 	const uint8_t *p, *end;
 	int bad;
 };
+
+static uint64_t fleft(const struct fcur *c)
+{
+	return (uint64_t)(c->end - c->p);
+}
 
 static int fneed(struct fcur *c, uint64_t n)
 {
@@ -133,14 +143,25 @@ static void feat_event_desc(struct perfdata_reader *r, struct fcur *c)
 	}
 }
 
+static void numa_release(struct perfdata_reader *r)
+{
+	for (size_t i = 0; i < r->nr_numa; i++)
+		free(r->numa[i].cpus);
+	free(r->numa);
+	r->numa = NULL;
+	r->nr_numa = 0;
+}
+
 static void feat_numa(struct perfdata_reader *r, struct fcur *c)
 {
 	uint32_t nr = f32(c), i;
 
-	if (nr > PD_CPU_MAX) {
+	if (c->bad || nr > TRACE_NODE_MAX || nr > fleft(c) / PD_NUMA_ENTRY_MIN) {
 		c->bad = 1;
 		return;
 	}
+	numa_release(r);
+	r->numa = xcalloc(nr ? nr : 1, sizeof(*r->numa));
 	for (i = 0; i < nr && !c->bad; i++) {
 		uint32_t node = f32(c);
 		char *cpus;
@@ -150,17 +171,23 @@ static void feat_numa(struct perfdata_reader *r, struct fcur *c)
 		cpus = fstr(c);
 		if (!cpus)
 			return;
-		r->numa = xrealloc(r->numa, (r->nr_numa + 1) * sizeof(*r->numa));
+		if (node >= TRACE_NODE_MAX) {
+			free(cpus);
+			c->bad = 1;
+			return;
+		}
 		r->numa[r->nr_numa].node = node;
 		r->numa[r->nr_numa++].cpus = cpus;
 	}
 }
 
-static void add_range(struct perfdata_reader *r, uint64_t start, uint64_t end, uint32_t node)
+static void add_range(struct perfdata_reader *r, size_t *cap, uint64_t start, uint64_t end,
+		      uint32_t node)
 {
 	struct trace_info *in = &r->info;
 
-	in->mem_ranges = xrealloc(in->mem_ranges, (in->nr_mem_ranges + 1) * sizeof(*in->mem_ranges));
+	in->mem_ranges = xgrow(in->mem_ranges, cap, in->nr_mem_ranges + 1,
+			       sizeof(*in->mem_ranges));
 	in->mem_ranges[in->nr_mem_ranges++] = (struct trace_mem_range){ start, end, node };
 }
 
@@ -169,25 +196,38 @@ static void add_range(struct perfdata_reader *r, uint64_t start, uint64_t end, u
 static void feat_mem_topology(struct perfdata_reader *r, struct fcur *c)
 {
 	uint64_t bsize, nr, i, node, bits, b, run = UINT64_MAX;
+	size_t cap = 0;
 
 	f64(c);                      /* version */
 	bsize = f64(c);
 	nr = f64(c);
-	if (!bsize || nr > PD_CPU_MAX)
+	free(r->info.mem_ranges);
+	r->info.mem_ranges = NULL;
+	r->info.nr_mem_ranges = 0;
+	if (c->bad || !bsize || nr > TRACE_NODE_MAX || nr > fleft(c) / PD_MEMTOP_ENTRY_MIN) {
 		c->bad = 1;
+		return;
+	}
 	for (i = 0; i < nr && !c->bad; i++) {
 		node = f64(c);
 		f64(c);
 		bits = f64(c);
-		if (bits > (uint64_t)(c->end - c->p) * 8 || !fneed(c, (bits + 63) / 64 * 8))
+		if (node >= TRACE_NODE_MAX || bits > fleft(c) * 8 || !fneed(c, (bits + 63) / 64 * 8)) {
+			c->bad = 1;
 			return;
+		}
+		/* block numbers times the block size must stay addresses */
+		if (bits && bsize > UINT64_MAX / bits) {
+			c->bad = 1;
+			return;
+		}
 		for (b = 0; b <= bits; b++) {
 			int set = b < bits && (pd_u64(r, c->p + 8 * (b / 64)) >> (b % 64)) & 1;
 
 			if (set && run == UINT64_MAX)
 				run = b;
 			if (!set && run != UINT64_MAX) {
-				add_range(r, run * bsize, b * bsize, (uint32_t)node);
+				add_range(r, &cap, run * bsize, b * bsize, (uint32_t)node);
 				run = UINT64_MAX;
 			}
 		}
@@ -218,6 +258,10 @@ static void feat_pmu_mappings(struct perfdata_reader *r, struct fcur *c)
 {
 	uint32_t nr = f32(c), i;
 
+	if (nr > fleft(c) / PD_PMU_ENTRY_MIN) {
+		c->bad = 1;
+		return;
+	}
 	for (i = 0; i < nr && !c->bad; i++) {
 		uint32_t type = f32(c);
 		char *name = fstr(c);
@@ -235,6 +279,8 @@ static void feat_cache(struct perfdata_reader *r, struct fcur *c)
 
 	f32(c);
 	nr = f32(c);
+	if (nr > fleft(c) / PD_CACHE_ENTRY_MIN)
+		c->bad = 1;
 	for (i = 0; i < nr && !c->bad; i++) {
 		level = f32(c);
 		line = f32(c);
@@ -286,6 +332,29 @@ static void feat_string(struct perfdata_reader *r, unsigned int feat, struct fcu
 	}
 }
 
+static const char *feat_name(unsigned int feat)
+{
+	switch (feat) {
+	case PD_F_BUILD_ID: return "BUILD_ID";
+	case PD_F_HOSTNAME: return "HOSTNAME";
+	case PD_F_OSRELEASE: return "OSRELEASE";
+	case PD_F_VERSION: return "VERSION";
+	case PD_F_ARCH: return "ARCH";
+	case PD_F_NRCPUS: return "NRCPUS";
+	case PD_F_CPUDESC: return "CPUDESC";
+	case PD_F_CPUID: return "CPUID";
+	case PD_F_CMDLINE: return "CMDLINE";
+	case PD_F_EVENT_DESC: return "EVENT_DESC";
+	case PD_F_NUMA_TOPOLOGY: return "NUMA_TOPOLOGY";
+	case PD_F_PMU_MAPPINGS: return "PMU_MAPPINGS";
+	case PD_F_CACHE: return "CACHE";
+	case PD_F_MEM_TOPOLOGY: return "MEM_TOPOLOGY";
+	case PD_F_COMPRESSED: return "COMPRESSED";
+	case PD_F_CLOCK_DATA: return "CLOCK_DATA";
+	}
+	return "?";
+}
+
 void pd_feature(struct perfdata_reader *r, unsigned int feat, const uint8_t *p, size_t size)
 {
 	struct fcur c = { r, p, p + size, 0 };
@@ -301,7 +370,7 @@ void pd_feature(struct perfdata_reader *r, unsigned int feat, const uint8_t *p, 
 	case PD_F_NRCPUS:
 		r->info.nr_cpus = f32(&c);
 		r->nr_cpus_online = f32(&c);
-		if (r->info.nr_cpus > PD_CPU_MAX)
+		if (r->info.nr_cpus > TRACE_CPU_MAX)
 			c.bad = 1;
 		break;
 	case PD_F_CMDLINE: feat_cmdline(r, &c); break;
@@ -329,7 +398,20 @@ void pd_feature(struct perfdata_reader *r, unsigned int feat, const uint8_t *p, 
 		r->have_feat[feat / 8] &= (uint8_t)~(1u << (feat % 8));
 		if (feat == PD_F_NRCPUS)
 			r->info.nr_cpus = 0;
-		c2c_warn("'%s': header feature %u is cut short or corrupt; ignored", r->name, feat);
+		if (feat == PD_F_NUMA_TOPOLOGY)
+			numa_release(r);
+		if (feat == PD_F_MEM_TOPOLOGY) {
+			free(r->info.mem_ranges);
+			r->info.mem_ranges = NULL;
+			r->info.nr_mem_ranges = 0;
+		}
+		if (r->base && p >= r->base && p <= r->base + r->len)
+			c2c_warn("'%s': header feature %s (%u) at offset %zu is cut short or corrupt "
+				 "(byte %zu of %zu); ignored", r->name, feat_name(feat), feat,
+				 (size_t)(p - r->base), (size_t)(c.p - p), size);
+		else
+			c2c_warn("'%s': header feature %s (%u) is cut short or corrupt; ignored",
+				 r->name, feat_name(feat), feat);
 	}
 }
 
@@ -504,7 +586,7 @@ static void build_nodes(struct perfdata_reader *r)
 		for (i = 0; i < r->nr_numa; i++) {
 			unsigned long m = cpulist_max(r->numa[i].cpus);
 
-			if (m > in->nr_cpus && m <= PD_CPU_MAX)
+			if (m > in->nr_cpus && m <= TRACE_CPU_MAX)
 				in->nr_cpus = (uint32_t)m;
 		}
 		c2c_warn("'%s': no NRCPUS header feature (perf c2c refuses such files); %s", r->name,
@@ -521,7 +603,7 @@ static void build_nodes(struct perfdata_reader *r)
 	}
 	for (i = 0; i < r->nr_numa; i++) {
 		cpulist_nodes(in, r->numa[i].cpus, r->numa[i].node);
-		if (r->numa[i].node + 1 > max_node && r->numa[i].node < PD_CPU_MAX)
+		if (r->numa[i].node + 1 > max_node)
 			max_node = r->numa[i].node + 1;
 	}
 	in->nr_nodes = max_node;
@@ -571,9 +653,7 @@ void pd_info_release(struct perfdata_reader *r)
 	for (i = 0; i < r->nr_pmu; i++)
 		free(r->pmu[i].name);
 	free(r->pmu);
-	for (i = 0; i < r->nr_numa; i++)
-		free(r->numa[i].cpus);
-	free(r->numa);
+	numa_release(r);
 	free(r->perf_version);
 }
 

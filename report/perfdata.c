@@ -338,6 +338,10 @@ static int record_attr(const struct perfdata_reader *r, const uint8_t *rec, uint
 			return -1;
 	}
 	id = pd_u64(r, rec + off);
+	/* perf's evlist__event2evsel: records perf synthesizes for processes that already run
+	 * (COMM, MMAP2, FORK of -a and -p recordings) carry id 0 and belong to the first event */
+	if (!id)
+		return 0;
 	return pd_attr_of_id(r, id);
 }
 
@@ -781,6 +785,10 @@ int perfdata_reader_open(struct perfdata_reader **out, const char *path)
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return c2c_err(-errno, "cannot open '%s': %s", path, strerror(errno));
+		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+			close(fd);
+			return c2c_err(-EISDIR, "'%s' is a directory, not a perf.data file", path);
+		}
 		r = reader_new(path);
 	}
 	/* standard input redirected from a file is mapped like a named file */

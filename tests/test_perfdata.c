@@ -815,6 +815,217 @@ static void test_perfdata_multi_event(void **state)
 	}
 }
 
+/* perf synthesizes COMM/MMAP2/FORK records for processes that already run (-a, -p) with a
+ * sample_id trailer whose id is 0; perf's evlist__event2evsel gives them, and samples of id 0,
+ * to the first event. Regression: they were counted as unattributable and dropped, so every
+ * sample of such a process lost its maps. */
+static void test_perfdata_synthesized_id0(void **state)
+{
+	static const uint64_t idbits[] = { PERF_IDENTIFIER, PERF_ID };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		struct tfile f;
+		struct buf o;
+		struct got g;
+		struct perfdata_stats st;
+		struct tsample s = { .time = 50, .pid = 7, .tid = 7, .addr = 0x1000, .dsrc = 9,
+				     .ip = 0x401000 };
+		uint64_t keep0;
+
+		log_reset();
+		tfile_init(&f, 0, 0);
+		f.nr_attr = 2;
+		f.attr[0].sample_type |= idbits[i];
+		f.attr[1] = f.attr[0];
+		f.attr[1].ids[0] = 201;
+		f.attr[1].ids[1] = 202;
+		f.attr[1].name = "minor-faults";
+		/* synthesized side-band: trailer id 0 (the first event's ids are written intact) */
+		keep0 = f.attr[0].ids[0];
+		f.attr[0].ids[0] = 0;
+		rec_comm(&f, 7, "already-running", 1, 0);
+		rec_mmap2(&f, 7, 0x400000, "/usr/bin/already", 2);
+		rec_empty(&f, 82);   /* FINISHED_INIT */
+		rec_sample(&f, 0, &s);   /* a sample of id 0 belongs to the first event too */
+		f.attr[0].ids[0] = keep0;
+		rec_sample(&f, 1, &(struct tsample){ .id = 202, .time = 60, .pid = 7, .tid = 7,
+						     .addr = 0x2000, .ip = 0x401010 });
+		build(&f, &o);
+		assert_int_equal(read_all(&o, &g, &st), 0);
+		if (g.n != 4)
+			fail_msg("id bits %#llx: %d records", (unsigned long long)idbits[i], g.n);
+		assert_int_equal(g.ev[0].type, TRACE_REC_COMM);
+		assert_string_equal(g.str[0], "already-running");
+		assert_int_equal(g.ev[1].type, TRACE_REC_MMAP);
+		assert_string_equal(g.str[1], "/usr/bin/already");
+		assert_int_equal(g.ev[2].sample.event, 0);   /* time 50: id 0 */
+		assert_int_equal(g.ev[3].sample.event, 1);   /* time 60: id 202 */
+		assert_int_equal(logcap.warnings, 0);
+		free(o.p);
+		free(f.data.p);
+	}
+}
+
+/* --- files written by the real perf (data/perf/README.md) ------------------------------------ */
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *p;
+	long n;
+
+	if (!f)
+		fail_msg("cannot open %s (tests run from the repository root)", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	p = xmalloc((size_t)n + 1);
+	assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return p;
+}
+
+struct counts {
+	uint64_t rec[8];
+	uint64_t events;
+};
+
+/* Read @len bytes as a perf.data file; the info must respect the readers' bounds whatever the
+ * bytes were. 1 when the file opened, 0 when it was refused. */
+static int read_bounded(const uint8_t *p, size_t len, struct counts *c)
+{
+	struct perfdata_reader *r;
+	const struct trace_info *in;
+	struct trace_event ev;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if (perfdata_reader_open_mem(&r, p, len, "real.data") < 0)
+		return 0;
+	in = perfdata_reader_info(r);
+	assert_true(in->nr_cpus <= TRACE_CPU_MAX);
+	assert_true(in->nr_nodes <= TRACE_NODE_MAX);
+	for (uint32_t i = 0; i < in->nr_cpus; i++)
+		assert_true(in->cpu_node[i] >= TRACE_NODE_NONE && in->cpu_node[i] < TRACE_NODE_MAX);
+	assert_true(in->nr_mem_ranges <= len * 4);
+	for (uint32_t i = 0; i < in->nr_mem_ranges; i++)
+		assert_true(in->mem_ranges[i].node < TRACE_NODE_MAX);
+	c->events = in->nr_events;
+	while ((rc = perfdata_reader_next(r, &ev)) == 1) {
+		c->rec[ev.type & 7]++;
+		if (ev.type == TRACE_REC_MMAP)
+			assert_true(strlen(ev.mmap.filename) < len);
+		if (ev.type == TRACE_REC_COMM)
+			assert_true(strlen(ev.comm.comm) < len);
+		if (ev.type == TRACE_REC_SAMPLE)
+			assert_true(ev.sample.event < in->nr_events);
+	}
+	perfdata_reader_free(r);
+	return 1;
+}
+
+/* What perf report -D counts in each file (data/perf/README.md), and that nothing is skipped:
+ * the side-band perf synthesizes with id 0 included. */
+static void test_perfdata_real_files(void **state)
+{
+	static const struct {
+		const char *path;
+		uint64_t samples, mmaps, comms, forks, events;
+	} files[] = {
+		{ "data/perf/sys-2ev.data", 18, 544, 71, 70, 3 },
+		{ "data/perf/z-phys.data", 50, 24, 2, 0, 1 },
+		{ "data/perf/pipe.data", 49, 24, 2, 0, 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct counts c;
+		size_t len;
+		uint8_t *p = slurp(files[i].path, &len);
+
+		log_reset();
+		assert_int_equal(read_bounded(p, len, &c), 1);
+		if (c.rec[TRACE_REC_SAMPLE] != files[i].samples || c.rec[TRACE_REC_MMAP] !=
+		    files[i].mmaps || c.rec[TRACE_REC_COMM] != files[i].comms ||
+		    c.rec[TRACE_REC_FORK] != files[i].forks || c.events != files[i].events)
+			fail_msg("%s: %llu samples %llu mmaps %llu comms %llu forks %llu events",
+				 files[i].path, (unsigned long long)c.rec[TRACE_REC_SAMPLE],
+				 (unsigned long long)c.rec[TRACE_REC_MMAP],
+				 (unsigned long long)c.rec[TRACE_REC_COMM],
+				 (unsigned long long)c.rec[TRACE_REC_FORK],
+				 (unsigned long long)c.events);
+		if (strstr(logcap.last, "skipped"))
+			fail_msg("%s: %s", files[i].path, logcap.last);
+		free(p);
+	}
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* Every byte of the file header, the attrs and every header feature section of a real file set
+ * to 0xff, 0x00 and flipped in its top bit: the file opens or is refused, never crashes or
+ * allocates by a corrupt count (run under ASan by make check), and what comes out stays in
+ * bounds. Regression: one byte of MEM_TOPOLOGY made a node number of 2^32 and a 50 GB
+ * allocation. Pipe mode: the first 4 KiB (attr, feature and event-update records). */
+static void test_perfdata_real_mutations(void **state)
+{
+	static const char *const paths[] = { "data/perf/sys-2ev.data", "data/perf/pipe.data" };
+
+	(void)state;
+	c2c_log_set_hook(capture, NULL);
+	for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
+		size_t len, nr = 0, opened = 0, sec[64][2], nsec = 0;
+		uint8_t *p = slurp(paths[k], &len);
+
+		if (le64(p + 8) == 104) {
+			uint64_t doff = le64(p + 40), dsz = le64(p + 48), table = doff + dsz;
+
+			sec[nsec][0] = 0;
+			sec[nsec++][1] = 104;
+			sec[nsec][0] = le64(p + 24);
+			sec[nsec++][1] = le64(p + 32);
+			for (unsigned int f = 0; f < 256 && nsec < 64; f++)
+				if (le64(p + 72 + 8 * (f / 64)) >> (f % 64) & 1) {
+					assert_true(table + 16 <= len);
+					sec[nsec][0] = le64(p + table);
+					sec[nsec++][1] = le64(p + table + 8);
+					table += 16;
+				}
+		} else {
+			sec[nsec][0] = 0;
+			sec[nsec++][1] = len < 4096 ? len : 4096;
+		}
+		for (size_t s = 0; s < nsec; s++)
+			for (size_t b = sec[s][0]; b < sec[s][0] + sec[s][1] && b < len; b++) {
+				const uint8_t vals[3] = { 0xff, 0x00, (uint8_t)(p[b] ^ 0x80) };
+				uint8_t keep = p[b];
+
+				for (int v = 0; v < 3; v++) {
+					struct counts c;
+
+					if (v < 2 && vals[v] == keep)
+						continue;
+					p[b] = vals[v];
+					opened += (size_t)read_bounded(p, len, &c);
+					nr++;
+				}
+				p[b] = keep;
+			}
+		print_message("%s: %zu mutations, %zu opened\n", paths[k], nr, opened);
+		assert_true(nr > 1000);
+		free(p);
+	}
+}
+
 /* Every sample field perf can write, in one sample: the ones after the skipped ones still
  * decode right. */
 static void test_perfdata_all_fields(void **state)
@@ -1277,6 +1488,9 @@ int main(void)
 		cmocka_unit_test(test_perfdata_attr_extra_bytes),
 		cmocka_unit_test(test_perfdata_ordering),
 		cmocka_unit_test(test_perfdata_multi_event),
+		cmocka_unit_test(test_perfdata_synthesized_id0),
+		cmocka_unit_test(test_perfdata_real_files),
+		cmocka_unit_test(test_perfdata_real_mutations),
 		cmocka_unit_test(test_perfdata_all_fields),
 		cmocka_unit_test(test_perfdata_topdown),
 		cmocka_unit_test(test_perfdata_lost_and_unknown),

@@ -23,6 +23,7 @@
 #include "c2c/log.h"
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
+#include "lib/trace_codec.h"   /* trace_info_encode: header chunks the writer would refuse */
 
 /* --- log capture ------------------------------------------------------------------------------- */
 
@@ -106,11 +107,11 @@ static struct trace_event_desc test_events[] = {
 	  .freq = 1, .precise_ip = UINT32_MAX, .attr_flags = UINT64_MAX },
 };
 
-static int32_t test_nodes[] = { 0, 0, 1, 1, TRACE_NODE_NONE, INT32_MAX, INT32_MIN };
+static int32_t test_nodes[] = { 0, 0, 1, 1, TRACE_NODE_NONE, TRACE_NODE_MAX - 1, 2 };
 
 static struct trace_mem_range test_ranges[] = {
 	{ 0, 0x80000000, 0 },
-	{ 0x100000000ull, UINT64_MAX, UINT32_MAX },
+	{ 0x100000000ull, UINT64_MAX, TRACE_NODE_MAX - 1 },
 };
 
 static struct trace_info full_info(void)
@@ -395,6 +396,62 @@ static void test_trace_info_roundtrip(void **state)
 }
 
 /* A CPU count without a node map (perf.data without NUMA topology) keeps the count. */
+/* Topology beyond the kernel's NR_CPUS and MAX_NUMNODES is corrupt: the reader refuses it (so
+ * that no count sizes an allocation: a node number of 2^32 once asked for 50 GB) and the writer
+ * never writes it. */
+static void test_trace_info_bounds(void **state)
+{
+	int32_t nodes[2] = { 0, 1 };
+	struct trace_mem_range range = { 0, 4096, 0 };
+	const struct {
+		int line;
+		uint32_t nr_cpus, nr_nodes;
+		int32_t node;
+		uint32_t range_node;
+		int ok;
+	} rows[] = {
+		{ __LINE__, 2, TRACE_NODE_MAX, TRACE_NODE_MAX - 1, TRACE_NODE_MAX - 1, 1 },
+		{ __LINE__, 2, TRACE_NODE_MAX + 1, 0, 0, 0 },
+		{ __LINE__, 2, 2, TRACE_NODE_MAX, 0, 0 },
+		{ __LINE__, 2, 2, -2, 0, 0 },
+		{ __LINE__, 2, 2, 0, TRACE_NODE_MAX, 0 },
+		{ __LINE__, 2, 2, 0, UINT32_MAX, 0 },
+	};
+	char path[] = "/tmp/c2c-test-bounds-XXXXXX";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct trace_info in = full_info(), out;
+		struct trace_writer *w = NULL;
+		struct tbuf b = { 0 };
+		int rc;
+
+		nodes[1] = rows[i].node;
+		range.node = rows[i].range_node;
+		in.nr_cpus = rows[i].nr_cpus;
+		in.cpu_node = nodes;
+		in.nr_nodes = rows[i].nr_nodes;
+		in.nr_mem_ranges = 1;
+		in.mem_ranges = &range;
+		trace_info_encode(&b, &in);
+		rc = trace_info_decode(&out, b.p, b.len);
+		if ((rc == 0) != rows[i].ok)
+			fail_msg("row at line %d: decode %d", rows[i].line, rc);
+		if (!rc)
+			trace_info_release(&out);
+		free(b.p);
+		log_reset();
+		rc = trace_writer_fdopen(&w, fd, "bounds", &in, NULL);
+		if ((rc == 0) != rows[i].ok)
+			fail_msg("row at line %d: writer %d", rows[i].line, rc);
+		trace_writer_close(w);
+	}
+	close(fd);
+	unlink(path);
+}
+
 static void test_trace_info_cpus_without_nodes(void **state)
 {
 	struct trace_info in = { .nr_cpus = 3 };
@@ -1038,6 +1095,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trace_info_roundtrip),
+		cmocka_unit_test(test_trace_info_bounds),
 		cmocka_unit_test(test_trace_info_cpus_without_nodes),
 		cmocka_unit_test(test_trace_records_roundtrip),
 		cmocka_unit_test(test_trace_random_roundtrip),

@@ -36,6 +36,11 @@
 #define TRACE_NODE_NONE     (-1)
 #define TRACE_TD_MAX        8           /* TopDown metric values per sample */
 #define TRACE_BUILD_ID_MAX  20
+/* Readers refuse CPU numbers and NUMA nodes at or above these: the kernel's largest NR_CPUS
+ * (8192, x86 MAXSMP and powerpc) and MAX_NUMNODES (1 << CONFIG_NODES_SHIFT, at most 10). A count
+ * read from a file never sizes an allocation beyond them. */
+#define TRACE_CPU_MAX       8192
+#define TRACE_NODE_MAX      1024
 
 /* Where the samples came from (trace_info.backend and trace_event_desc.backend). */
 enum trace_backend {
