@@ -1,9 +1,12 @@
 /* Finding and loading the ELF file behind a mapping. A file is looked up under --symfs first,
  * then at its own path; when the mapping recorded a build-id the file must carry the same one,
  * else (after one warning per file name) the build-id trees (DIR/.build-id/xx/rest[.debug]) of
- * the caller's debuginfo roots, symfs and /usr/lib/debug are searched, then debuginfod through
- * libdwfl when DEBUGINFOD_URLS is set. Each loaded file gets its own Dwfl with one module, so
- * modules never overlap whatever their link addresses. */
+ * the caller's debuginfo roots, symfs, /usr/lib/debug and perf's build-id cache ($PERF_BUILDID_DIR
+ * or ~/.debug) are searched, then debuginfod through libdwfl when DEBUGINFOD_URLS is set. The
+ * vdso comes from perf's build-id cache, else from this process when its build-id is the
+ * recorded one. Build-ids compare as perf's dso__build_id_equal does. Each loaded file gets its
+ * own Dwfl with one module, so modules never overlap whatever their link addresses. */
+#define _GNU_SOURCE
 #include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "c2c/log.h"
@@ -29,16 +34,36 @@ static void hex(char *dst, const uint8_t *id, size_t n)
 	dst[2 * n] = 0;
 }
 
-/* Recorded build-ids are zero-padded to 20 bytes by some kernels: ignore trailing zeros. */
+/* The recorded build-id's size: exact in MMAP2 records and in BUILD_ID features written with
+ * PERF_RECORD_MISC_BUILD_ID_SIZE; older perf wrote every id zero-padded to 20 bytes. */
 static size_t id_len(const struct trace_mmap *map)
 {
-	size_t n = map->build_id_size;
+	return map->build_id_size > TRACE_BUILD_ID_MAX ? TRACE_BUILD_ID_MAX : map->build_id_size;
+}
 
-	if (n > TRACE_BUILD_ID_MAX)
-		n = TRACE_BUILD_ID_MAX;
-	while (n > 0 && !map->build_id[n - 1])
-		n--;
-	return n;
+/* perf 6.1's dso__build_id_equal: equal ids of equal size, or a 20-byte recorded id that is the
+ * file's shorter id followed by zeros (the padded form). Trailing zero bytes of an id that is
+ * really 20 bytes long (1 build-id in 256 ends in 0x00) are part of it. */
+int sym_build_id_equal(const uint8_t *rec, size_t nrec, const uint8_t *file, size_t nfile)
+{
+	if (nrec > nfile && nrec == TRACE_BUILD_ID_MAX) {
+		if (memcmp(rec, file, nfile))
+			return 0;
+		for (size_t i = nfile; i < nrec; i++)
+			if (rec[i])
+				return 0;
+		return 1;
+	}
+	return nrec == nfile && !memcmp(rec, file, nrec);
+}
+
+/* The lengths the recorded id may really have, longest first: its size, and for a 20-byte id
+ * ending in zeros each shorter length down to its last nonzero byte. */
+static size_t id_next_len(const struct trace_mmap *map, size_t n)
+{
+	if (n == 0 || id_len(map) != TRACE_BUILD_ID_MAX || map->build_id[n - 1])
+		return 0;
+	return n - 1;
 }
 
 /* The build-id of the ELF file at @path: its length (0 for none), -1 when it is no ELF file. */
@@ -158,18 +183,25 @@ static int warned(struct sym_session *s, const char *name)
 
 /* Try DIR/.build-id/xx/rest and DIR/.build-id/xx/rest.debug for each root; the file must carry
  * the build-id. Fills @out (PATH_MAX bytes). */
-static int find_by_build_id(struct sym_session *s, const char *idhex, char *out)
+static int find_by_build_id_hex(struct sym_session *s, const struct trace_mmap *map,
+				const char *idhex, char *out)
 {
-	const char *roots[3] = { s->debuginfo_dirs, NULL, "/usr/lib/debug" };
-	char symroot[PATH_MAX];
+	const char *roots[4] = { s->debuginfo_dirs, NULL, "/usr/lib/debug", NULL };
+	char symroot[PATH_MAX], cache[PATH_MAX];
 	uint8_t id[TRACE_BUILD_ID_MAX];
-	char got[2 * TRACE_BUILD_ID_MAX + 1];
 
 	if (s->symfs) {
 		snprintf(symroot, sizeof(symroot), "%s/usr/lib/debug", s->symfs);
 		roots[1] = symroot;
 	}
-	for (int r = 0; r < 3; r++) {
+	/* perf's build-id cache, where perf record keeps a copy of every DSO it saw (the vdso
+	 * included): $PERF_BUILDID_DIR, else ~/.debug */
+	if (getenv("PERF_BUILDID_DIR") && *getenv("PERF_BUILDID_DIR"))
+		roots[3] = getenv("PERF_BUILDID_DIR");
+	else if (getenv("HOME") && *getenv("HOME") &&
+		 snprintf(cache, sizeof(cache), "%s/.debug", getenv("HOME")) < (int)sizeof(cache))
+		roots[3] = cache;
+	for (int r = 0; r < 4; r++) {
 		const char *p = roots[r];
 		while (p && *p) {
 			size_t n = strcspn(p, ":");
@@ -177,10 +209,8 @@ static int find_by_build_id(struct sym_session *s, const char *idhex, char *out)
 				snprintf(out, PATH_MAX, "%.*s/.build-id/%.2s/%s%s", (int)n, p, idhex,
 					 idhex + 2, dbg ? ".debug" : "");
 				int len = file_build_id(out, id, sizeof(id));
-				if (len <= 0)
-					continue;
-				hex(got, id, len);
-				if (!strcmp(got, idhex))
+				if (len > 0 && sym_build_id_equal(map->build_id, id_len(map), id,
+								  (size_t)len))
 					return 0;
 			}
 			p += n;
@@ -190,8 +220,21 @@ static int find_by_build_id(struct sym_session *s, const char *idhex, char *out)
 	return -ENOENT;
 }
 
+static int find_by_build_id(struct sym_session *s, const struct trace_mmap *map, char *out)
+{
+	char idhex[2 * TRACE_BUILD_ID_MAX + 1];
+
+	for (size_t n = id_len(map); n; n = id_next_len(map, n)) {
+		hex(idhex, map->build_id, n);
+		if (!find_by_build_id_hex(s, map, idhex, out))
+			return 0;
+	}
+	return -ENOENT;
+}
+
 /* debuginfod: let libdwfl fetch the executable, then its debug file, by build-id. */
-static int find_debuginfod(struct sym_session *s, const struct trace_mmap *map, char *out)
+static int find_debuginfod_len(struct sym_session *s, const struct trace_mmap *map, size_t nid,
+			       char *out)
 {
 	const char *urls = getenv("DEBUGINFOD_URLS");
 	const char *main = NULL, *debug = NULL;
@@ -204,7 +247,7 @@ static int find_debuginfod(struct sym_session *s, const struct trace_mmap *map, 
 		return -ENOENT;
 	dwfl_report_begin(d);
 	m = dwfl_report_module(d, map->filename, 0, 1);
-	if (m && dwfl_module_report_build_id(m, map->build_id, id_len(map), 0) == 0) {
+	if (m && dwfl_module_report_build_id(m, map->build_id, nid, 0) == 0) {
 		dwfl_report_end(d, NULL, NULL);
 		if (!dwfl_module_getelf(m, &b))
 			dwfl_module_getdwarf(m, &b);
@@ -216,6 +259,83 @@ static int find_debuginfod(struct sym_session *s, const struct trace_mmap *map, 
 	}
 	dwfl_end(d);
 	return rc;
+}
+
+static int find_debuginfod(struct sym_session *s, const struct trace_mmap *map, char *out)
+{
+	if (!getenv("DEBUGINFOD_URLS") || !*getenv("DEBUGINFOD_URLS"))
+		return -ENOENT;
+	for (size_t n = id_len(map); n; n = id_next_len(map, n))
+		if (!find_debuginfod_len(s, map, n, out))
+			return 0;
+	return -ENOENT;
+}
+
+/* The vdso of this process when it is the recorded one (same kernel build): its image copied
+ * into a memfd that libdwfl opens as /proc/self/fd/N. */
+static int find_running_vdso(struct sym_session *s, const struct trace_mmap *map, char *out)
+{
+	const uint8_t *image = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
+	unsigned long lo, hi;
+	size_t size = 0;
+	char line[512];
+	const void *bits;
+	ssize_t n;
+	FILE *f;
+	Elf *elf;
+	int ok = 0;
+
+	if (!image)
+		return -ENOENT;
+	if (s->vdso_fd <= 0) {
+		f = fopen("/proc/self/maps", "r");
+		while (f && fgets(line, sizeof(line), f))
+			if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 &&
+			    lo == (unsigned long)image)
+				size = hi - lo;
+		if (f)
+			fclose(f);
+		if (!size)
+			return -ENOENT;
+		elf = elf_memory((char *)image, size);
+		n = elf ? dwelf_elf_gnu_build_id(elf, &bits) : -1;
+		if (n > 0 && (size_t)n <= TRACE_BUILD_ID_MAX) {
+			s->vdso_nid = (size_t)n;
+			memcpy(s->vdso_id, bits, (size_t)n);
+			ok = 1;
+		}
+		if (elf)
+			elf_end(elf);
+		s->vdso_fd = -1;
+		if (ok) {
+			int fd = memfd_create("c2c-lite-vdso", MFD_CLOEXEC);
+
+			if (fd >= 0 && write(fd, image, size) == (ssize_t)size)
+				s->vdso_fd = fd;
+			else if (fd >= 0)
+				close(fd);
+		}
+	}
+	if (s->vdso_fd < 0 || !sym_build_id_equal(map->build_id, id_len(map), s->vdso_id,
+						  s->vdso_nid))
+		return -ENOENT;
+	snprintf(out, PATH_MAX, "/proc/self/fd/%d", s->vdso_fd);
+	return 0;
+}
+
+/* The vdso is on no disk: perf's build-id cache has the recorded one, else this kernel's is it
+ * when the build-ids agree. Without a build-id nothing proves which vdso it was. */
+static void resolve_vdso(struct sym_session *s, struct sym_file *f, const struct trace_mmap *map)
+{
+	char path[PATH_MAX];
+
+	if (id_len(map) && (!find_by_build_id(s, map, path) || !find_running_vdso(s, map, path))) {
+		load(s, f, path);
+		return;
+	}
+	f->rc = -ENOENT;
+	f->reason = id_len(map) ? "vdso (not in perf's build-id cache, not this kernel's)" :
+				  "vdso (not on disk)";
 }
 
 /* Candidate paths for the mapping's file: under symfs, then as named. */
@@ -253,6 +373,11 @@ static void resolve(struct sym_session *s, struct sym_file *f, const struct trac
 	char *name = xstrdup(map->filename);
 	uint8_t id[TRACE_BUILD_ID_MAX];
 
+	if (sym_map_kind(map->filename) == SYM_MAP_VDSO) {
+		free(name);
+		resolve_vdso(s, f, map);
+		return;
+	}
 	if ((f->reason = map_reason(map))) {
 		f->rc = -ENOENT;
 		free(name);
@@ -270,7 +395,7 @@ static void resolve(struct sym_session *s, struct sym_file *f, const struct trac
 			continue;
 		if (nid) {
 			hex(got, id, len);
-			if (strcmp(got, want)) {
+			if (!sym_build_id_equal(map->build_id, nid, id, (size_t)len)) {
 				mismatch = 1;
 				continue;
 			}
@@ -285,7 +410,7 @@ static void resolve(struct sym_session *s, struct sym_file *f, const struct trac
 		c2c_warn("build-id mismatch for '%s': recorded %s, on disk %s; searching debug "
 			 "directories", map->filename, want, *got ? got : "none");
 	free(name);
-	if (nid && (!find_by_build_id(s, want, path) || !find_debuginfod(s, map, path))) {
+	if (nid && (!find_by_build_id(s, map, path) || !find_debuginfod(s, map, path))) {
 		load(s, f, path);
 		return;
 	}

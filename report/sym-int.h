@@ -137,6 +137,9 @@ struct sym_session {
 	size_t nr_file, cap_file;
 	struct sym_file *last;  /* the file of the previous lookup */
 	char **warned;        /* file names already warned about (build-id mismatch) */
+	int vdso_fd;          /* memfd holding this process's vdso: 0 not looked at, -1 none */
+	uint8_t vdso_id[TRACE_BUILD_ID_MAX];
+	size_t vdso_nid;
 	size_t nr_warned, cap_warned;
 	/* kernel */
 	int ksyms_loaded;
@@ -154,6 +157,9 @@ struct sym_session {
 
 /* sym-file.c */
 struct sym_file *sym_file_get(struct sym_session *s, const struct trace_mmap *map);
+/* perf's build-id equality: @rec is the recorded id (20 bytes may be a zero-padded shorter id),
+ * @file the id of a file on disk. */
+int sym_build_id_equal(const uint8_t *rec, size_t nrec, const uint8_t *file, size_t nfile);
 struct sym_file *sym_file_open_path(struct sym_session *s, const char *name, const char *path);
 /* The ELF vaddr of runtime @addr in @map; 0 and *vaddr on success, -ERANGE if outside the
  * image. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
@@ -193,6 +194,8 @@ void sym_session_free(struct sym_session *s)
 		free(s->warned[i]);
 	free(s->warned);
 	sym_file_free(s->vmlinux);
+	if (s->vdso_fd > 0)
+		close(s->vdso_fd);
 	free(s->ksym);
 	free(s->kallsyms_text);
 	sym_cache_release(&s->kcode);

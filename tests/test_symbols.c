@@ -798,6 +798,44 @@ static void test_symbols_build_id_mismatch(void **state)
 	sym_session_free(s);
 }
 
+/* perf's dso__build_id_equal. Regression: trailing zero bytes were stripped from the recorded
+ * id and the result compared with the full id on disk, so every binary whose 20-byte build-id
+ * ends in 0x00 (1 in 256) lost its symbols. */
+static void test_symbols_build_id_equal(void **state)
+{
+	static const uint8_t sha[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+					 17, 18, 0x45, 0x00 };
+	static const uint8_t sha_pad[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+					     17, 18, 0x45, 0x00 };
+	static const uint8_t md5_pad[20] = { 9, 8, 7, 6, 5, 4, 3, 2, 1, 9, 8, 7, 6, 5, 4, 0x33 };
+	static const uint8_t md5[16] = { 9, 8, 7, 6, 5, 4, 3, 2, 1, 9, 8, 7, 6, 5, 4, 0x33 };
+	static const uint8_t other[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+					   17, 18, 0x45, 0x01 };
+	const struct {
+		int line;
+		const uint8_t *rec;
+		size_t nrec;
+		const uint8_t *file;
+		size_t nfile;
+		int equal;
+	} rows[] = {
+		{ __LINE__, sha, 20, sha_pad, 20, 1 },   /* 20 bytes ending in 00: exact */
+		{ __LINE__, sha, 19, sha_pad, 20, 0 },   /* the old stripped form is not the id */
+		{ __LINE__, sha, 20, other, 20, 0 },
+		{ __LINE__, md5_pad, 20, md5, 16, 1 },   /* old perf: padded to 20 */
+		{ __LINE__, md5_pad, 20, md5, 15, 0 },   /* the file's id is not shorter than it is */
+		{ __LINE__, md5, 16, md5, 16, 1 },       /* MMAP2 build-id: exact size */
+		{ __LINE__, md5, 16, md5_pad, 20, 0 },   /* only the recorded side may be padded */
+		{ __LINE__, other, 20, sha, 19, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (sym_build_id_equal(rows[i].rec, rows[i].nrec, rows[i].file, rows[i].nfile) !=
+		    rows[i].equal)
+			fail_msg("row at line %d", rows[i].line);
+}
+
 struct fail_row {
 	int line;
 	const char *name;
@@ -1146,6 +1184,7 @@ int main(void)
 		cmocka_unit_test(test_symbols_relro_split),
 		cmocka_unit_test(test_symbols_stripped_debuglink),
 		cmocka_unit_test(test_symbols_build_id_mismatch),
+		cmocka_unit_test(test_symbols_build_id_equal),
 		cmocka_unit_test(test_symbols_failures),
 		cmocka_unit_test(test_symbols_no_debug_info),
 		cmocka_unit_test(test_symbols_vmlinux),
