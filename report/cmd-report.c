@@ -22,7 +22,8 @@
 static const char report_usage[] =
 	"usage: c2c-lite report [options]\n"
 	"\n"
-	"  -i, --input FILE        trace or perf.data to read (default: c2c-lite.data)\n"
+	"  -i, --input FILE        trace or perf.data to read (default: c2c-lite.data, else\n"
+	"                          perf.data)\n"
 	"      --stdio             text report (what perf c2c report --stdio prints)\n"
 	"      --stats             only the statistics sections\n"
 	"  -d, --display MODE      sort and filter lines on tot, rmt, lcl or peer HITMs/snoops\n"
@@ -415,12 +416,14 @@ out:
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_opts o = { .input = "c2c-lite.data", .display = -1, .coalesce = "iaddr",
+	struct report_opts o = { .display = -1, .coalesce = "iaddr",
 				 .keys = { CLTAB_CO_IADDR }, .nr_keys = 1,
 				 .summary = ADVICE_DEFAULT_TOP };
 	int ret = parse_opts(&o, argc, argv);
 
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
+	if (!o.input)
+		o.input = source_default_input();
 	return run(&o) ? EXIT_FAIL : EXIT_OK;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
@@ -25,14 +26,31 @@ static int is_stream(const char *path)
 	return !strcmp(path, "-") || (!stat(path, &st) && S_ISFIFO(st.st_mode));
 }
 
+const char *source_default_input(void)
+{
+	if (access("c2c-lite.data", F_OK) && !access("perf.data", F_OK)) {
+		c2c_info("no -i and no c2c-lite.data here: reading perf.data");
+		return "perf.data";
+	}
+	return "c2c-lite.data";
+}
+
 static int source_sniff(const char *path, unsigned char *buf, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
+	struct stat st;
 	int err;
 
 	if (!f) {
 		err = -errno;
+		if (err == -ENOENT && !strcmp(path, "c2c-lite.data"))
+			return c2c_err(err, "cannot open 'c2c-lite.data' (nor perf.data): %s; record one "
+				       "with 'c2c-lite record' or name a file with -i", strerror(-err));
 		return c2c_err(err, "cannot open '%s': %s", path, strerror(-err));
+	}
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return c2c_err(-EISDIR, "'%s' is a directory, not a trace or perf.data file", path);
 	}
 	*len = fread(buf, 1, *len, f);
 	fclose(f);

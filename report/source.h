@@ -13,7 +13,11 @@ enum source_kind {
 	SOURCE_PERFDATA,
 };
 
-/* Open @path, detecting its format. A file of neither format: -EINVAL with a one-line error. */
+/* The input of report and tui without -i: ./c2c-lite.data, else ./perf.data (perf's default),
+ * said on the log hook when perf.data is taken; c2c-lite.data when neither exists. */
+const char *source_default_input(void);
+/* Open @path, detecting its format. A file of neither format, a directory or an empty file:
+ * -EINVAL (-EISDIR) with a one-line error. */
 int source_open(struct source **out, const char *path);
 enum source_kind source_kind(const struct source *s);
 const char *source_path(const struct source *s);

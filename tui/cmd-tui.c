@@ -13,6 +13,7 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
+#include "report/source.h"
 #include "tui/draw.h"
 #include "tui/srcfile.h"
 #include "tui/term.h"
@@ -23,7 +24,8 @@ static const char tui_usage[] =
 	"\n"
 	"Browse the contended cachelines of a trace or perf.data file (press ? for the keys).\n"
 	"\n"
-	"  -i, --input FILE        trace or perf.data to read (default: c2c-lite.data)\n"
+	"  -i, --input FILE        trace or perf.data to read (default: c2c-lite.data, else\n"
+	"                          perf.data)\n"
 	"  -d, --display MODE      sort and filter lines on tot, rmt, lcl or peer HITMs/snoops\n"
 	"  -c, --coalesce KEYS     offset grouping keys: pid,tid,iaddr,dso (default iaddr)\n"
 	"      --cacheline-size N  bytes per cacheline (default: this machine's)\n"
@@ -261,7 +263,7 @@ static int tui_run(struct tui_cmd *c)
 
 int cmd_tui(int argc, char **argv)
 {
-	struct tui_cmd c = { .lo = { .input = "c2c-lite.data", .display = -1 } };
+	struct tui_cmd c = { .lo = { .display = -1 } };
 	int ret = tui_parse_opts(&c, argc, argv);
 
 	if (ret)
@@ -270,6 +272,8 @@ int cmd_tui(int argc, char **argv)
 		fprintf(stderr, "c2c-lite: stdout is not a terminal; use 'c2c-lite report --stdio'\n");
 		return EXIT_FAIL;
 	}
+	if (!c.lo.input)
+		c.lo.input = source_default_input();
 	setlocale(LC_ALL, "");
 	return tui_run(&c);
 }
