@@ -1,13 +1,38 @@
 /* perfdata-dump: print what the perf.data reader delivers, one line per record, for the
  * end-to-end comparison with `perf script` (tests/e2e/perfdata-real.sh).
  *   perfdata-dump FILE|-   samples as "S pid tid cpu time addr ip phys weight data_src event"
+ *   perfdata-dump -s FILE  only samples, as "pid tid time ip sym dso": the ip's map through the
+ *                          side-band (report/maps.h) and its symbol (report/symbols.h), "[unknown]"
+ *                          for what is not found, as perf script -F pid,tid,time,ip,sym,dso
  *   perfdata-dump -c FILE  only the counts per record type */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "c2c/trace.h"
+#include "report/maps.h"
 #include "report/perfdata.h"
+#include "report/symbols.h"
+
+/* One sample with its code address resolved as `perf script` does. */
+static void print_resolved(struct maps *m, struct sym_session *sym, const struct trace_sample *s)
+{
+	struct maps_thread *t = maps_findnew_thread(m, (int32_t)s->pid, (int32_t)s->tid);
+	struct sym_code_info ci;
+	struct maps_loc loc;
+	const char *name = "[unknown]", *dso = "[unknown]";
+
+	if (maps_find(m, t, s->cpumode, s->ip, &loc) && loc.map) {
+		dso = loc.map->dso->name;
+		if (loc.map->dso->kernel) {
+			if (!sym_kernel_code(sym, s->ip, &ci) && ci.symbol)
+				name = ci.symbol;
+		} else if (!sym_code(sym, &loc.map->mmap, s->ip, &ci) && ci.symbol) {
+			name = ci.symbol;
+		}
+	}
+	printf("%u %u %" PRIu64 " %" PRIx64 " %s %s\n", s->pid, s->tid, s->time, s->ip, name, dso);
+}
 
 static void print_event(const struct trace_info *in, const struct trace_event *ev)
 {
@@ -49,16 +74,36 @@ int main(int argc, char **argv)
 	struct trace_event ev;
 	uint64_t count[8] = { 0 }, last = 0, backwards = 0;
 	int counts = argc > 2 && !strcmp(argv[1], "-c"), rc;
+	int resolve = argc > 2 && !strcmp(argv[1], "-s");
 	const struct trace_info *in;
+	struct sym_session *sym = NULL;
+	struct sym_opts so = { .use_proc_kallsyms = 1 };
+	struct maps *m = NULL;
 
-	if (argc < 2 + counts) {
-		fprintf(stderr, "usage: perfdata-dump [-c] FILE\n");
+	if (argc < 2 + counts + resolve) {
+		fprintf(stderr, "usage: perfdata-dump [-c|-s] FILE\n");
 		return 2;
 	}
-	if (perfdata_reader_open(&r, argv[1 + counts]) < 0)
+	if (perfdata_reader_open(&r, argv[1 + counts + resolve]) < 0)
 		return 1;
 	in = perfdata_reader_info(r);
+	if (resolve) {
+		m = maps_new();
+		if (sym_session_new(&sym, &so) < 0)
+			return 1;
+	}
 	while ((rc = perfdata_reader_next(r, &ev)) == 1) {
+		if (resolve) {
+			switch (ev.type) {
+			case TRACE_REC_MMAP: maps_mmap(m, &ev.mmap); break;
+			case TRACE_REC_COMM: maps_comm(m, &ev.comm); break;
+			case TRACE_REC_FORK: maps_fork(m, &ev.task); break;
+			case TRACE_REC_EXIT: maps_exit(m, &ev.task); break;
+			case TRACE_REC_SAMPLE: print_resolved(m, sym, &ev.sample); break;
+			default: break;
+			}
+			continue;
+		}
 		count[ev.type & 7]++;
 		if (ev.type == TRACE_REC_SAMPLE) {
 			backwards += ev.sample.time < last;
@@ -74,6 +119,8 @@ int main(int argc, char **argv)
 		       count[TRACE_REC_COMM], count[TRACE_REC_FORK], count[TRACE_REC_EXIT],
 		       count[TRACE_REC_LOST], backwards, in->nr_events, trace_backend_name(in->backend),
 		       in->nr_nodes, in->nr_cpus);
+	sym_session_free(sym);
+	maps_free(m);
 	perfdata_reader_free(r);
 	return rc < 0 ? 1 : 0;
 }
