@@ -34,7 +34,7 @@ ALL_CFLAGS += -DC2C_HAVE_LIBIBERTY
 LDLIBS  := $(PKG_LIBS) -liberty -lpthread -lm
 endif
 
-CORE_SRC  := $(wildcard lib/*.c report/*.c record/*.c)
+CORE_SRC  := $(wildcard lib/*.c report/*.c report/*/*.c record/*.c)
 TUI_SRC   := $(wildcard tui/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 TOOL_SRC  := $(wildcard tests/tools/*.c)

@@ -13,8 +13,8 @@ trap 'rm -rf "$tmp"' EXIT
 for spec in "soft-false 25000" "watch 20000"; do
 	set -- $spec
 	"$GEN" -s "$1" -n "$2" -t "$tmp/$1.c2c" || exit 1
-	n=$("$GEN" -r "$tmp/$1.c2c" | sed -n 's/^# \(Samples\|Watchpoint hits\): *\([0-9]*\).*/\2/p')
-	/usr/bin/time -f "%e %M" -o "$tmp/t" "$GEN" -r "$tmp/$1.c2c" >/dev/null
+	n=$("$BUILD/c2c-lite" report --stdio -i "$tmp/$1.c2c" | sed -n 's/^# \(Samples\|Watchpoint hits\): *\([0-9]*\).*/\2/p')
+	/usr/bin/time -f "%e %M" -o "$tmp/t" "$BUILD/c2c-lite" report --stdio -i "$tmp/$1.c2c" >/dev/null
 	read -r wall rss <"$tmp/t"
 	echo "estimate report, $1: $n samples, $(stat -c %s "$tmp/$1.c2c") bytes: ${wall}s, ${rss} kB peak RSS"
 done

@@ -85,6 +85,17 @@ struct cltab_ext {
 	double mean[CLTAB_CYC_NR];
 };
 
+/* One thread's samples in one offset entry: who loads and stores what (the findings' and the
+ * line map's input). Only threads other than the entry's first get a record, found through a
+ * hash on (entry, thread): most entries are one thread's, and the first thread's counts are the
+ * entry's minus the others'. Touches are gathered only for the displayed lines, by one pass in
+ * cltab_finish(). */
+struct cltab_trec {
+	const struct maps_thread *thread;
+	uint32_t ent;
+	uint32_t n[CLTAB_T_NR];
+};
+
 #define CLTAB_HUGE_SHIFT 21
 #define CLTAB_HUGE (1u << CLTAB_HUGE_SHIFT)   /* a transparent huge page */
 
@@ -131,8 +142,8 @@ struct cltab {
 	struct trace_mem_range *ranges;
 	uint64_t cl_mask;
 	uint32_t cpu_words, node_words, node_bits;
-	struct cltab_arr lines, lcold, ents, exts, blks;
-	struct cltab_hash lhash, ehash;
+	struct cltab_arr lines, lcold, ents, exts, blks, touches;
+	struct cltab_hash lhash, ehash, thash;
 	struct cltab_class *cls;
 	uint32_t nr_cls, cap_cls;
 	uint32_t *cls_n;                  /* samples per class */
@@ -301,8 +312,10 @@ struct cltab *cltab_new(const struct cltab_opts *opts)
 				 (t->cpu_words + t->node_words) * sizeof(uint64_t));
 	cltab_arr_init(&t->exts, sizeof(struct cltab_ext));
 	cltab_arr_init(&t->blks, sizeof(struct cltab_cellblk));
+	cltab_arr_init(&t->touches, sizeof(struct cltab_trec));
 	cltab_hash_init(&t->lhash, 1024);
 	cltab_hash_init(&t->ehash, 1024);
+	cltab_hash_init(&t->thash, 1024);
 	cltab_hash_init(&t->chash, 64);
 	t->dcache = xcalloc(CLTAB_DCACHE, sizeof(*t->dcache));
 	return t;
@@ -314,9 +327,14 @@ void cltab_free(struct cltab *t)
 
 	if (!t)
 		return;
-	for (i = 0; i < t->nr_shown; i++)
+	for (i = 0; i < t->nr_shown; i++) {
+		for (size_t k = 0; k < t->shown[i]->nr_off; k++)
+			free(t->shown[i]->off[k]->touch);
 		free(t->shown[i]);
+	}
 	free(t->shown);
+	cltab_arr_free(&t->touches);
+	cltab_zfree(t->thash.slot, t->thash.cap * sizeof(*t->thash.slot));
 	cltab_arr_free(&t->lines);
 	cltab_arr_free(&t->lcold);
 	cltab_arr_free(&t->ents);
@@ -573,7 +591,7 @@ static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_sample *s
 }
 
 static struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
-					   const struct cltab_sample *s, uint64_t hv)
+					   const struct cltab_sample *s, uint64_t hv, uint32_t *eidx)
 {
 	struct cltab_ent *e;
 	uint32_t idx;
@@ -583,10 +601,13 @@ static struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
 		if (t->ehash.slot[j].h != (uint32_t)hv)
 			continue;
 		e = cltab_ent(t, t->ehash.slot[j].idx - 1);
-		if (cltab_okey_eq(t, e, line, s))
+		if (cltab_okey_eq(t, e, line, s)) {
+			*eidx = t->ehash.slot[j].idx - 1;
 			return e;
+		}
 	}
 	e = cltab_arr_new(&t->ents, &idx);
+	*eidx = idx;
 	e->line = line;
 	e->offset = s->addr & ~t->cl_mask;
 	e->ip = s->ip;
@@ -704,9 +725,48 @@ static void cltab_ent_add(struct cltab *t, struct cltab_ent *e, uint32_t cls, ui
 	cltab_ext_add(t, x, cls, node, w);
 }
 
+static uint64_t cltab_tkey_hash(uint32_t ent, const struct maps_thread *th)
+{
+	return cltab_mix(ent, (uintptr_t)th);
+}
+
+/* The touch record of (entry @ent, @s's thread), created on first use. */
+static struct cltab_trec *cltab_findnew_touch(struct cltab *t, uint32_t ent,
+					      const struct cltab_sample *s)
+{
+	uint64_t hv = cltab_tkey_hash(ent, s->thread);
+	struct cltab_trec *r;
+	uint32_t idx;
+	size_t j;
+
+	for (j = hv & (t->thash.cap - 1); t->thash.slot[j].idx; j = (j + 1) & (t->thash.cap - 1)) {
+		if (t->thash.slot[j].h != (uint32_t)hv)
+			continue;
+		r = cltab_at(&t->touches, t->thash.slot[j].idx - 1);
+		if (r->ent == ent && r->thread == s->thread)
+			return r;
+	}
+	r = cltab_arr_new(&t->touches, &idx);
+	r->ent = ent;
+	r->thread = s->thread;
+	cltab_hash_put(&t->thash, j, (uint32_t)hv, idx);
+	return r;
+}
+
+static void cltab_touch_add(struct cltab_trec *r, const struct dsrc_stats *st)
+{
+	r->n[CLTAB_T_LD] += st->load;
+	r->n[CLTAB_T_ST] += st->store;
+	r->n[CLTAB_T_LOCK] += st->locks;
+	r->n[CLTAB_T_LCL_HITM] += st->lcl_hitm;
+	r->n[CLTAB_T_RMT_HITM] += st->rmt_hitm;
+	r->n[CLTAB_T_LCL_PEER] += st->lcl_peer;
+	r->n[CLTAB_T_RMT_PEER] += st->rmt_peer;
+}
+
 /* Fold one resolved sample into its line and offset entries (found or created already). */
 static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct cltab_lrec *l,
-			  struct cltab_ent *e)
+			  struct cltab_ent *e, uint32_t eidx)
 {
 	uint32_t cls = cltab_class(t, s);
 	uint32_t cpu = s->cpu == TRACE_CPU_NONE ? 0 : s->cpu;
@@ -714,6 +774,8 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 
 	t->counts.samples++;
 	t->cls_n[cls]++;
+	if (s->thread != e->thread)
+		cltab_touch_add(cltab_findnew_touch(t, eidx, s), &t->cls[cls].st);
 	if (cpu < t->opts.nr_cpus)
 		node = t->cpu_node[cpu];
 	cltab_ent_add(t, e, cls,
@@ -764,7 +826,7 @@ static inline void cltab_prefetch_home(const struct cltab_hash *h, const struct 
  * properties and PA counts are those of one-by-one processing. */
 static void cltab_flush(struct cltab *t)
 {
-	uint32_t line[CLTAB_PENDING];
+	uint32_t line[CLTAB_PENDING], eidx[CLTAB_PENDING];
 	struct cltab_ent *ent[CLTAB_PENDING];
 	struct cltab_lrec lk;
 	uint64_t hv[CLTAB_PENDING];
@@ -787,12 +849,12 @@ static void cltab_flush(struct cltab *t)
 	for (i = 0; i < n; i++)
 		cltab_prefetch_home(&t->ehash, &t->ents, hv[i]);
 	for (i = 0; i < n; i++) {
-		ent[i] = cltab_findnew_ent(t, line[i], &t->pending[i], hv[i]);
+		ent[i] = cltab_findnew_ent(t, line[i], &t->pending[i], hv[i], &eidx[i]);
 		if (ent[i]->ext)
 			__builtin_prefetch(cltab_at(&t->exts, ent[i]->ext - 1), 1);
 	}
 	for (i = 0; i < n; i++)
-		cltab_account(t, &t->pending[i], cltab_lrec(t, line[i]), ent[i]);
+		cltab_account(t, &t->pending[i], cltab_lrec(t, line[i]), ent[i], eidx[i]);
 }
 
 void cltab_add(struct cltab *t, const struct cltab_sample *s)
@@ -1170,13 +1232,15 @@ static struct cltab_line *cltab_new_line(struct cltab *t, uint32_t idx,
 }
 
 /* Append entry @e to its displayed line @l (entries come in creation order). */
-static void cltab_line_append(struct cltab *t, struct cltab_line *l, struct cltab_ent *e)
+static struct cltab_offset *cltab_line_append(struct cltab *t, struct cltab_line *l,
+					      struct cltab_ent *e)
 {
 	unsigned char *obase = (unsigned char *)(l->off + l->cap_off);
 	struct cltab_offset *o = (struct cltab_offset *)(obase + l->nr_off * cltab_off_size(t));
 
 	l->off[l->nr_off++] = o;
 	cltab_fill_offset(t, o, l, e);
+	return o;
 }
 
 /* Sort a displayed line's offsets and resolve their symbols. */
@@ -1197,11 +1261,29 @@ static void cltab_finish_offsets(struct cltab *t, struct cltab_line *l)
 	}
 }
 
+/* The entry's first thread gets all its counts; the other threads' are taken off later. */
+static void cltab_first_touch(struct cltab_offset *o)
+{
+	const struct dsrc_stats *st = &o->stats;
+
+	o->touch = xcalloc(1, sizeof(*o->touch));
+	o->nr_touch = 1;
+	o->touch[0].thread = o->thread;
+	o->touch[0].n[CLTAB_T_LD] = st->load;
+	o->touch[0].n[CLTAB_T_ST] = st->store;
+	o->touch[0].n[CLTAB_T_LOCK] = st->locks;
+	o->touch[0].n[CLTAB_T_LCL_HITM] = st->lcl_hitm;
+	o->touch[0].n[CLTAB_T_RMT_HITM] = st->rmt_hitm;
+	o->touch[0].n[CLTAB_T_LCL_PEER] = st->lcl_peer;
+	o->touch[0].n[CLTAB_T_RMT_PEER] = st->rmt_peer;
+}
+
 /* Build the displayed lines (@order: line indices in display order) and their offsets. */
 static void cltab_build_shown(struct cltab *t, const uint32_t *order, size_t nr,
 			      const struct dsrc_stats *lst, const uint32_t *cnt)
 {
 	uint32_t *pos = xcalloc(t->lines.nr ? t->lines.nr : 1, sizeof(*pos));   /* shown + 1 */
+	struct cltab_offset **eoff = NULL;
 	size_t i;
 
 	t->shown = xcalloc(nr + 1, sizeof(*t->shown));
@@ -1213,12 +1295,34 @@ static void cltab_build_shown(struct cltab *t, const uint32_t *order, size_t nr,
 		pos[order[i]] = (uint32_t)i + 1;
 	}
 	t->nr_shown = nr;
+	if (nr)
+		eoff = xcalloc(t->ents.nr ? t->ents.nr : 1, sizeof(*eoff));
 	for (i = 0; nr && i < t->ents.nr; i++) {
 		struct cltab_ent *e = cltab_ent(t, (uint32_t)i);
 
-		if (pos[e->line])
-			cltab_line_append(t, t->shown[pos[e->line] - 1], e);
+		if (pos[e->line]) {
+			eoff[i] = cltab_line_append(t, t->shown[pos[e->line] - 1], e);
+			cltab_first_touch(eoff[i]);
+		}
 	}
+	/* the other threads' touches of the displayed entries, in creation order */
+	for (i = 0; nr && i < t->touches.nr; i++) {
+		const struct cltab_trec *r = cltab_at(&t->touches, (uint32_t)i);
+		struct cltab_offset *o = eoff[r->ent];
+		struct cltab_touch *ot;
+		int k;
+
+		if (!o)
+			continue;
+		if (!(o->nr_touch & (o->nr_touch + 1)))   /* full at 1, 3, 7, ... */
+			o->touch = xrealloc(o->touch, (o->nr_touch * 2 + 1) * sizeof(*o->touch));
+		ot = &o->touch[o->nr_touch++];
+		ot->thread = r->thread;
+		memcpy(ot->n, r->n, sizeof(ot->n));
+		for (k = 0; k < CLTAB_T_NR; k++)
+			o->touch[0].n[k] -= r->n[k];
+	}
+	free(eoff);
 	free(pos);
 	for (i = 0; i < nr; i++)
 		cltab_finish_offsets(t, t->shown[i]);

@@ -83,6 +83,15 @@ struct cltab_mean {
 
 struct cltab_line;
 
+/* Counters of one thread's samples in an offset entry (each sample's decoded counter block). */
+enum { CLTAB_T_LD, CLTAB_T_ST, CLTAB_T_LOCK, CLTAB_T_LCL_HITM, CLTAB_T_RMT_HITM, CLTAB_T_LCL_PEER,
+       CLTAB_T_RMT_PEER, CLTAB_T_NR };
+
+struct cltab_touch {
+	const struct maps_thread *thread;
+	uint32_t n[CLTAB_T_NR];
+};
+
 struct cltab_offset {
 	const struct cltab_line *line;
 	uint64_t offset;          /* cl_offset(virtual address): merge and sort key */
@@ -106,6 +115,9 @@ struct cltab_offset {
 	int visible;                  /* has stores or the display metric */
 	struct cltab_code code;
 	int has_sym;
+	/* which threads sampled the entry, in order of their first sample */
+	struct cltab_touch *touch;
+	size_t nr_touch;
 };
 
 struct cltab_line {

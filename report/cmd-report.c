@@ -10,13 +10,11 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
-#include "report/advice.h"
 #include "report/cltable.h"
-#include "report/maps.h"
-#include "report/source.h"
+#include "report/model/session.h"
 #include "report/stdio-estimate.h"
 #include "report/stdio.h"
-#include "report/symbols.h"
+#include "report/stdio/summary.h"
 #include "report/topdown-agg.h"
 
 static const char report_usage[] =
@@ -37,8 +35,7 @@ static const char report_usage[] =
 	"      --double-cl         group two cachelines together\n"
 	"  -k, --vmlinux FILE      kernel image for kernel symbols\n"
 	"      --symfs DIR         look for mapped files under DIR\n"
-	"      --summary N         explain the N most contended lines before perf's sections\n"
-	"                          (default 5; 0: none)\n"
+	"      --summary N         explain the N costliest findings (default 5; 0: none)\n"
 	"      --no-data-names     no data names in the Pareto (its lines are then perf's, byte\n"
 	"                          for byte)\n"
 	"  -v, --verbose           more messages\n"
@@ -184,157 +181,113 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 	return 0;
 }
 
-static int is_arm64(const char *arch)
+/* What a soft or watch trace cannot show: refused with the reason, never ignored. */
+static int check_options(void *ctx, enum rm_kind kind, const struct trace_info *info)
 {
-	return arch && (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64"));
-}
+	const struct report_opts *o = ctx;
+	const char *what = kind == RM_SOFT ? "soft-backend" : "watch-backend";
 
-static uint32_t host_cl_size(const struct trace_info *info)
-{
-	long v = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
-
-	if (v > 0)
-		return (uint32_t)v;
-	return info->cacheline_size ? info->cacheline_size : 64;
-}
-
-static void fill_tab_opts(struct cltab_opts *to, const struct report_opts *o,
-			  const struct trace_info *info)
-{
-	int i;
-
-	memset(to, 0, sizeof(*to));
-	to->cl_size = o->cl_size ? o->cl_size : host_cl_size(info);
-	if (o->double_cl)
-		to->cl_size *= 2;
-	to->display = o->display >= 0 ? (enum cltab_display)o->display
-		      : is_arm64(info->arch) ? CLTAB_DISPLAY_PEER : CLTAB_DISPLAY_TOT;
-	for (i = 0; i < o->nr_keys; i++)
-		to->coalesce[i] = o->keys[i];
-	to->nr_coalesce = o->nr_keys;
-	to->show_all = o->show_all;
-	to->nr_cpus = info->nr_cpus;
-	to->cpu_node = info->cpu_node;
-	to->nr_nodes = info->nr_nodes;
-	to->mem_ranges = info->mem_ranges;
-	to->nr_mem_ranges = info->nr_mem_ranges;
-	to->no_node_stats = !o->node_info;   /* only -N and -NN print per-node columns */
-}
-
-/* The cltab_sym_fn of the report: code addresses through the symbols session. Kernel code is
- * resolved from a vmlinux or the trace's kallsyms only, never this machine's /proc/kallsyms
- * (the trace may come from another kernel). */
-static int report_sym(void *ctx, const struct maps_map *map, uint8_t mode, uint64_t ip,
-		      uint64_t al_ip, struct cltab_code *out)
-{
-	struct sym_session *s = ctx;
-	struct sym_code_info ci = { 0 };
-	int err;
-
-	(void)mode, (void)al_ip;
-	if (!map)
-		return -ENOENT;
-	err = map->dso->kernel ? sym_kernel_code(s, ip, &ci) : sym_code(s, &map->mmap, ip, &ci);
-	if (err || !ci.symbol) {
-		if (ci.reason)
-			c2c_debug("no symbol at %#llx in '%s': %s", (unsigned long long)ip,
-				  map->dso->name, ci.reason);
-		/* no symbol, but what addr2line says there (Source:Line of a symbol-less row) */
-		out->srcfile = err ? NULL : ci.srcfile;
-		out->line = err ? 0 : ci.line;
-		return -ENOENT;
-	}
-	out->symbol = ci.symbol;
-	out->sym_offset = ci.sym_offset;
-	out->srcfile = ci.srcfile;
-	out->line = ci.line;
+	(void)info;
+	if (kind == RM_PMU)
+		return 0;
+	if (o->display >= 0)
+		return c2c_err(-EINVAL, "-d/--display does not apply to %s traces: they have no HITM "
+			       "or peer-snoop counts (lines rank by %s)", what,
+			       kind == RM_SOFT ? "sampled time" : "transfers");
+	if (o->node_info)
+		return c2c_err(-EINVAL, "-N/--node-info does not apply to %s traces: per-node "
+			       "figures need a PMU's data source", what);
+	if (o->nr_keys != 1 || o->keys[0] != CLTAB_CO_IADDR)
+		return c2c_err(-EINVAL, "-c/--coalesce %s does not apply to %s traces: their rows "
+			       "are per offset and code address; the summary names the threads of "
+			       "each member", o->coalesce, what);
 	return 0;
 }
 
-static int read_all(struct source *src, struct cltab *t, struct maps *m, struct sym_session *sym,
-		    struct td_agg *td)
+static void print_header(FILE *f, const struct report_session *s)
 {
-	struct trace_event ev;
-	int ret;
-
-	while ((ret = source_next(src, &ev)) > 0) {
-		if (ev.type == TRACE_REC_BLOB && ev.blob.kind == TRACE_BLOB_KALLSYMS)
-			sym_session_add_kallsyms(sym, ev.blob.data, ev.blob.size);
-		else
-			cltab_feed(t, m, &ev);
-		if (ev.type == TRACE_REC_SAMPLE)
-			td_agg_sample(td, &ev.sample);
-	}
-	return ret;
-}
-
-static void print_header(FILE *f, const struct source *src, const struct cltab *t)
-{
-	const struct trace_info *info = source_info(src);
-	const struct cltab_counts *n = cltab_counts(t);
+	const struct trace_info *info = s->info;
 	uint32_t i;
 
-	fprintf(f, "# c2c-lite report of '%s'\n", source_path(src));
+	fprintf(f, "# c2c-lite report of '%s'\n", source_path(s->src));
 	fprintf(f, "# host %s, arch %s, kernel %s, backend %s\n",
 		info->hostname ? info->hostname : "?", info->arch ? info->arch : "?",
 		info->kernel_release ? info->kernel_release : "?", trace_backend_name(info->backend));
 	for (i = 0; i < info->nr_events; i++)
 		fprintf(f, "# event %s\n", info->events[i].name ? info->events[i].name : "?");
-	fprintf(f, "# %llu samples, %llu lost records, %llu lost samples, %llu throttled\n",
-		(unsigned long long)n->samples, (unsigned long long)n->lost_records,
-		(unsigned long long)n->lost_samples, (unsigned long long)n->throttle);
+	if (s->t) {
+		const struct cltab_counts *n = cltab_counts(s->t);
+
+		fprintf(f, "# %llu samples, %llu lost records, %llu lost samples, %llu throttled\n",
+			(unsigned long long)n->samples, (unsigned long long)n->lost_records,
+			(unsigned long long)n->lost_samples, (unsigned long long)n->throttle);
+	}
 	if (info->flags & TRACE_INFO_SYNTHETIC)
 		fprintf(f, "# SYNTHETIC: this trace was generated by a test tool, not measured\n");
-	if (source_truncated(src))
+	if (s->truncated)
 		fprintf(f, "# TRUNCATED: the file ends early; the report covers what was read\n");
-	fprintf(f, "\n");
+	if (s->t)
+		fprintf(f, "\n");
 }
 
-/* c2c-lite's own blocks after the header, before perf's sections (all "# " lines). */
-static int print_summary(const struct report_opts *o, const struct cltab *t, struct maps *m,
-			 struct sym_session *sym, const struct td_agg *td)
+/* The Pareto's data names: the model's, for every displayed line. */
+struct names_ctx {
+	const struct rm_model *m;
+	const struct rm_line *l;
+	size_t hint;
+};
+
+static const struct rm_line *model_line(struct names_ctx *c, const struct cltab_line *ln)
 {
-	struct advice_sym_ctx actx = { .sym = sym, .maps = m };
-	struct td_agg_sym_ctx tctx = { .maps = m, .sym = sym };
-	struct advice_opts ao = { .top = o->stats ? 0 : o->summary, .data = advice_sym_data,
-				  .data_ctx = &actx,
-				  .verbose = c2c_log_get_level() >= C2C_LOG_DEBUG };
-	struct advice *a = NULL;
-	int err;
+	const struct rm_model *m = c->m;
 
-	advice_build(&a, t, &ao);
-	err = advice_print(stdout, a);
-	advice_free(a);
-	if (!err && !o->stats && o->summary)
-		err = td_agg_print(stdout, td, o->summary, td_agg_sym, &tctx);
-	return err;
+	if (ln->index < m->nr_line && m->line[ln->index].src == ln)
+		return &m->line[ln->index];
+	return rm_line_of(m, ln);
 }
 
-/* The Pareto's data namers: the summary's resolver, for every displayed line. */
 static void pareto_line_name(void *ctx, const struct cltab_line *ln, char *buf, size_t n)
 {
-	advice_line_what(ctx, ln, buf, n);
+	struct names_ctx *c = ctx;
+	const struct rm_line *l = model_line(c, ln);
+
+	snprintf(buf, n, "%s", l && l->what ? l->what : "[unknown]");
 }
 
 static void pareto_row_name(void *ctx, const struct cltab_line *ln, const struct cltab_offset *of,
 			    char *buf, size_t n)
 {
-	advice_row_name(ctx, ln, of, buf, n);
+	struct names_ctx *c = ctx;
+	const struct rm_line *l = c->l && c->l->src == ln ? c->l : model_line(c, ln);
+	const struct rm_row *r = NULL;
+	size_t i;
+
+	c->l = l;
+	if (l) {
+		/* rows come in order: look from the last one on */
+		for (i = 0; i < l->nr_row && !r; i++) {
+			size_t k = (c->hint + i) % l->nr_row;
+
+			if (l->row[k].src == of) {
+				r = &l->row[k];
+				c->hint = k + 1;
+			}
+		}
+	}
+	snprintf(buf, n, "%s", r && r->data ? r->data : "[unknown]");
 }
 
-static int print_report(const struct report_opts *o, const struct source *src,
-			const struct cltab *t, struct maps *m, struct sym_session *sym,
-			const struct td_agg *td)
+static int print_pmu(const struct report_opts *o, struct report_session *s)
 {
-	const struct trace_info *info = source_info(src);
+	const struct trace_info *info = s->info;
 	const char *names[64];
-	struct advice_sym_ctx actx = { .sym = sym, .maps = m };
-	struct advice_opts ao = { .data = advice_sym_data, .data_ctx = &actx,
-				  .verbose = c2c_log_get_level() >= C2C_LOG_DEBUG };
+	struct names_ctx nc = { .m = s->m };
+	struct td_agg_sym_ctx tctx = { .maps = s->maps, .sym = s->sym };
 	struct stdio_opts so = { .node_info = o->node_info, .no_source = o->no_source,
 				 .full_symbols = o->full_symbols, .double_cl = o->double_cl,
 				 .stats_only = o->stats, .coalesce = o->coalesce, .events = names };
 	uint32_t i;
+	int err = 0;
 
 	for (i = 0; i < info->nr_events && i < 64; i++)
 		names[i] = info->events[i].name ? info->events[i].name : "";
@@ -342,75 +295,55 @@ static int print_report(const struct report_opts *o, const struct source *src,
 	if (!o->no_data_names) {
 		so.line_name = pareto_line_name;
 		so.row_name = pareto_row_name;
-		so.name_ctx = &ao;
+		so.name_ctx = &nc;
 	}
-	print_header(stdout, src, t);
-	if (print_summary(o, t, m, sym, td) || stdio_print(stdout, t, &so) || fflush(stdout))
+	print_header(stdout, s);
+	if (!o->stats && o->summary) {
+		err = summary_print(stdout, s->m, s->fs, (size_t)o->summary, "# ", 0);
+		if (!err && s->fs->nr)
+			fputc('\n', stdout);
+		if (!err)
+			err = td_agg_print(stdout, s->td, o->summary, td_agg_sym, &tctx);
+	}
+	if (err || stdio_print(stdout, s->t, &so) || fflush(stdout))
 		return c2c_err(-EIO, "cannot write the report: %s", strerror(errno));
 	return 0;
 }
 
-/* Soft and watch traces have no data-source levels: they get the estimate report. */
-static int run_estimate(const struct report_opts *o, struct source *src)
+static int print_estimate(const struct report_opts *o, struct report_session *s)
 {
-	struct estimate_opts eo = {
-		.cl_size = (o->cl_size ? o->cl_size : host_cl_size(source_info(src))) *
-			   (o->double_cl ? 2 : 1),
-		.show_all = o->show_all,
-		.no_source = o->no_source,
-		.full_symbols = o->full_symbols,
-		.symfs = o->symfs,
-		.vmlinux = o->vmlinux,
-	};
-	int err = estimate_report(src, &eo, stdout);
+	struct stdio_estim_opts po = { .path = source_path(s->src), .info = s->info,
+				       .truncated = s->truncated, .no_source = o->no_source,
+				       .full_symbols = o->full_symbols, .stats_only = o->stats,
+				       .no_data_names = o->no_data_names,
+				       .summary = (size_t)o->summary };
+	int err = stdio_estim_print(stdout, s->m, s->fs, s->e, &po);
 
-	source_free(src);
-	return err;
+	if (err || fflush(stdout))
+		return c2c_err(-EIO, "cannot write the report: %s", strerror(errno));
+	return 0;
 }
 
 static int run(const struct report_opts *o)
 {
-	struct sym_opts symo = { .symfs = o->symfs, .vmlinux = o->vmlinux };
-	struct source *src = NULL;
-	struct sym_session *sym = NULL;
-	struct maps *m = NULL;
-	struct cltab *t = NULL;
-	struct td_agg *td = NULL;
-	struct cltab_opts to;
+	struct rs_opts ro = {
+		.input = o->input, .cl_size = o->cl_size, .double_cl = o->double_cl,
+		.display = o->display, .nr_coalesce = o->nr_keys, .show_all = o->show_all,
+		.node_stats = o->node_info != 0, .symfs = o->symfs, .vmlinux = o->vmlinux,
+		.verbose = c2c_log_get_level() >= C2C_LOG_DEBUG,
+		.check = check_options, .check_ctx = (void *)o,
+	};
+	struct report_session *s;
 	int err;
 
-	err = source_open(&src, o->input);
+	memcpy(ro.coalesce, o->keys, sizeof(ro.coalesce));
+	err = rs_open(&s, &ro);
 	if (err)
 		return err;
-	if (source_info(src)->backend == TRACE_BACKEND_SOFT ||
-	    source_info(src)->backend == TRACE_BACKEND_WATCH)
-		return run_estimate(o, src);
-	err = sym_session_new(&sym, &symo);
-	if (err) {
-		source_free(src);
-		return c2c_err(err, "cannot set up symbol resolution: %s", strerror(-err));
-	}
-	if (!source_info(src)->nr_cpus || !source_info(src)->nr_nodes)
+	if (s->kind == RM_PMU && (!s->info->nr_cpus || !s->info->nr_nodes))
 		c2c_warn("'%s' has no CPU/NUMA topology; node columns stay empty", o->input);
-	fill_tab_opts(&to, o, source_info(src));
-	to.sym = report_sym;
-	to.sym_ctx = sym;
-	t = cltab_new(&to);
-	m = maps_new();
-	td = td_agg_new(source_info(src), to.cl_size);
-	err = read_all(src, t, m, sym, td);
-	if (err < 0) {
-		c2c_log(C2C_LOG_ERROR, "'%s': cannot read the records: %s", o->input, strerror(-err));
-		goto out;
-	}
-	cltab_finish(t);
-	err = print_report(o, src, t, m, sym, td);
-out:
-	td_agg_free(td);
-	cltab_free(t);
-	sym_session_free(sym);
-	maps_free(m);
-	source_free(src);
+	err = s->kind == RM_PMU ? print_pmu(o, s) : print_estimate(o, s);
+	rs_free(s);
 	return err;
 }
 
@@ -418,7 +351,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { .display = -1, .coalesce = "iaddr",
 				 .keys = { CLTAB_CO_IADDR }, .nr_keys = 1,
-				 .summary = ADVICE_DEFAULT_TOP };
+				 .summary = SUMMARY_DEFAULT_TOP };
 	int ret = parse_opts(&o, argc, argv);
 
 	if (ret)

@@ -38,17 +38,6 @@ struct estim_in {
 	const struct maps_thread *thread;
 };
 
-const char *estim_verdict_name(enum estim_verdict v)
-{
-	switch (v) {
-	case ESTIM_TRUE: return "TRUE SHARING";
-	case ESTIM_FALSE: return "FALSE SHARING";
-	case ESTIM_MIXED: return "TRUE+FALSE";
-	case ESTIM_NONE:
-	default: return "none";
-	}
-}
-
 double estim_pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -127,12 +116,12 @@ static void estim_line_free(struct estim_line *l)
 	for (i = 0; i < l->nr_site; i++) {
 		estim_set_release(&l->site[i].tids);
 		estim_set_release(&l->site[i].cpus);
+		free(l->site[i].tc);
 	}
 	estim_set_release(&l->tids);
 	estim_set_release(&l->cpus);
 	free(l->off);
 	free(l->site);
-	free(l->touch);
 	free(l->acc);
 	free(l);
 }
@@ -351,30 +340,6 @@ static struct estim_site *estim_findnew_site(struct estim_line *l, uint32_t offs
 	return s;
 }
 
-static void estim_touch(struct estim_line *l, uint32_t tid, uint32_t offset, uint8_t mask)
-{
-	size_t lo = 0, hi = l->nr_touch;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		const struct estim_touch *t = &l->touch[mid];
-		int c = estim_site_cmp(t->tid, t->offset, tid, offset);
-
-		if (!c) {
-			l->touch[mid].mask |= mask;
-			return;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	l->touch = xgrow(l->touch, &l->cap_touch, l->nr_touch + 1, sizeof(*l->touch));
-	memmove(l->touch + lo + 1, l->touch + lo, (l->nr_touch - lo) * sizeof(*l->touch));
-	l->touch[lo] = (struct estim_touch){ .tid = tid, .offset = offset, .mask = mask };
-	l->nr_touch++;
-}
-
 static void estim_add_access(struct estim *e, struct estim_line *l, uint32_t offset,
 			     const struct estim_in *in)
 {
@@ -393,6 +358,27 @@ static void estim_add_access(struct estim *e, struct estim_line *l, uint32_t off
 	l->acc[l->nr_acc++] = a;
 }
 
+static void estim_tc_add(struct estim_site *s, const struct estim_in *in)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_tc && s->tc[i].thread != in->thread; i++)
+		;
+	if (i == s->nr_tc) {
+		s->tc = xgrow(s->tc, &s->cap_tc, s->nr_tc + 1, sizeof(*s->tc));
+		memset(&s->tc[i], 0, sizeof(s->tc[i]));
+		s->tc[i].thread = in->thread;
+		s->tc[i].cpu = in->cpu;
+		s->tc[i].t_first = in->time;
+		s->nr_tc++;
+	}
+	if (in->time < s->tc[i].t_first)
+		s->tc[i].t_first = in->time;
+	if (in->time > s->tc[i].t_last)
+		s->tc[i].t_last = in->time;
+	estim_counts_add(&s->tc[i].c, in);
+}
+
 static void estim_add(struct estim *e, const struct estim_in *in)
 {
 	struct estim_line *l = estim_findnew_line(e, in);
@@ -404,6 +390,7 @@ static void estim_add(struct estim *e, const struct estim_in *in)
 	estim_counts_add(&l->c, in);
 	estim_counts_add(&o->c, in);
 	estim_counts_add(&s->c, in);
+	estim_tc_add(s, in);
 	estim_set_add(&l->tids, in->tid);
 	estim_set_add(&o->tids, in->tid);
 	estim_set_add(&s->tids, in->tid);
@@ -413,7 +400,6 @@ static void estim_add(struct estim *e, const struct estim_in *in)
 		estim_set_add(&o->cpus, in->cpu);
 		estim_set_add(&s->cpus, in->cpu);
 	}
-	estim_touch(l, in->tid, offset, w ? ESTIM_WRITE : ESTIM_READ);
 	estim_add_access(e, l, offset, in);
 }
 
@@ -519,9 +505,17 @@ static void estim_watch_sites(struct estim_line *l, const struct watch_line *wl)
 		if (l->off[i].offset < WATCH_LINE_MAX)
 			l->off[i].ws = wl->by_offset[l->off[i].offset];
 	for (i = 0; i < wl->nr_sites; i++) {
+		struct estim_site *s;
+		size_t k;
+
 		pos = estim_site_pos(l, wl->sites[i].offset, wl->sites[i].ip, &found);
-		if (found)
-			l->site[pos].ws = wl->sites[i].st;
+		if (!found)
+			continue;
+		s = &l->site[pos];
+		watch_stats_add(&s->ws, &wl->sites[i].st);
+		for (k = 0; k < s->nr_tc; k++)
+			if ((uint32_t)s->tc[k].thread->tid == wl->sites[i].tid)
+				watch_stats_add(&s->tc[k].ws, &wl->sites[i].st);
 	}
 }
 
@@ -552,73 +546,6 @@ static void estim_watch_line(struct estim *e, struct estim_line *l)
 	l->nr_acc = l->cap_acc = 0;
 }
 
-/* --- verdict -------------------------------------------------------------------------------- */
-
-/* Compare thread a's touches [a, a_end) with b's: 1 true, 2 false, 0 no conflict. */
-static int estim_pair(const struct estim_touch *a, size_t na, const struct estim_touch *b,
-		      size_t nb)
-{
-	size_t i = 0, j = 0;
-	uint8_t wa = 0, wb = 0;
-
-	for (i = 0; i < na; i++)
-		wa |= a[i].mask & ESTIM_WRITE;
-	for (j = 0; j < nb; j++)
-		wb |= b[j].mask & ESTIM_WRITE;
-	if (!wa && !wb)
-		return 0;
-	for (i = 0, j = 0; i < na && j < nb;) {
-		if (a[i].offset == b[j].offset) {
-			if ((a[i].mask | b[j].mask) & ESTIM_WRITE)
-				return 1;
-			i++;
-			j++;
-		} else if (a[i].offset < b[j].offset) {
-			i++;
-		} else {
-			j++;
-		}
-	}
-	return 2;
-}
-
-static size_t estim_run_end(const struct estim_line *l, size_t i)
-{
-	size_t j = i;
-
-	while (j < l->nr_touch && l->touch[j].tid == l->touch[i].tid)
-		j++;
-	return j;
-}
-
-static void estim_judge(struct estim_line *l)
-{
-	size_t i, ie, j, je;
-
-	l->true_pairs = l->false_pairs = 0;
-	for (i = 0; i < l->nr_touch; i = ie) {
-		ie = estim_run_end(l, i);
-		for (j = ie; j < l->nr_touch; j = je) {
-			int r;
-
-			je = estim_run_end(l, j);
-			r = estim_pair(l->touch + i, ie - i, l->touch + j, je - j);
-			if (r == 1)
-				l->true_pairs++;
-			else if (r == 2)
-				l->false_pairs++;
-		}
-	}
-	if (l->true_pairs && l->false_pairs)
-		l->verdict = ESTIM_MIXED;
-	else if (l->true_pairs)
-		l->verdict = ESTIM_TRUE;
-	else if (l->false_pairs)
-		l->verdict = ESTIM_FALSE;
-	else
-		l->verdict = ESTIM_NONE;
-}
-
 /* --- ordering and symbols ------------------------------------------------------------------- */
 
 static int estim_desc(uint64_t a, uint64_t b)
@@ -632,10 +559,8 @@ static int estim_line_cmp(const void *pa, const void *pb, void *arg)
 	const struct estim_line *b = *(struct estim_line *const *)pb;
 	const struct estim *e = arg;
 	struct estim_key ka, kb;
-	int c = estim_desc(a->verdict != ESTIM_NONE, b->verdict != ESTIM_NONE);
+	int c;
 
-	if (c)
-		return c;
 	if (e->opts.mode == ESTIM_WATCH) {
 		if ((c = estim_desc(a->ws.hitm, b->ws.hitm)) ||
 		    (c = estim_desc(a->ws.inval, b->ws.inval)))
@@ -652,42 +577,6 @@ static int estim_line_cmp(const void *pa, const void *pb, void *arg)
 	return estim_u64_cmp(a->seq, b->seq);
 }
 
-/* The variable part of a data name: "buf1.a" -> "buf1", "stats[3].hits" -> "stats", and for an
- * object reached through a pointer "c->hits" -> "*c". */
-static void estim_var_name(char *dst, size_t size, const char *name)
-{
-	size_t n = strcspn(name, ".[ +-");
-
-	if (!strncmp(name + n, "->", 2) && size > 1) {
-		*dst++ = '*';
-		size--;
-	}
-	if (n >= size)
-		n = size - 1;
-	memcpy(dst, name, n);
-	dst[n] = '\0';
-}
-
-/* An offset no symbol names: ask the code of its heaviest site with a user code map. */
-static void estim_type_name(struct estim *e, const struct estim_line *l, struct estim_offset *o)
-{
-	const struct estim_site *best = NULL;
-	size_t i;
-
-	if (!e->opts.type_sym)
-		return;
-	for (i = 0; i < l->nr_site; i++) {
-		const struct estim_site *s = &l->site[i];
-
-		if (s->offset == o->offset && s->cmap && !s->cmap->dso->kernel &&
-		    (!best || s->c.weight > best->c.weight))
-			best = s;
-	}
-	if (best && e->opts.type_sym(e->opts.sym_ctx, best->cmap, best->ip, best->back,
-				     l->addr + o->offset, o->name, sizeof(o->name)))
-		o->name[0] = '\0';
-}
-
 static void estim_resolve(struct estim *e, struct estim_line *l)
 {
 	size_t i;
@@ -697,17 +586,6 @@ static void estim_resolve(struct estim *e, struct estim_line *l)
 
 		s->has_code = !e->opts.code_sym(e->opts.sym_ctx, s->cmap, s->ip, s->code_al,
 						&s->code);
-	}
-	for (i = 0; i < l->nr_off && e->opts.data_sym && l->dmap; i++) {
-		struct estim_offset *o = &l->off[i];
-
-		if (e->opts.data_sym(e->opts.sym_ctx, l->thread, l->cpumode, l->dmap,
-				     l->addr + o->offset, o->name, sizeof(o->name)))
-			o->name[0] = '\0';
-		if (!o->name[0])
-			estim_type_name(e, l, o);
-		if (o->name[0] && !l->name[0])
-			estim_var_name(l->name, sizeof(l->name), o->name);
 	}
 }
 
@@ -745,27 +623,12 @@ void estim_finish(struct estim *e)
 		struct estim_line *l = e->lines[i];
 
 		estim_watch_line(e, l);
-		estim_judge(l);
-		/* watch: every access was seen, so contention is measured, not inferred: a line that
-		 * fewer than 1 in 1000 accesses moved between CPUs is not contended in practice (padded:
-		 * a thread migration and main's read after the join move it a handful of times) */
-		if (e->opts.mode == ESTIM_WATCH &&
-		    (l->ws.hitm + l->ws.inval + l->ws.shared) * 1000 < l->c.samples)
-			l->verdict = ESTIM_NONE;
 		l->nr_ips = estim_count_ips(l);
 		e->tot.unknown_kind += l->c.unknown;
-		if (l->verdict != ESTIM_NONE)
-			e->tot.contended++;
+		estim_resolve(e, l);
 	}
 	if (e->nr_lines)
 		qsort_r(e->lines, e->nr_lines, sizeof(*e->lines), estim_line_cmp, e);
-	for (i = 0; i < e->nr_lines; i++) {
-		struct estim_line *l = e->lines[i];
-
-		l->displayed = l->verdict != ESTIM_NONE || e->opts.show_all;
-		if (l->displayed)
-			estim_resolve(e, l);
-	}
 }
 
 /* --- results -------------------------------------------------------------------------------- */

@@ -8,20 +8,14 @@
  * DSO identity, pid for anonymous private memory, cacheline of the map-relative address), and
  * inside a line into sites keyed by (offset, code address) and into per-offset summaries. A soft
  * sample whose address was not recovered is counted by its reason (include/c2c/soft.h), never
- * dropped. estim_finish() replays watch accesses, gives each line a verdict and sorts.
+ * dropped. estim_finish() replays watch accesses, resolves code symbols and sorts.
  *
- * VERDICT. Two threads "conflict" on a line when at least one of them writes it (store or atomic).
- * A conflicting pair is TRUE sharing when both touch a common offset that one of them writes, and
- * FALSE sharing otherwise (they touch disjoint offsets: the line moves only because neighbours are
- * written). A line is CONTENDED when some pair conflicts; its verdict is FALSE, TRUE or MIXED (both
- * kinds of pairs) and NONE when no pair conflicts. Offsets are compared by their first byte: soft
- * samples carry no access size, so a 4-byte write at 0 and a 1-byte read at 2 count as disjoint.
- * Watch traces see every access, so there contention is measured: a line whose accesses moved it
- * between CPUs (transfers, invalidations, shared fills) fewer than once per 1000 is NONE.
+ * The verdict (false or true sharing) and the data names are not made here: the report model
+ * (report/model/) judges the touches every backend gives, once for all of them.
  *
  * Weights: a soft sample weighs trace_sample.weight (its period in ns; 1 when absent); a watch
- * sample weighs 1 (one access). Lines sort contended first, then by weight (soft) or transfers,
- * invalidations and accesses (watch), all descending, ties by the line key.
+ * sample weighs 1 (one access). Lines sort by weight (soft) or transfers, invalidations and
+ * accesses (watch), all descending, ties by the line key.
  *
  * Ownership: the table owns its lines; it borrows the maps model and the strings the symbol
  * callbacks return, which must outlive it. Pure: no I/O. Not thread-safe. */
@@ -41,15 +35,6 @@ enum estim_mode {
 	ESTIM_WATCH,             /* watchpoint hits: figures are counts */
 };
 
-enum estim_verdict {
-	ESTIM_NONE = 0,          /* no two threads conflict on the line */
-	ESTIM_TRUE,              /* threads write and read the same offsets */
-	ESTIM_FALSE,             /* threads write and access only different offsets */
-	ESTIM_MIXED,             /* both */
-};
-
-const char *estim_verdict_name(enum estim_verdict v);
-
 /* Unrecovered buckets: every softdec reason, plus one for a recovered reason without address. */
 #define ESTIM_NO_ADDR SOFTDEC_REASON__MAX
 #define ESTIM_NR_REASONS (SOFTDEC_REASON__MAX + 1)
@@ -64,26 +49,10 @@ struct estim_code {
 /* Resolve code address @ip (map-relative @al_ip) found in @map (NULL: none). 0 when found. */
 typedef int (*estim_code_fn)(void *ctx, const struct maps_map *map, uint64_t ip, uint64_t al_ip,
 			     struct estim_code *out);
-/* Name the data at virtual @addr of @map, seen by @thread in @cpumode ("buf1.a", "counter+8"):
- * write it to @buf and return 0, or -ENOENT. @thread lets the callback look at neighbouring
- * maps (a .bss tail is anonymous memory right after its file's data mapping). */
-typedef int (*estim_data_fn)(void *ctx, const struct maps_thread *thread, uint8_t cpumode,
-			     const struct maps_map *map, uint64_t addr, char *buf, size_t size);
-
-/* Name the data a memory access at code address @ip of @cmap touches, from the instruction and
- * the DWARF variables live there ("c->misses" for a heap object reached through pointer c): the
- * access is @back instructions before @ip (soft samples; 0 when @ip is the access). Called for
- * offsets @data_sym cannot name. 0 with the name in @buf, or -ENOENT. */
-typedef int (*estim_type_fn)(void *ctx, const struct maps_map *cmap, uint64_t ip,
-			     unsigned int back, uint64_t addr, char *buf, size_t size);
-
 struct estim_opts {
 	enum estim_mode mode;
 	uint32_t cl_size;        /* bytes, a power of two (0: 64) */
-	int show_all;            /* resolve and list every line, not only contended ones */
 	estim_code_fn code_sym;  /* NULL: no symbols */
-	estim_data_fn data_sym;
-	estim_type_fn type_sym;  /* NULL: no naming through code */
 	void *sym_ctx;
 };
 
@@ -98,6 +67,15 @@ struct estim_set {
 	size_t nr, cap;
 };
 
+/* One thread's accesses at a site. */
+struct estim_tc {
+	const struct maps_thread *thread;
+	uint32_t cpu;            /* the first CPU it was seen on, TRACE_CPU_NONE */
+	uint64_t t_first, t_last;  /* times of its first and last access */
+	struct estim_counts c;
+	struct watch_stats ws;   /* watch: the model's counts of this thread's accesses */
+};
+
 struct estim_site {
 	uint32_t offset;         /* cacheline offset of the virtual address */
 	uint64_t ip, code_al;    /* code address, and map-relative */
@@ -106,7 +84,9 @@ struct estim_site {
 	struct estim_counts c;
 	struct estim_set tids, cpus;
 	struct watch_stats ws;   /* watch: the model's counts at (offset, ip) */
-	/* filled by estim_finish() for displayed lines */
+	struct estim_tc *tc;     /* per thread, in order of first access */
+	size_t nr_tc, cap_tc;
+	/* filled by estim_finish() */
 	int has_code;
 	struct estim_code code;
 };
@@ -116,13 +96,6 @@ struct estim_offset {
 	struct estim_counts c;
 	struct estim_set tids, writers, readers, cpus;
 	struct watch_stats ws;
-	char name[96];           /* data name, empty when unknown (displayed lines) */
-};
-
-/* One thread's accesses to one offset of a line (the verdict's input). */
-struct estim_touch {
-	uint32_t tid, offset;
-	uint8_t mask;            /* 1: read, 2: write */
 };
 
 struct estim_line {
@@ -139,16 +112,10 @@ struct estim_line {
 	size_t nr_off, cap_off;
 	struct estim_site *site;         /* sorted by offset, then ip */
 	size_t nr_site, cap_site;
-	struct estim_touch *touch;       /* sorted by tid, then offset */
-	size_t nr_touch, cap_touch;
 	struct watch_access *acc;        /* watch: accesses for the model (freed by finish) */
 	size_t nr_acc, cap_acc;
 	struct watch_stats ws;
-	enum estim_verdict verdict;
-	uint32_t true_pairs, false_pairs;
-	int displayed;
 	uint32_t seq;            /* creation order: the last tie-break */
-	char name[96];           /* data name of the line's first offset with one */
 };
 
 struct estim_totals {
@@ -158,7 +125,6 @@ struct estim_totals {
 	uint64_t lost_records, lost_samples, throttle;
 	uint64_t no_cpu;                 /* watch: accesses left out of the model (no CPU) */
 	uint64_t model_errors;           /* watch: accesses the model refused */
-	uint64_t contended;              /* lines with a verdict other than NONE */
 	uint64_t unknown_kind;           /* recovered samples of unknown kind (shown as loads) */
 };
 
@@ -170,7 +136,7 @@ void estim_free(struct estim *e);
 /* Feed one record in source order: side-band records update @maps, samples are aggregated. */
 void estim_feed(struct estim *e, struct maps *maps, const struct trace_event *ev);
 
-/* Replay watch accesses, compute verdicts, sort, resolve symbols of displayed lines. Once. */
+/* Replay watch accesses, sort, resolve the code symbols of every site. Once. */
 void estim_finish(struct estim *e);
 
 const struct estim_opts *estim_opts(const struct estim *e);

@@ -97,21 +97,23 @@ static void ensure_cpu(struct mline *l, uint32_t cpu)
 	l->nr_cpus = n;
 }
 
-static int site_cmp(const struct watch_site *s, uint32_t offset, uint64_t ip)
+static int site_cmp(const struct watch_site *s, uint32_t offset, uint64_t ip, uint32_t tid)
 {
 	if (s->offset != offset)
 		return (s->offset > offset) - (s->offset < offset);
-	return (s->ip > ip) - (s->ip < ip);
+	if (s->ip != ip)
+		return (s->ip > ip) - (s->ip < ip);
+	return (s->tid > tid) - (s->tid < tid);
 }
 
-static struct watch_site *get_site(struct mline *l, uint32_t offset, uint64_t ip)
+static struct watch_site *get_site(struct mline *l, uint32_t offset, uint64_t ip, uint32_t tid)
 {
 	struct watch_line *p = &l->pub;
 	size_t lo = 0, hi = p->nr_sites;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = site_cmp(&p->sites[mid], offset, ip);
+		int c = site_cmp(&p->sites[mid], offset, ip, tid);
 
 		if (!c)
 			return &p->sites[mid];
@@ -125,6 +127,7 @@ static struct watch_site *get_site(struct mline *l, uint32_t offset, uint64_t ip
 	memset(&p->sites[lo], 0, sizeof(*p->sites));
 	p->sites[lo].offset = offset;
 	p->sites[lo].ip = ip;
+	p->sites[lo].tid = tid;
 	p->nr_sites++;
 	return &p->sites[lo];
 }
@@ -244,7 +247,7 @@ int watch_model_add(struct watch_model *m, const struct watch_access *a)
 	}
 	watch_stats_add(&l->pub.total, &d);
 	watch_stats_add(&l->pub.by_offset[off], &d);
-	watch_stats_add(&get_site(l, off, a->ip)->st, &d);
+	watch_stats_add(&get_site(l, off, a->ip, a->tid)->st, &d);
 	return 0;
 }
 

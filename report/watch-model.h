@@ -55,10 +55,11 @@ struct watch_stats {
 	uint64_t inval;          /* writes that invalidated clean copies on other CPUs */
 };
 
-/* Counters of one (offset, code address) pair of a line. */
+/* Counters of one (offset, code address, thread) of a line. */
 struct watch_site {
 	uint32_t offset;
 	uint64_t ip;
+	uint32_t tid;
 	struct watch_stats st;
 };
 
@@ -67,7 +68,7 @@ struct watch_line {
 	struct watch_stats total;
 	struct watch_stats by_offset[WATCH_LINE_MAX]; /* indexed by the access's first byte */
 	size_t nr_sites;
-	struct watch_site *sites;     /* sorted by offset, then ip */
+	struct watch_site *sites;     /* sorted by offset, then ip, then tid */
 };
 
 enum watch_state { WATCH_I = 0, WATCH_S, WATCH_E, WATCH_M };

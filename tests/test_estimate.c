@@ -1,6 +1,7 @@
-/* cmocka suite of report/estimate.c and report/stdio-estimate.c: hand-built soft and watch
- * sample streams go through estim_feed() with a maps model holding one anonymous and one file
- * mapping; a fake data-symbol callback names the file mapping's bytes ("buf1.a", "buf1.b"). */
+/* cmocka suite of report/estimate.c, the report model and findings built from it
+ * (report/model/) and report/stdio-estimate.c: hand-built soft and watch sample streams go
+ * through estim_feed() with a maps model holding one anonymous and one file mapping; the test
+ * names the file mapping's bytes ("buf1.a", "buf1.b") the way rm_name() would. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 
 #include "c2c/soft.h"
 #include "report/estimate.h"
+#include "report/model/findings.h"
 #include "report/stdio-estimate.h"
 #include "record/soft-decode.h"
 
@@ -26,20 +28,33 @@ struct fx {
 	struct maps *maps;
 	struct estim *e;
 	uint64_t time;
+	int show_all;
+	struct rm_model *m;
+	struct rm_findings *fs;
 };
 
-static int fake_data(void *ctx, const struct maps_thread *thread, uint8_t cpumode,
-		     const struct maps_map *map, uint64_t addr, char *buf, size_t size)
+/* What rm_name() gives the file mapping's bytes: members of buf1 (struct, 32 bytes). */
+static void fake_names(struct rm_model *m)
 {
 	static const char *const names[] = { "buf1.a", "buf1.b", "buf1.c", "buf1.d" };
+	size_t i, k;
 
-	(void)ctx;
-	assert_non_null(thread);
-	assert_int_equal(cpumode, 2);
-	if (strcmp(map->dso->name, "/nonexistent/prog") || addr < DATA || addr >= DATA + 32)
-		return -1;
-	snprintf(buf, size, "%s", names[(addr - DATA) / 8]);
-	return 0;
+	for (i = 0; i < m->nr_line; i++) {
+		struct rm_line *l = &m->line[i];
+		const struct estim_line *el = l->src;
+		int named = el->dmap && !strcmp(el->dmap->dso->name, "/nonexistent/prog") &&
+			    l->addr >= DATA && l->addr < DATA + 32;
+
+		l->what = named ? "buf1 (struct b, 32 bytes)" : "anon";
+		l->object = named ? "buf1" : NULL;
+		for (k = 0; k < l->nr_row; k++) {
+			struct rm_row *r = &l->row[k];
+			uint64_t a = l->addr + r->offset;
+
+			r->member = named && a < DATA + 32 ? names[(a - DATA) / 8] : NULL;
+			r->data = r->member ? r->member : "anon";
+		}
+	}
 }
 
 static void fx_mmap(struct fx *f, uint64_t start, const char *file, uint32_t flags, uint64_t ino)
@@ -55,9 +70,9 @@ static void fx_mmap(struct fx *f, uint64_t start, const char *file, uint32_t fla
 static struct fx *fx_new(enum estim_mode mode, int show_all)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	struct estim_opts o = { .mode = mode, .cl_size = 64, .show_all = show_all,
-				.data_sym = fake_data };
+	struct estim_opts o = { .mode = mode, .cl_size = 64 };
 
+	f->show_all = show_all;
 	f->maps = maps_new();
 	f->e = estim_new(&o);
 	fx_mmap(f, DATA, "/nonexistent/prog", 2, 42);
@@ -67,6 +82,8 @@ static struct fx *fx_new(enum estim_mode mode, int show_all)
 
 static void fx_free(struct fx *f)
 {
+	rm_findings_free(f->fs);
+	rm_free(f->m);
 	estim_free(f->e);
 	maps_free(f->maps);
 	free(f);
@@ -103,21 +120,45 @@ static void feed_n(struct fx *f, int n, uint32_t tid, uint64_t addr, int kind, u
 		feed(f, tid, tid % 2, addr, kind, weight, SOFTDEC_ADDR);
 }
 
+static int contended(const struct rm_line *l, void *ctx)
+{
+	(void)ctx;
+	return l->verdict != RM_V_NONE;
+}
+
+/* What the report session does after reading: finish, model, name, judge, keep, group. */
 static void finish(struct fx *f)
 {
 	estim_finish(f->e);
 	assert_int_equal(estim_check(f->e), 0);
+	f->m = rm_from_estim(f->e);
+	fake_names(f->m);
+	rm_judge(f->m);
+	assert_int_equal(rm_check(f->m), 0);
+	rm_keep(f->m, f->show_all ? NULL : contended, NULL, 1);
+	f->fs = rm_findings_build(f->m);
+}
+
+/* The judged line at @addr (kept or not: judged before rm_keep), or NULL. */
+static const struct rm_line *line_at(struct fx *f, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < f->m->nr_line; i++)
+		if (f->m->line[i].addr == addr)
+			return &f->m->line[i];
+	return NULL;
 }
 
 static char *print_info(struct fx *f, const struct trace_info *info)
 {
-	struct stdio_estim_opts o = { .path = "t.c2c", .info = info };
+	struct stdio_estim_opts o = { .path = "t.c2c", .info = info, .summary = 5 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
 	assert_non_null(m);
-	assert_int_equal(stdio_estim_print(m, f->e, &o), 0);
+	assert_int_equal(stdio_estim_print(m, f->m, f->fs, f->e, &o), 0);
 	fclose(m);
 	return buf;
 }
@@ -139,31 +180,37 @@ static char *print_rotated(struct fx *f)
 static void test_estimate_false_sharing_first(void **state)
 {
 	struct fx *f = fx_new(ESTIM_SOFT, 0);
-	const struct estim_line *l;
+	const struct rm_line *l;
+	const struct estim_line *el;
 
 	(void)state;
 	feed_n(f, 50, 103, HEAP + 0x200, ST, 1000000);   /* private, hotter */
-	feed_n(f, 10, 101, DATA + 0, ST, 1000000);
-	feed_n(f, 12, 102, DATA + 8, ST, 1000000);
-	feed_n(f, 3, 102, DATA + 8, LD, 1000000);
+	for (int i = 0; i < 10; i++) {                    /* the two threads run together */
+		feed_n(f, 1, 101, DATA + 0, ST, 1000000);
+		feed_n(f, i < 8 ? 1 : 2, 102, DATA + 8, ST, 1000000);
+		if (i < 3)
+			feed_n(f, 1, 102, DATA + 8, LD, 1000000);
+	}
 	finish(f);
 	assert_int_equal(estim_nr_lines(f->e), 2);
-	l = estim_line(f->e, 0);
-	assert_int_equal(l->verdict, ESTIM_FALSE);
+	assert_int_equal(estim_line(f->e, 0)->addr, HEAP + 0x200);   /* by weight */
+	assert_int_equal(f->m->nr_line, 1);                          /* contended only */
+	l = &f->m->line[0];
+	el = l->src;
+	assert_int_equal(l->verdict, RM_V_FALSE);
 	assert_int_equal(l->addr, DATA);
-	assert_int_equal(l->c.samples, 25);
-	assert_int_equal(l->c.stores, 22);
-	assert_int_equal(l->c.loads, 3);
-	assert_int_equal(l->tids.nr, 2);
-	assert_int_equal(l->cpus.nr, 2);
-	assert_int_equal(l->nr_off, 2);
-	assert_string_equal(l->name, "buf1");
-	assert_string_equal(l->off[1].name, "buf1.b");
-	assert_int_equal(l->false_pairs, 1);
-	assert_int_equal(l->true_pairs, 0);
-	assert_int_equal(estim_line(f->e, 1)->verdict, ESTIM_NONE);
-	assert_int_equal(estim_line(f->e, 1)->displayed, 0);
-	assert_int_equal(estim_totals(f->e)->contended, 1);
+	assert_int_equal(el->c.samples, 25);
+	assert_int_equal(el->c.stores, 22);
+	assert_int_equal(el->c.loads, 3);
+	assert_int_equal(l->nr_threads, 2);
+	assert_int_equal(l->nr_cpus, 2);
+	assert_int_equal(l->nr_mem, 2);
+	assert_string_equal(l->mem[1].name, "buf1.b");
+	assert_true(l->false_cost > 0);
+	assert_true(l->true_cost == 0);
+	assert_int_equal(f->fs->nr, 1);
+	assert_string_equal(f->fs->f[0].object, "buf1");
+	assert_int_equal(f->fs->nr_contended_lines, 1);
 	fx_free(f);
 }
 
@@ -171,20 +218,24 @@ static void test_estimate_false_sharing_first(void **state)
 static void test_estimate_atomic_true_sharing(void **state)
 {
 	struct fx *f = fx_new(ESTIM_SOFT, 0);
-	const struct estim_line *l;
+	const struct rm_line *l;
+	const struct estim_line *el;
 	uint32_t t;
 
 	(void)state;
-	for (t = 0; t < 4; t++)
-		feed_n(f, 5, 200 + t, HEAP + 0x40, AT, 500);
+	for (int i = 0; i < 5; i++)
+		for (t = 0; t < 4; t++)
+			feed_n(f, 1, 200 + t, HEAP + 0x40, AT, 500);
 	finish(f);
-	l = estim_line(f->e, 0);
-	assert_int_equal(l->verdict, ESTIM_TRUE);
-	assert_int_equal(l->c.atomics, 20);
-	assert_int_equal(l->c.stores, 0);
-	assert_int_equal(l->true_pairs, 6);
-	assert_int_equal(l->off[0].writers.nr, 4);
-	assert_int_equal(l->nr_site, 1);
+	l = &f->m->line[0];
+	el = l->src;
+	assert_int_equal(l->verdict, RM_V_TRUE);
+	assert_int_equal(el->c.atomics, 20);
+	assert_int_equal(el->c.stores, 0);
+	assert_int_equal(l->nr_mem, 1);
+	assert_int_equal(l->mem[0].nr_writers, 4);
+	assert_int_equal(el->nr_site, 1);
+	assert_int_equal(l->nr_touch, 4);
 	fx_free(f);
 }
 
@@ -199,37 +250,39 @@ static void test_estimate_padded_none(void **state)
 	feed_n(f, 10, 102, DATA + 64, ST, 1000);
 	finish(f);
 	assert_int_equal(estim_nr_lines(f->e), 2);
-	assert_int_equal(estim_totals(f->e)->contended, 0);
-	assert_int_equal(estim_line(f->e, 0)->verdict, ESTIM_NONE);
-	assert_int_equal(estim_line(f->e, 1)->verdict, ESTIM_NONE);
+	assert_int_equal(f->m->nr_line, 0);
+	assert_int_equal(f->fs->nr_contended_lines, 0);
 	out = print(f);
-	assert_non_null(strstr(out, "no cacheline is written by one thread and accessed by another"));
+	assert_non_null(strstr(out, "no contended cacheline: nothing to fix"));
 	assert_null(strstr(out, "Cache Line Distribution Pareto"));
 	free(out);
 	fx_free(f);
 }
 
-/* Table-driven verdicts: each row is a list of (tid, offset, kind) accesses to one line. */
+/* Table-driven verdicts: each row is a list of (tid, offset, kind) accesses to one line, fed in
+ * order (so every thread's accesses overlap in time with the others'). */
 struct acc { uint32_t tid, offset; int kind; };
 struct verdict_row {
 	int line;
 	struct acc acc[6];
-	enum estim_verdict want;
+	enum rm_verdict want;
 };
 
 static const struct verdict_row verdict_rows[] = {
-	{ __LINE__, { { 1, 0, LD }, { 2, 0, LD }, { 3, 8, LD } }, ESTIM_NONE },
-	{ __LINE__, { { 1, 0, ST }, { 1, 8, LD } }, ESTIM_NONE },
-	{ __LINE__, { { 1, 0, ST }, { 2, 0, LD } }, ESTIM_TRUE },
-	{ __LINE__, { { 1, 0, ST }, { 2, 8, LD } }, ESTIM_FALSE },
-	{ __LINE__, { { 1, 0, ST }, { 2, 8, ST } }, ESTIM_FALSE },
-	{ __LINE__, { { 1, 0, AT }, { 2, 0, AT } }, ESTIM_TRUE },
+	{ __LINE__, { { 1, 0, LD }, { 2, 0, LD }, { 3, 8, LD } }, RM_V_NONE },
+	{ __LINE__, { { 1, 0, ST }, { 1, 8, LD } }, RM_V_NONE },
+	{ __LINE__, { { 1, 0, ST }, { 2, 0, LD } }, RM_V_TRUE },
+	{ __LINE__, { { 1, 0, ST }, { 2, 8, LD } }, RM_V_FALSE },
+	{ __LINE__, { { 1, 0, ST }, { 2, 8, ST } }, RM_V_FALSE },
+	{ __LINE__, { { 1, 0, AT }, { 2, 0, AT } }, RM_V_TRUE },
 	/* a lock and its data: every pair shares the lock word */
-	{ __LINE__, { { 1, 0, AT }, { 1, 8, ST }, { 2, 0, AT }, { 2, 8, ST } }, ESTIM_TRUE },
+	{ __LINE__, { { 1, 0, AT }, { 1, 8, ST }, { 2, 0, AT }, { 2, 8, ST } }, RM_V_TRUE },
 	/* a counter shared by 1 and 2, a neighbour written by 3 */
-	{ __LINE__, { { 1, 0, AT }, { 2, 0, AT }, { 3, 16, ST } }, ESTIM_MIXED },
+	{ __LINE__, { { 1, 0, AT }, { 2, 0, AT }, { 3, 16, ST } }, RM_V_MIXED },
 	/* reader and writer share a read-only field, the writer writes another */
-	{ __LINE__, { { 1, 8, LD }, { 1, 0, ST }, { 2, 8, LD } }, ESTIM_FALSE },
+	{ __LINE__, { { 1, 8, LD }, { 1, 0, ST }, { 2, 8, LD } }, RM_V_FALSE },
+	/* a single-producer ring: head written by 1 and read by 2, tail the other way round */
+	{ __LINE__, { { 1, 0, ST }, { 2, 0, LD }, { 2, 8, ST }, { 1, 8, LD } }, RM_V_MIXED },
 };
 
 static void test_estimate_verdict_table(void **state)
@@ -239,25 +292,46 @@ static void test_estimate_verdict_table(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(verdict_rows) / sizeof(verdict_rows[0]); i++) {
 		const struct verdict_row *r = &verdict_rows[i];
-		struct fx *f = fx_new(ESTIM_SOFT, 0);
+		struct fx *f = fx_new(ESTIM_SOFT, 1);
+		const struct rm_line *l;
 
 		for (j = 0; j < 6 && r->acc[j].tid; j++)
 			feed_n(f, 1, r->acc[j].tid, HEAP + r->acc[j].offset, r->acc[j].kind, 10);
+		/* once more, so that every thread's accesses span the others' */
+		for (j = 0; j < 6 && r->acc[j].tid; j++)
+			feed_n(f, 1, r->acc[j].tid, HEAP + r->acc[j].offset, r->acc[j].kind, 10);
 		finish(f);
-		if (estim_line(f->e, 0)->verdict != r->want)
+		l = line_at(f, HEAP);
+		assert_non_null(l);
+		if (l->verdict != r->want)
 			fail_msg("row at line %d: verdict %s, want %s", r->line,
-				 estim_verdict_name(estim_line(f->e, 0)->verdict),
-				 estim_verdict_name(r->want));
+				 rm_verdict_name(l->verdict), rm_verdict_name(r->want));
 		fx_free(f);
 	}
+}
+
+/* A final read after the writer stopped (main after a join) is no contention. */
+static void test_estimate_read_after_join(void **state)
+{
+	struct fx *f = fx_new(ESTIM_SOFT, 1);
+
+	(void)state;
+	feed_n(f, 20, 101, HEAP, ST, 100);
+	feed_n(f, 20, 102, HEAP + 64, ST, 100);
+	feed_n(f, 1, 100, HEAP, LD, 100);           /* main, after both threads ended */
+	feed_n(f, 1, 100, HEAP + 64, LD, 100);
+	finish(f);
+	assert_int_equal(line_at(f, HEAP)->verdict, RM_V_NONE);
+	assert_int_equal(line_at(f, HEAP + 64)->verdict, RM_V_NONE);
+	fx_free(f);
 }
 
 /* A sample without data_src and kind is of unknown kind: shown as a load, never a write. */
 static void test_estimate_unknown_kind(void **state)
 {
-	struct fx *f = fx_new(ESTIM_SOFT, 0);
+	struct fx *f = fx_new(ESTIM_SOFT, 1);
 	struct trace_event ev = { .type = TRACE_REC_SAMPLE };
-	const struct estim_line *l;
+	const struct estim_line *el;
 	char *out;
 
 	(void)state;
@@ -266,11 +340,11 @@ static void test_estimate_unknown_kind(void **state)
 					   .ip = 0x999, .flags = TRACE_SAMPLE_HAS_ADDR };
 	estim_feed(f->e, f->maps, &ev);
 	finish(f);
-	l = estim_line(f->e, 0);
-	assert_int_equal(l->c.unknown, 1);
-	assert_int_equal(l->c.weight, 21);            /* no weight: 1 */
-	assert_int_equal(l->verdict, ESTIM_NONE);
-	assert_int_equal(l->nr_ips, 2);
+	el = f->m->line[0].src;
+	assert_int_equal(el->c.unknown, 1);
+	assert_int_equal(el->c.weight, 21);            /* no weight: 1 */
+	assert_int_equal(f->m->line[0].verdict, RM_V_NONE);
+	assert_int_equal(el->nr_ips, 2);
 	assert_int_equal(estim_totals(f->e)->unknown_kind, 1);
 	out = print(f);
 	assert_non_null(strstr(out, "1 (counted as loads)"));
@@ -323,7 +397,8 @@ static void test_estimate_unrecovered_reasons(void **state)
 static void test_estimate_watch_transfers(void **state)
 {
 	struct fx *f = fx_new(ESTIM_WATCH, 0);
-	const struct estim_line *l;
+	const struct estim_line *el;
+	const struct rm_line *l;
 	size_t i;
 	char *out;
 
@@ -335,18 +410,21 @@ static void test_estimate_watch_transfers(void **state)
 		feed(f, 102, 1, DATA + 8, ST, 999, SOFTDEC_ADDR);  /* HITM, false */
 	}
 	finish(f);
-	l = estim_line(f->e, 0);
-	assert_int_equal(l->c.samples, 12);
-	assert_int_equal(l->c.weight, 12);
-	assert_int_equal(l->ws.accesses, 12);
-	assert_int_equal(l->ws.hitm_true, 3);
-	assert_int_equal(l->ws.hitm_false, 3 + 2);   /* CPU 0's later first writes miss too */
-	assert_int_equal(l->ws.hitm, l->ws.hitm_true + l->ws.hitm_false);
-	assert_int_equal(l->off[1].ws.hitm_false, 3);
-	assert_int_equal(l->verdict, ESTIM_TRUE);   /* both threads use offset 0 */
-	for (i = 0; i < l->nr_site; i++)
-		if (l->site[i].offset == 8)
-			assert_int_equal(l->site[i].ws.hitm, 3);
+	l = &f->m->line[0];
+	el = l->src;
+	assert_int_equal(el->c.samples, 12);
+	assert_int_equal(el->c.weight, 12);
+	assert_int_equal(el->ws.accesses, 12);
+	assert_int_equal(el->ws.hitm_true, 3);
+	assert_int_equal(el->ws.hitm_false, 3 + 2);   /* CPU 0's later first writes miss too */
+	assert_int_equal(el->ws.hitm, el->ws.hitm_true + el->ws.hitm_false);
+	assert_int_equal(el->off[1].ws.hitm_false, 3);
+	/* 102 reads what 101 writes (true) and writes its neighbour (false) */
+	assert_int_equal(l->verdict, RM_V_MIXED);
+	assert_true(l->true_cost > 0 && l->false_cost > 0);
+	for (i = 0; i < el->nr_site; i++)
+		if (el->site[i].offset == 8)
+			assert_int_equal(el->site[i].ws.hitm, 3);
 	out = print(f);
 	assert_non_null(strstr(out, "COUNTED FROM WATCHPOINT HITS"));
 	assert_non_null(strstr(out, "Xfers"));
@@ -359,21 +437,24 @@ static void test_estimate_watch_transfers(void **state)
 	fx_free(f);
 }
 
-/* The fix line names the members, offsets and writer tids. */
+/* The advice names the members by the threads that write them. */
 static void test_estimate_fix_text(void **state)
 {
 	struct fx *f = fx_new(ESTIM_SOFT, 0);
 	char *out;
 
 	(void)state;
-	feed_n(f, 4, 101, DATA + 0, ST, 10);
-	feed_n(f, 4, 102, DATA + 8, ST, 10);
+	for (int i = 0; i < 4; i++) {
+		feed_n(f, 1, 101, DATA + 0, ST, 10);
+		feed_n(f, 1, 102, DATA + 8, ST, 10);
+	}
 	finish(f);
 	out = print(f);
-	assert_non_null(strstr(out, "false sharing: buf1.a (offset 0x0, written by tid 101) and "
-				    "buf1.b (offset 0x8, written by tid 102) share a line: pad or "
-				    "align them to 64 bytes"));
-	assert_non_null(strstr(out, "FALSE SHARING"));
+	assert_non_null(strstr(out, "advice: buf1.a (written by tid 101) and buf1.b (written by tid 102) "
+				    "share a 64-byte line: put them on separate lines"));
+	assert_non_null(strstr(out, "1. buf1 (struct b, 32 bytes): FALSE SHARING, 100.00% of "
+				    "sampled time, 1 line"));
+	assert_non_null(strstr(out, "predicted gain: up to 100.00% of sampled time"));
 	assert_non_null(strstr(out, "n/a"));
 	free(out);
 	fx_free(f);
@@ -383,24 +464,26 @@ static void test_estimate_fix_text(void **state)
 static void test_estimate_mixed_fix_text(void **state)
 {
 	struct fx *f = fx_new(ESTIM_SOFT, 0);
-	const struct estim_line *l;
+	const struct rm_line *l;
 	char *out;
+	int i;
 
 	(void)state;
-	feed_n(f, 3, 101, 0x900000, AT, 10);
-	feed_n(f, 3, 102, 0x900000, AT, 10);
-	feed_n(f, 3, 103, 0x900010, ST, 10);
+	for (i = 0; i < 3; i++) {
+		feed_n(f, 1, 101, 0x900000, AT, 10);
+		feed_n(f, 1, 102, 0x900000, AT, 10);
+		feed_n(f, 1, 103, 0x900010, ST, 10);
+	}
 	finish(f);
-	l = estim_line(f->e, 0);
-	assert_null(l->dmap);
-	assert_int_equal(l->verdict, ESTIM_MIXED);
-	assert_int_equal(l->true_pairs, 1);
-	assert_int_equal(l->false_pairs, 2);
+	l = &f->m->line[0];
+	assert_null(((const struct estim_line *)l->src)->dmap);
+	assert_int_equal(l->verdict, RM_V_MIXED);
 	out = print(f);
 	assert_non_null(strstr(out, "TRUE+FALSE"));
-	assert_non_null(strstr(out, "1. 0x900000: true and false sharing: offset 0x0 (written by "
-				    "tids 101,102), accessed by 2 threads"));
-	assert_non_null(strstr(out, "move the other fields of the line to their own 64-byte line"));
+	assert_non_null(strstr(out, "offset 0x0 (written by 2 threads (tid 101, tid 102)) and "
+				    "offset 0x10 (written by tid 103) share a 64-byte line"));
+	assert_non_null(strstr(out, "besides, offset 0x0 is written by 2 threads (tid 101, "
+				    "tid 102): that sharing is inherent to the algorithm"));
 	free(out);
 	fx_free(f);
 }
@@ -442,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_estimate_atomic_true_sharing),
 		cmocka_unit_test(test_estimate_padded_none),
 		cmocka_unit_test(test_estimate_verdict_table),
+		cmocka_unit_test(test_estimate_read_after_join),
 		cmocka_unit_test(test_estimate_unrecovered_reasons),
 		cmocka_unit_test(test_estimate_unknown_kind),
 		cmocka_unit_test(test_estimate_watch_transfers),

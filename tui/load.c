@@ -11,7 +11,7 @@
 
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
-#include "report/advice.h"
+#include "report/model/names.h"
 #include "report/maps.h"
 #include "report/source.h"
 #include "report/symbols.h"
@@ -159,11 +159,17 @@ void tui_model_free(struct tui_model *m)
 const char *tui_model_data_name(struct tui_model *m, const struct cltab_line *l,
 				const struct cltab_offset *o, char *buf, size_t size)
 {
-	struct advice_sym_ctx ctx = { .sym = m->sym, .maps = m->maps };
+	struct rm_where w = { .cpumode = l->cpumode, .dmap = l->dmap, .key_pid = l->key_pid,
+			      .thread = l->nr_off ? l->off[0]->thread : NULL };
 	struct sym_data_info di;
 
-	if (!m->sym || advice_sym_data(&ctx, l, o, o ? l->addr + o->offset : l->addr, &di) < 0 ||
-	    !di.var)
+	if (o) {
+		w.cmap = o->cmap;
+		w.ip = o->ip;
+		w.code_cpumode = o->cpumode;
+	}
+	if (!m->sym || rm_name_data(m->sym, m->maps, &w, o ? l->addr + o->offset : l->addr,
+				    &di) < 0 || !di.var)
 		return NULL;
 	/* the member path starts with the variable's name ("buf1.lock0") */
 	if (di.member && *di.member)

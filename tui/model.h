@@ -50,7 +50,7 @@ void tui_model_free(struct tui_model *m);
 /* The variable and member offset row @o of line @l touches ("buf.lock0", "p->next" for a heap
  * object typed through the row's instruction), or at the line's start when @o is NULL, written
  * into @buf, or NULL when unknown. Resolved as the report's summary and Pareto resolve it
- * (advice_sym_data); the symbol session caches each address. */
+ * (report/model/names.h); the symbol session caches each address. */
 const char *tui_model_data_name(struct tui_model *m, const struct cltab_line *l,
 				const struct cltab_offset *o, char *buf, size_t size);
 const char *tui_model_line_name(struct tui_model *m, const struct cltab_line *l, char *buf,

@@ -81,21 +81,22 @@ script td | "$GEN" --topdown -o "$tmp/td.c2c" || { bad "advice-gen --topdown"; e
 
 "$C2C" report --stdio -i "$tmp/fs.c2c" >"$tmp/out" 2>"$tmp/err" || { bad "report failed"; cat "$tmp/err"; exit 1; }
 sed -n '1,/^=====/p' "$tmp/out" >"$tmp/head"
-expect "summary block" "$tmp/head" "# c2c-lite summary: the 2 most contended of 2 displayed cachelines (by Total HITMs)"
-expect "line 1 names buf1" "$tmp/head" "# 1. $buf1 buf1 (struct _buf, 16 bytes): 75.0% of Total HITMs (60 of 80)"
-expect "member buf1.a" "$tmp/head" "buf1.a"
-expect "false sharing" "$tmp/head" "#   verdict: FALSE SHARING"
-expect "false sharing advice" "$tmp/head" "#   advice: buf1.a (0x0, written in writer_a at fs.c:$la) and buf1.b (0x8, written in writer_b at fs.c:$lb) share a 64-byte line: pad or align them to separate lines (e.g. __attribute__((aligned(64))))"
-expect "line 2 names counter" "$tmp/head" "# 2. $counter counter (long int, 8 bytes): 25.0% of Total HITMs (20 of 80)"
-expect "true sharing" "$tmp/head" "#   verdict: TRUE SHARING"
-expect "true sharing advice" "$tmp/head" "#   advice: one counter/lock, counter (0x0, written in inc at fs.c:$li), is written and read by 2 CPUs: make it per-thread and combine, or batch updates"
+expect "summary block" "$tmp/head" "# c2c-lite summary: 2 findings on 2 contended cachelines (by Total HITMs)"
+expect "finding 1 names buf1" "$tmp/head" "# 1. buf1 (struct _buf, 16 bytes): FALSE SHARING, 75.00% of Total HITMs, 1 line ($buf1)"
+expect "member buf1.a and its code" "$tmp/head" "buf1.a      30      40      30  rw fs-a/101                  writer_a at fs.c:$la"
+expect "member buf1.b and its code" "$tmp/head" "writer_b at fs.c:$lb"
+expect "false sharing advice" "$tmp/head" "#   advice: buf1.a (written by fs-a/101) and buf1.b (written by fs-b/102) share a 64-byte line: put them on separate lines (pad, or align each to 64 bytes: __attribute__((aligned(64))))"
+expect "predicted gain" "$tmp/head" "#   predicted gain: up to 75.00% of Total HITMs (an estimate: the HITMs on its false sharing)"
+expect "finding 2 names counter" "$tmp/head" "# 2. counter (long int, 8 bytes): TRUE SHARING, 25.00% of Total HITMs, 1 line ($counter)"
+expect "true sharing advice" "$tmp/head" "#   advice: counter is written and read by 2 threads (fs-a/101, fs-b/102): the threads share these bytes: make them per-thread and combine, or batch updates"
+expect "true sharing code" "$tmp/head" "inc at fs.c:$li"
 reject "no TopDown without values" "$tmp/head" "# TopDown"
 # every summary line sits before perf's first section and starts with "# "
 awk '/^=====/ { exit } $0 != "" && !/^#( |$)/ { bad = 1 } END { exit bad }' "$tmp/out" &&
 	ok "header lines are '# ' lines" || bad "a header line does not start with '# '"
 
 "$C2C" report --stdio --summary=1 -i "$tmp/fs.c2c" >"$tmp/one" 2>/dev/null
-expect "--summary=1" "$tmp/one" "the 1 most contended of 2"
+expect "--summary=1" "$tmp/one" "2 findings on 2 contended cachelines (by Total HITMs); the first 1"
 reject "--summary=1 stops after one line" "$tmp/one" "# 2. "
 "$C2C" report --stdio --summary=0 -i "$tmp/fs.c2c" >"$tmp/none" 2>/dev/null
 reject "--summary=0" "$tmp/none" "c2c-lite summary"
@@ -115,7 +116,7 @@ main=$(addr main)
 	"$wa" "$main" "$wb" "$main"; } | "$GEN" -o "$tmp/unk.c2c" || bad "advice-gen (unknown)"
 "$C2C" report --stdio -i "$tmp/unk.c2c" 2>/dev/null | sed -n '1,/^=====/p' >"$tmp/unk"
 "$C2C" report --stdio -v -i "$tmp/unk.c2c" 2>/dev/null | sed -n '1,/^=====/p' >"$tmp/unkv"
-expect "unknown data" "$tmp/unk" "# 1. $(printf %#x $((main / 64 * 64))) [unknown]: 100.0%"
+expect "unknown data" "$tmp/unk" "# 1. [unknown]: TRUE SHARING, 100.00% of Total HITMs, 1 line ($(printf %#x $((main / 64 * 64))))"
 expect "unknown data, reason under -v" "$tmp/unkv" "[unknown] (fs: "
 reject "no reason without -v" "$tmp/unk" "[unknown] ("
 

@@ -82,11 +82,15 @@ cc=${CC:-cc}
 # whose forced build-id repeats from run to run, out of the user's cache
 export PERF_BUILDID_DIR=$tmp/buildid-cache
 
-# perf script's view: "pid tid time ip sym dso"
+# perf script's view: "pid tid time ip sym dso" (C++ symbols hold spaces: the dso is the last
+# parenthesised word, the symbol what lies between the ip and it)
 perf_view() {
 	perf script -i "$1" -F pid,tid,time,ip,sym,dso --ns 2>/dev/null |
 		awk '{ split($1, pt, "/"); t = $2; sub(/:$/, "", t); split(t, s, ".");
-		       d = $NF; gsub(/[()]/, "", d); print pt[1], pt[2], s[1] s[2], $3, $4, d }'
+		       rest = $0; sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ /, "", rest)
+		       d = rest; sub(/.* \(/, "", d); sub(/\)$/, "", d)
+		       sym = rest; sub(/ \([^(]*\)$/, "", sym)
+		       print pt[1], pt[2], s[1] s[2], $3, sym, d }'
 }
 same_view() {  # FILE WHAT
 	perf_view "$1" >"$tmp/perf.txt"

@@ -61,7 +61,7 @@ table() {
 		"$tmp/$1.txt"
 }
 
-# Pareto rows of line 1: offset accesses loads stores atomics xfers falsex inval ... data
+# Pareto rows of line 1: offset xfer% accesses loads stores xfers xffalse inval ... data
 sites() {
 	awk '/Cache Line Distribution Pareto/ { p = 1 }
 		p && /^ +-+$/ { dash++ }
@@ -72,20 +72,20 @@ sites() {
 start=$SECONDS
 if record fs false_sharing "$SECS" buf1/16; then
 	row=$(table fs | head -1)
-	read -r _ _ data acc loads stores _ xf fx _ <<<"$row"
+	read -r _ _ data _ acc loads stores xf fx _ <<<"$row"
 	[ "$data" = buf1 ] || bad fs "line 1 is not buf1: $row"
 	[ "${loads:-0}" -gt 0 ] && [ "${stores:-0}" -gt 0 ] ||
 		bad fs "loads and stores are not told apart: $row"
 	[ "${xf:-0}" -gt 0 ] && [ $((xf * 100)) -ge "$acc" ] ||
 		bad fs "fewer transfers than 1% of the accesses: $row"
 	[ $((fx * 10)) -ge $((xf * 9)) ] || bad fs "under 90% of the transfers are false sharing: $row"
-	grep -Eq 'FALSE$' <<<"$row" || bad fs "line 1's verdict is not false sharing: $row"
+	grep -Eq ' FALSE SHARING$' <<<"$row" || bad fs "line 1's verdict is not false sharing: $row"
 	sites fs | grep -Eq '^ *0x0 .* bump_a\+.* buf1\.a$' || bad fs "no bump_a row on buf1.a"
 	sites fs | grep -Eq '^ *0x8 .* bump_b\+.* buf1\.b$' || bad fs "no bump_b row on buf1.b"
 fi
 if record padded padded "$SECS" buf1/8 buf1+64/8; then
 	n=0 tot_acc=0 tot_xf=0
-	while read -r _ _ data acc _ _ _ xf fx _; do
+	while read -r _ _ data _ acc _ _ xf fx _; do
 		[ "$data" = buf1 ] || continue
 		n=$((n + 1)) tot_acc=$((tot_acc + acc)) tot_xf=$((tot_xf + xf))
 		[ "$fx" -eq 0 ] || bad padded "false-sharing transfers on a padded line: $fx"

@@ -1,10 +1,7 @@
 /* estimate-gen: writes small soft-backend and watch-backend traces for the estimate report's
- * end-to-end tests, and reports a trace through estimate_report() directly (so the estimate
- * path can be tested whether or not `report` routes these backends yet). Test-only: nothing
- * here is measured; the traces say SYNTHETIC.
+ * end-to-end tests. Test-only: nothing here is measured; the traces say SYNTHETIC.
  *
  *   estimate-gen -s SCENARIO -t OUT.c2c [--elf PROG] [-n REPEAT]   write a trace
- *   estimate-gen -r TRACE                              print the estimate report of TRACE
  *
  * Scenarios: soft-false (tids 101 and 102 store to buf1.a and buf1.b, plus unrecovered stack and
  * clobbered samples), soft-true (four threads lock-add one counter), soft-none (the two writers on
@@ -25,8 +22,6 @@
 #include "c2c/soft.h"
 #include "c2c/trace.h"
 #include "record/soft-decode.h"
-#include "report/source.h"
-#include "report/stdio-estimate.h"
 
 #define PID 100
 #define PAGE 4096ULL
@@ -286,30 +281,17 @@ static int generate(const char *scenario, const char *out, const char *elf, long
 	return err ? 1 : 0;
 }
 
-static int report(const char *path)
-{
-	struct estimate_opts o = { 0 };
-	struct source *src;
-	int err = source_open(&src, path);
-
-	if (err)
-		return 1;
-	err = estimate_report(src, &o, stdout);
-	source_free(src);
-	return err ? 1 : 0;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "elf", required_argument, NULL, 'e' }, { NULL, 0, NULL, 0 },
 	};
-	const char *scenario = NULL, *out = NULL, *elf = NULL, *rep = NULL;
+	const char *scenario = NULL, *out = NULL, *elf = NULL;
 	long repeat = 1;
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "s:t:r:n:", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:t:n:", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			repeat = strtol(optarg, &end, 0);
@@ -318,16 +300,13 @@ int main(int argc, char **argv)
 			break;
 		case 's': scenario = optarg; break;
 		case 't': out = optarg; break;
-		case 'r': rep = optarg; break;
 		case 'e': elf = optarg; break;
 		default: goto usage;
 		}
 	}
-	if (rep)
-		return report(rep);
 	if (scenario && out)
 		return generate(scenario, out, elf, repeat);
 usage:
-	fprintf(stderr, "usage: estimate-gen -s SCENARIO -t OUT [--elf PROG] [-n REPEAT] | -r TRACE\n");
+	fprintf(stderr, "usage: estimate-gen -s SCENARIO -t OUT [--elf PROG] [-n REPEAT]\n");
 	return 2;
 }

@@ -1,0 +1,582 @@
+/* The judgement of lines and the findings per data object (see findings.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/xalloc.h"
+#include "report/model/findings.h"
+
+#define SOFT_FLOOR 0.01          /* soft: contention under 1% of a line's time is none */
+#define WATCH_FLOOR 1000         /* watch: under 1 transfer per 1000 accesses is none */
+#define MAX_NAMED 4              /* members, threads named in one sentence */
+
+/* --- members ------------------------------------------------------------------------------------ */
+
+static int same_member(const struct rm_member *mb, const char *name, uint32_t offset)
+{
+	if (mb->name || name)
+		return mb->name && name && !strcmp(mb->name, name);
+	return mb->offset == offset;
+}
+
+static void set_add(const struct maps_thread ***set, size_t *nr, const struct maps_thread *t)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if ((*set)[i] == t)
+			return;
+	*set = xrealloc(*set, (*nr + 1) * sizeof(**set));
+	(*set)[(*nr)++] = t;
+}
+
+static int member_cmp(const void *pa, const void *pb)
+{
+	const struct rm_member *a = pa, *b = pb;
+
+	return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+/* Writes of a touch: stores, plus atomics where they are a kind of their own (soft, watch; a
+ * PMU's locked accesses are loads or stores already). */
+static uint64_t touch_writes(const struct rm_model *m, const struct rm_touch *t)
+{
+	return t->writes + (m->kind == RM_PMU ? 0 : t->atomics);
+}
+
+static int touch_writes_any(const struct rm_touch *t)
+{
+	return t->writes || t->atomics;
+}
+
+/* The member of every touch (@tm), members sorted by offset. */
+static void build_members(struct rm_line *l, size_t *tm)
+{
+	size_t i, k;
+
+	l->mem = xcalloc(l->nr_touch ? l->nr_touch : 1, sizeof(*l->mem));
+	l->nr_mem = 0;
+	for (i = 0; i < l->nr_touch; i++) {
+		const struct rm_touch *t = &l->touch[i];
+		const struct rm_row *r = &l->row[t->row];
+
+		for (k = 0; k < l->nr_mem && !same_member(&l->mem[k], r->member, t->offset); k++)
+			;
+		if (k == l->nr_mem) {
+			l->mem[k].name = r->member;
+			l->mem[k].offset = t->offset;
+			l->nr_mem++;
+		} else if (t->offset < l->mem[k].offset) {
+			l->mem[k].offset = t->offset;
+		}
+	}
+	if (l->nr_mem > 1) {
+		/* sort, then map the touches again (names and offsets are unique keys) */
+		qsort(l->mem, l->nr_mem, sizeof(*l->mem), member_cmp);
+	}
+	for (i = 0; i < l->nr_touch; i++) {
+		const struct rm_touch *t = &l->touch[i];
+		const char *name = l->row[t->row].member;
+
+		for (k = 0; k < l->nr_mem; k++)
+			if (same_member(&l->mem[k], name, t->offset))
+				break;
+		tm[i] = k;
+	}
+}
+
+static void sum_members(const struct rm_model *m, struct rm_line *l, const size_t *tm)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_touch; i++) {
+		const struct rm_touch *t = &l->touch[i];
+		struct rm_member *mb = &l->mem[tm[i]];
+		const struct rm_row *r = &l->row[t->row];
+
+		mb->reads += t->reads;
+		mb->writes += t->writes;
+		mb->atomics += t->atomics;
+		mb->cost += t->cost;
+		if (touch_writes_any(t)) {
+			set_add(&mb->writers, &mb->nr_writers, t->thread);
+			if (!mb->writer_row || r->v[RM_COL_STORES] > mb->writer_row->v[RM_COL_STORES])
+				mb->writer_row = r;
+		}
+		if (t->reads) {
+			set_add(&mb->readers, &mb->nr_readers, t->thread);
+			if (!mb->reader_row || r->v[RM_COL_COST] > mb->reader_row->v[RM_COL_COST] ||
+			    (r->v[RM_COL_COST] == mb->reader_row->v[RM_COL_COST] &&
+			     r->v[RM_COL_LOADS] > mb->reader_row->v[RM_COL_LOADS]))
+				mb->reader_row = r;
+		}
+		(void)m;
+	}
+	for (i = 0; i < l->nr_mem; i++)
+		l->mem[i].nr_cpus = 0;
+}
+
+/* --- the rule ----------------------------------------------------------------------------------- */
+
+/* Touches whose sampled times are known overlap in time (or their times are unknown). */
+static int concurrent(const struct rm_touch *a, const struct rm_touch *b)
+{
+	if (!a->t_last || !b->t_last)
+		return 1;
+	return a->t_first <= b->t_last && b->t_first <= a->t_last;
+}
+
+/* Which thread (an index per distinct thread of the line) writes which member. */
+struct wmap {
+	const struct maps_thread **thr;
+	size_t nr_thr;
+	size_t *touch_thr;      /* [nr_touch] */
+	uint8_t *writes;        /* [nr_thr * nr_mem] */
+};
+
+static void wmap_build(struct wmap *w, const struct rm_line *l, const size_t *tm)
+{
+	size_t i, k;
+
+	w->thr = xcalloc(l->nr_touch ? l->nr_touch : 1, sizeof(*w->thr));
+	w->touch_thr = xcalloc(l->nr_touch ? l->nr_touch : 1, sizeof(*w->touch_thr));
+	w->nr_thr = 0;
+	for (i = 0; i < l->nr_touch; i++) {
+		for (k = 0; k < w->nr_thr && w->thr[k] != l->touch[i].thread; k++)
+			;
+		if (k == w->nr_thr)
+			w->thr[w->nr_thr++] = l->touch[i].thread;
+		w->touch_thr[i] = k;
+	}
+	w->writes = xcalloc(w->nr_thr * (l->nr_mem ? l->nr_mem : 1), 1);
+	for (i = 0; i < l->nr_touch; i++)
+		if (touch_writes_any(&l->touch[i]))
+			w->writes[w->touch_thr[i] * l->nr_mem + tm[i]] = 1;
+}
+
+static void wmap_free(struct wmap *w)
+{
+	free(w->thr);
+	free(w->touch_thr);
+	free(w->writes);
+}
+
+/* A source is a write of another thread: of the same member (true; and when the touch writes,
+ * the other thread's reads of it too), or of a member the touching thread does not write itself
+ * (false: a member both write is shared truly, and moving the touched one away would leave the
+ * misses on it). */
+static void split_touch(const struct rm_model *m, struct rm_line *l, const size_t *tm,
+			const struct wmap *w, size_t i)
+{
+	const struct rm_touch *a = &l->touch[i];
+	size_t ta = w->touch_thr[i], j;
+	double tsrc = 0, fsrc = 0, c;
+
+	for (j = 0; j < l->nr_touch; j++) {
+		const struct rm_touch *b = &l->touch[j];
+
+		if (b->thread == a->thread || !concurrent(a, b))
+			continue;
+		if (tm[j] == tm[i])
+			tsrc += (double)touch_writes(m, b) + (touch_writes_any(a) ? (double)b->reads : 0);
+		else if (!w->writes[ta * l->nr_mem + tm[j]])
+			fsrc += (double)touch_writes(m, b);
+	}
+	if (tsrc + fsrc <= 0 || a->cost <= 0)
+		return;
+	c = a->cost;
+	l->mem[tm[i]].true_cost += c * tsrc / (tsrc + fsrc);
+	l->mem[tm[i]].false_cost += c * fsrc / (tsrc + fsrc);
+}
+
+static enum rm_verdict verdict_of(double t, double f)
+{
+	double all = t + f;
+
+	if (all <= 0)
+		return RM_V_NONE;
+	if (t >= all * RM_MIXED_SHARE && f >= all * RM_MIXED_SHARE)
+		return RM_V_MIXED;
+	return t > f ? RM_V_TRUE : RM_V_FALSE;
+}
+
+static void judge_line(const struct rm_model *m, struct rm_line *l)
+{
+	size_t *tm = xcalloc(l->nr_touch ? l->nr_touch : 1, sizeof(*tm));
+	struct wmap w;
+	double conflict;
+	size_t i;
+
+	for (i = 0; i < l->nr_mem; i++) {
+		free(l->mem[i].writers);
+		free(l->mem[i].readers);
+	}
+	free(l->mem);
+	build_members(l, tm);
+	sum_members(m, l, tm);
+	wmap_build(&w, l, tm);
+	for (i = 0; i < l->nr_touch; i++)
+		split_touch(m, l, tm, &w, i);
+	wmap_free(&w);
+	l->true_cost = l->false_cost = 0;
+	for (i = 0; i < l->nr_mem; i++) {
+		l->true_cost += l->mem[i].true_cost;
+		l->false_cost += l->mem[i].false_cost;
+	}
+	conflict = l->true_cost + l->false_cost;
+	l->verdict = verdict_of(l->true_cost, l->false_cost);
+	switch (m->kind) {
+	case RM_PMU:
+		if (l->verdict == RM_V_NONE && l->cost > 0)
+			l->verdict = RM_V_UNCLEAR;   /* HITMs, but no other thread's store sampled */
+		break;
+	case RM_SOFT:
+		if (conflict < SOFT_FLOOR * l->cost)
+			l->verdict = RM_V_NONE;
+		break;
+	case RM_WATCH:
+		if (conflict * WATCH_FLOOR < l->v[RM_COL_SAMPLES])
+			l->verdict = RM_V_NONE;
+		break;
+	}
+	free(tm);
+}
+
+void rm_judge(struct rm_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_line; i++)
+		judge_line(m, &m->line[i]);
+}
+
+/* --- text ------------------------------------------------------------------------------------------ */
+
+void rm_member_label(const struct rm_member *mb, char *buf, size_t n)
+{
+	if (mb->name)
+		snprintf(buf, n, "%s (offset 0x%x)", mb->name, mb->offset);
+	else
+		snprintf(buf, n, "offset 0x%x", mb->offset);
+}
+
+static void member_short(const struct rm_member *mb, char *buf, size_t n)
+{
+	if (mb->name)
+		snprintf(buf, n, "%s", mb->name);
+	else
+		snprintf(buf, n, "offset 0x%x", mb->offset);
+}
+
+static int thread_tid_cmp(const void *pa, const void *pb)
+{
+	const struct maps_thread *a = *(const struct maps_thread *const *)pa;
+	const struct maps_thread *b = *(const struct maps_thread *const *)pb;
+
+	return (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+void rm_threads_text(const struct maps_thread *const *t, size_t nr, char *buf, size_t n)
+{
+	const struct maps_thread **s;
+	size_t i, len;
+	char one[96];
+
+	if (!nr) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	if (nr == 1) {
+		rm_thread_name(t[0], buf, n);
+		return;
+	}
+	s = xmalloc(nr * sizeof(*s));
+	memcpy(s, t, nr * sizeof(*s));
+	qsort(s, nr, sizeof(*s), thread_tid_cmp);
+	len = (size_t)snprintf(buf, n, "%zu threads (", nr);
+	for (i = 0; i < nr && i < MAX_NAMED && len < n; i++) {
+		rm_thread_name(s[i], one, sizeof(one));
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", one);
+	}
+	if (len < n)
+		snprintf(buf + len, n - len, "%s)", nr > MAX_NAMED ? ", ..." : "");
+	free(s);
+}
+
+/* "buf1.a (written by fs/101)", "offset 0x8 (read by fs/102)" */
+static void member_role(const struct rm_member *mb, char *buf, size_t n)
+{
+	char name[160], thr[256];
+
+	member_short(mb, name, sizeof(name));
+	if (mb->nr_writers)
+		rm_threads_text(mb->writers, mb->nr_writers, thr, sizeof(thr));
+	else
+		rm_threads_text(mb->readers, mb->nr_readers, thr, sizeof(thr));
+	snprintf(buf, n, "%s (%s by %s)", name, mb->nr_writers ? "written" : "read", thr);
+}
+
+static int by_false_cmp(const void *pa, const void *pb)
+{
+	const struct rm_member *a = *(const struct rm_member *const *)pa;
+	const struct rm_member *b = *(const struct rm_member *const *)pb;
+
+	if (a->false_cost != b->false_cost)
+		return (a->false_cost < b->false_cost) - (a->false_cost > b->false_cost);
+	return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+static int by_offset_cmp(const void *pa, const void *pb)
+{
+	const struct rm_member *a = *(const struct rm_member *const *)pa;
+	const struct rm_member *b = *(const struct rm_member *const *)pb;
+
+	return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+static int by_true_cmp(const void *pa, const void *pb)
+{
+	const struct rm_member *a = *(const struct rm_member *const *)pa;
+	const struct rm_member *b = *(const struct rm_member *const *)pb;
+
+	if (a->true_cost != b->true_cost)
+		return (a->true_cost < b->true_cost) - (a->true_cost > b->true_cost);
+	return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+static size_t append(char *buf, size_t n, size_t len, const char *fmt, const char *s)
+{
+	if (len < n)
+		len += (size_t)snprintf(buf + len, n - len, fmt, s);
+	return len;
+}
+
+/* The false part: the members its contention lands on, named by who writes them. */
+static size_t advice_false(const struct rm_model *m, const struct rm_finding *f,
+			   const struct rm_line *l, char *buf, size_t n, size_t len)
+{
+	const struct rm_member **mb = xcalloc(l->nr_mem ? l->nr_mem : 1, sizeof(*mb));
+	char role[512], tmp[160];
+	size_t i, k = 0;
+
+	for (i = 0; i < l->nr_mem; i++)
+		if (l->mem[i].false_cost > 0 || l->mem[i].nr_writers)
+			mb[k++] = &l->mem[i];
+	/* the heaviest, named in offset order */
+	qsort(mb, k, sizeof(*mb), by_false_cmp);
+	qsort(mb, k < MAX_NAMED ? k : MAX_NAMED, sizeof(*mb), by_offset_cmp);
+	if (f->array) {
+		snprintf(tmp, sizeof(tmp), "%s", f->object);
+		len = append(buf, n, len, "elements of %s are written by different threads and "
+			     "share ", tmp);
+		snprintf(tmp, sizeof(tmp), "%zu", f->nr_line);
+		len = append(buf, n, len, f->nr_line > 1 ? "%s lines" : "a line", tmp);
+		snprintf(tmp, sizeof(tmp), "%u", m->cl_size);
+		len = append(buf, n, len, " (e.g. ", "");
+		for (i = 0; i < k && i < 2; i++) {
+			member_role(mb[i], role, sizeof(role));
+			len = append(buf, n, len, i ? " and %s" : "%s", role);
+		}
+		len = append(buf, n, len, "): pad or align each element to %s bytes, or give each "
+			     "thread its own line", tmp);
+	} else {
+		for (i = 0; i < k && i < MAX_NAMED; i++) {
+			member_role(mb[i], role, sizeof(role));
+			len = append(buf, n, len, i == 0 ? "%s" : i + 1 == k || i + 1 == MAX_NAMED ?
+				     " and %s" : ", %s", role);
+		}
+		if (k > MAX_NAMED) {
+			snprintf(tmp, sizeof(tmp), "%zu", k - MAX_NAMED);
+			len = append(buf, n, len, " (and %s more)", tmp);
+		}
+		snprintf(tmp, sizeof(tmp), "%u", m->cl_size);
+		len = append(buf, n, len, " share a %s-byte line: put them on separate lines", tmp);
+		len = append(buf, n, len, " (pad, or align each to %s bytes", tmp);
+		len = append(buf, n, len, ": __attribute__((aligned(%s))))", tmp);
+	}
+	free(mb);
+	return len;
+}
+
+/* The true part: members that threads write and others access: inherent to the algorithm. */
+static size_t advice_true(const struct rm_line *l, int mixed, char *buf, size_t n, size_t len)
+{
+	const struct rm_member **mb = xcalloc(l->nr_mem ? l->nr_mem : 1, sizeof(*mb));
+	char name[160], thr[256];
+	size_t i, k = 0;
+
+	for (i = 0; i < l->nr_mem; i++)
+		if (l->mem[i].true_cost > 0)
+			mb[k++] = &l->mem[i];
+	qsort(mb, k, sizeof(*mb), by_true_cmp);
+	for (i = 0; i < k && i < 2; i++) {
+		char rd[256];
+
+		member_short(mb[i], name, sizeof(name));
+		len = append(buf, n, len, i ? "; %s" : "%s", name);
+		rm_threads_text(mb[i]->writers, mb[i]->nr_writers, thr, sizeof(thr));
+		rm_threads_text(mb[i]->readers, mb[i]->nr_readers, rd, sizeof(rd));
+		if (mb[i]->nr_readers && !strcmp(thr, rd)) {
+			len = append(buf, n, len, " is written and read by %s", thr);
+		} else {
+			len = append(buf, n, len, " is written by %s", thr);
+			if (mb[i]->nr_readers)
+				len = append(buf, n, len, " and read by %s", rd);
+		}
+	}
+	if (mixed)
+		len = append(buf, n, len, "%s", ": that sharing is inherent to the algorithm (batch "
+			     "updates, or cache the other side's value, to make it rarer)");
+	else
+		len = append(buf, n, len, "%s", ": the threads share these bytes: make them "
+			     "per-thread and combine, or batch updates");
+	free(mb);
+	return len;
+}
+
+static void write_advice(const struct rm_model *m, struct rm_finding *f)
+{
+	const struct rm_line *l = f->line[0];
+	char *buf = f->advice;
+	size_t n = sizeof(f->advice), len = 0;
+	char tmp[160];
+
+	buf[0] = 0;
+	switch (f->verdict) {
+	case RM_V_FALSE:
+		advice_false(m, f, l, buf, n, len);
+		break;
+	case RM_V_TRUE:
+		advice_true(l, 0, buf, n, len);
+		break;
+	case RM_V_MIXED:
+		len = advice_false(m, f, l, buf, n, len);
+		len = append(buf, n, len, "%s", "; besides, ");
+		advice_true(l, 1, buf, n, len);
+		break;
+	case RM_V_UNCLEAR:
+		snprintf(tmp, sizeof(tmp), "%s", m->cost_unit ? m->cost_unit : "HITMs");
+		len = append(buf, n, len, "%s on the line but no store of another thread was "
+			     "sampled: record stores (or longer) to see who writes it", tmp);
+		break;
+	case RM_V_NONE:
+	default:
+		snprintf(buf, n, "nothing to fix");
+	}
+}
+
+/* --- findings ------------------------------------------------------------------------------------- */
+
+static int line_conflict_cmp(const void *pa, const void *pb)
+{
+	const struct rm_line *a = *(const struct rm_line *const *)pa;
+	const struct rm_line *b = *(const struct rm_line *const *)pb;
+	double ca = a->true_cost + a->false_cost, cb = b->true_cost + b->false_cost;
+
+	if (ca != cb)
+		return (ca < cb) - (ca > cb);
+	if (a->cost != b->cost)
+		return (a->cost < b->cost) - (a->cost > b->cost);
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+static double finding_weight(const struct rm_finding *f)
+{
+	return f->verdict == RM_V_UNCLEAR ? f->cost : f->true_cost + f->false_cost;
+}
+
+static int finding_cmp(const void *pa, const void *pb)
+{
+	const struct rm_finding *a = pa, *b = pb;
+	double wa = finding_weight(a), wb = finding_weight(b);
+
+	if (wa != wb)
+		return (wa < wb) - (wa > wb);
+	return line_conflict_cmp(&a->line[0], &b->line[0]);
+}
+
+static int is_array(const struct rm_finding *f)
+{
+	size_t i, k, named = 0, indexed = 0;
+
+	for (i = 0; i < f->nr_line; i++)
+		for (k = 0; k < f->line[i]->nr_mem; k++) {
+			const struct rm_member *mb = &f->line[i]->mem[k];
+
+			if (!mb->name || !mb->nr_writers)
+				continue;
+			named++;
+			indexed += strchr(mb->name, '[') != NULL;
+		}
+	return named && indexed == named;
+}
+
+struct rm_findings *rm_findings_build(struct rm_model *m)
+{
+	struct rm_findings *fs = xcalloc(1, sizeof(*fs));
+	size_t i, k;
+
+	fs->f = xcalloc(m->nr_line ? m->nr_line : 1, sizeof(*fs->f));
+	for (i = 0; i < m->nr_line; i++) {
+		struct rm_line *l = &m->line[i];
+		const char *obj = l->object;
+		struct rm_finding *f;
+
+		l->finding = NULL;
+		if (l->verdict == RM_V_NONE)
+			continue;
+		fs->nr_contended_lines++;
+		/* an unnamed line is an object of its own */
+		for (k = 0; k < fs->nr; k++)
+			if (obj && fs->f[k].object && !strcmp(fs->f[k].object, obj))
+				break;
+		if (k == fs->nr) {
+			fs->f[k].object = obj;
+			fs->nr++;
+		}
+		f = &fs->f[k];
+		f->line = xrealloc(f->line, (f->nr_line + 1) * sizeof(*f->line));
+		f->line[f->nr_line++] = l;
+		f->cost += l->cost;
+		f->true_cost += l->true_cost;
+		f->false_cost += l->false_cost;
+	}
+	for (k = 0; k < fs->nr; k++) {
+		struct rm_finding *f = &fs->f[k];
+		int unclear = 1;
+
+		qsort(f->line, f->nr_line, sizeof(*f->line), line_conflict_cmp);
+		for (i = 0; i < f->nr_line; i++)
+			unclear &= f->line[i]->verdict == RM_V_UNCLEAR;
+		f->verdict = unclear ? RM_V_UNCLEAR : verdict_of(f->true_cost, f->false_cost);
+		if (f->verdict == RM_V_NONE)
+			f->verdict = f->line[0]->verdict;
+		snprintf(f->addr, sizeof(f->addr), "0x%llx", (unsigned long long)f->line[0]->addr);
+		f->what = f->line[0]->what ? f->line[0]->what : f->addr;
+		if (!f->object)
+			f->object = f->what;
+		f->share = m->total_cost > 0 ? 100.0 * finding_weight(f) / m->total_cost : 0;
+		f->gain = m->total_cost > 0 ? 100.0 * f->false_cost / m->total_cost : 0;
+		f->array = is_array(f);
+	}
+	qsort(fs->f, fs->nr, sizeof(*fs->f), finding_cmp);
+	for (k = 0; k < fs->nr; k++) {
+		write_advice(m, &fs->f[k]);
+		for (i = 0; i < fs->f[k].nr_line; i++)
+			((struct rm_line *)fs->f[k].line[i])->finding = &fs->f[k];
+	}
+	return fs;
+}
+
+void rm_findings_free(struct rm_findings *fs)
+{
+	size_t k;
+
+	if (!fs)
+		return;
+	for (k = 0; k < fs->nr; k++)
+		free(fs->f[k].line);
+	free(fs->f);
+	free(fs);
+}

@@ -1,0 +1,75 @@
+/* findings: the one judgement of every backend: which lines are falsely or truly shared, which
+ * data objects that costs, what to fix and what fixing it may buy.
+ *
+ * THE RULE. A line's touches say which thread read, wrote or atomically updated which member
+ * (the bytes a data member covers, or one offset when no member is known). For a touch of
+ * thread t on member m, the other threads' accesses that make the line move are:
+ *   true sources   other threads' writes (and atomics) of m, and when t writes, their reads of m:
+ *                  the same bytes, shared by the algorithm;
+ *   false sources  other threads' writes of other members that t does not write itself: the
+ *                  line moves only because neighbouring bytes are written (a member both
+ *                  threads write, like a lock beside the data it guards, is shared truly).
+ * The touch's contention cost is split between true and false sharing in proportion to the
+ * sources' access counts. What counts as its contention cost depends on the backend:
+ *   PMU    the HITMs (or peer snoops) of its loads: every one is a transfer;
+ *   watch  the transfers the coherence model charged to it;
+ *   soft   its sampled time; a source counts only when its samples overlap the touch's in time
+ *          (a final read after a join is no contention).
+ * A line is FALSE SHARING when its false part is 90% or more of its contention, TRUE SHARING
+ * when its true part is, TRUE+FALSE when both are 10% or more; NOT CONTENDED when its contention
+ * is negligible (soft: under 1% of the line's time; watch: under 1 transfer per 1000 accesses;
+ * PMU: none), and UNCLEAR on PMU lines with HITMs whose writers were never sampled.
+ *
+ * FINDINGS group the contended lines by data object (the variable, or the heap memory and the
+ * type the code accesses it through: see names.h) and rank objects by their contention, so that
+ * false sharing spread over an array of per-thread elements is one finding, not many small
+ * lines. Each finding says what to fix, naming the members by the threads that write them, and
+ * predicts the gain of fixing its false part: an upper bound, the share of the total cost
+ * (sampled time, HITMs, transfers) on the false component.
+ *
+ * Pure: model in, judgement out. */
+#ifndef C2C_REPORT_MODEL_FINDINGS_H
+#define C2C_REPORT_MODEL_FINDINGS_H
+
+#include <stddef.h>
+
+#include "report/model/model.h"
+
+#define RM_MIXED_SHARE 0.10      /* the minority part makes a line TRUE+FALSE from this share */
+
+/* Judge every line of @m (needs the rows' member names, rm_name(), for members): fills
+ * rm_line.verdict, true_cost, false_cost and mem. Lines without names are judged by offsets. */
+void rm_judge(struct rm_model *m);
+
+struct rm_finding {
+	const char *object;          /* the data object ("buf1", "heap of pid 12: *c") */
+	const char *what;            /* the heading of its costliest line */
+	enum rm_verdict verdict;     /* over its lines' contention */
+	double cost;                 /* its lines' cost (rm_line.cost) */
+	double true_cost, false_cost;
+	double share;                /* percent of the model's total cost: its contention */
+	double gain;                 /* percent of the model's total cost: its false part (an
+				      * upper bound of what fixing the false sharing buys) */
+	const struct rm_line **line; /* its contended lines, costliest first */
+	size_t nr_line;
+	int array;                   /* its members are elements of an array */
+	char addr[24];               /* "0x..." of its costliest line: the name of unnamed data */
+	char advice[1536];
+};
+
+struct rm_findings {
+	struct rm_finding *f;        /* by contention, descending */
+	size_t nr;
+	size_t nr_contended_lines;
+};
+
+/* Group the judged, named lines of @m into findings (and set rm_line.finding). */
+struct rm_findings *rm_findings_build(struct rm_model *m);
+void rm_findings_free(struct rm_findings *f);
+
+/* "buf1.a (offset 0x0)", "offset 0x8" */
+void rm_member_label(const struct rm_member *mb, char *buf, size_t n);
+/* "fs/101", "3 threads (fs/101, fs/102, fs/103)", "-" */
+void rm_threads_text(const struct maps_thread *const *t, size_t nr, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,780 @@
+/* The report model (see model.h): built from a finished PMU table (report/cltable.h) or estimate
+ * table (report/estimate.h); named through names.h. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/log.h"
+#include "c2c/xalloc.h"
+#include "report/cltable-view.h"
+#include "report/model/model.h"
+#include "report/model/names.h"
+
+/* --- strings ----------------------------------------------------------------------------------- */
+
+struct rm_pool {
+	struct rm_pool *next;
+	size_t used, cap;
+	char data[];
+};
+
+static const char *pool_str(struct rm_model *m, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	struct rm_pool *p = m->pool;
+	char *d;
+
+	if (!p || p->cap - p->used < n) {
+		size_t cap = n > 16384 ? n : 16384;
+
+		p = xmalloc(sizeof(*p) + cap);
+		p->next = m->pool;
+		p->used = 0;
+		p->cap = cap;
+		m->pool = p;
+	}
+	d = p->data + p->used;
+	memcpy(d, s, n);
+	p->used += n;
+	return d;
+}
+
+/* --- columns ----------------------------------------------------------------------------------- */
+
+const char *rm_kind_name(enum rm_kind k)
+{
+	switch (k) {
+	case RM_PMU: return "pmu";
+	case RM_SOFT: return "soft";
+	case RM_WATCH: return "watch";
+	}
+	return "?";
+}
+
+const char *rm_verdict_name(enum rm_verdict v)
+{
+	switch (v) {
+	case RM_V_FALSE: return "FALSE SHARING";
+	case RM_V_TRUE: return "TRUE SHARING";
+	case RM_V_MIXED: return "TRUE+FALSE SHARING";
+	case RM_V_UNCLEAR: return "UNCLEAR (no store sampled)";
+	case RM_V_NONE: default: return "NOT CONTENDED";
+	}
+}
+
+static const struct rm_col cols[RM_COL__NR] = {
+	[RM_COL_COST] = { RM_COL_COST, "share", "", "Share", 7, RM_FMT_PCT },
+	[RM_COL_SAMPLES] = { RM_COL_SAMPLES, "samples", "", "Samples", 8, RM_FMT_COUNT },
+	[RM_COL_LOADS] = { RM_COL_LOADS, "loads", "Total", "Loads", 7, RM_FMT_COUNT },
+	[RM_COL_STORES] = { RM_COL_STORES, "stores", "Total", "Stores", 7, RM_FMT_COUNT },
+	[RM_COL_ATOMICS] = { RM_COL_ATOMICS, "atomics", "", "Atomics", 7, RM_FMT_COUNT },
+	[RM_COL_THREADS] = { RM_COL_THREADS, "threads", "", "Thr", 4, RM_FMT_COUNT },
+	[RM_COL_CPUS] = { RM_COL_CPUS, "cpus", "", "CPUs", 4, RM_FMT_COUNT },
+	[RM_COL_IPS] = { RM_COL_IPS, "ips", "", "IPs", 4, RM_FMT_COUNT },
+	[RM_COL_NODE] = { RM_COL_NODE, "node", "Cacheline", "Node", 4, RM_FMT_TEXT },
+	[RM_COL_PA_CNT] = { RM_COL_PA_CNT, "pa_cnt", "Cacheline", "PA cnt", 6, RM_FMT_COUNT },
+	[RM_COL_HITM] = { RM_COL_HITM, "hitm", "Load Hitm", "Total", 7, RM_FMT_COUNT },
+	[RM_COL_LCL_HITM] = { RM_COL_LCL_HITM, "lcl_hitm", "Load Hitm", "LclHitm", 7, RM_FMT_COUNT },
+	[RM_COL_RMT_HITM] = { RM_COL_RMT_HITM, "rmt_hitm", "Load Hitm", "RmtHitm", 7, RM_FMT_COUNT },
+	[RM_COL_RECORDS] = { RM_COL_RECORDS, "records", "Total", "records", 7, RM_FMT_COUNT },
+	[RM_COL_ST_L1HIT] = { RM_COL_ST_L1HIT, "st_l1hit", "Stores", "L1Hit", 7, RM_FMT_COUNT },
+	[RM_COL_ST_L1MISS] = { RM_COL_ST_L1MISS, "st_l1miss", "Stores", "L1Miss", 7, RM_FMT_COUNT },
+	[RM_COL_ST_NA] = { RM_COL_ST_NA, "st_na", "Stores", "N/A", 7, RM_FMT_COUNT },
+	[RM_COL_LD_FB] = { RM_COL_LD_FB, "ld_fb", "Core Load Hit", "FB", 7, RM_FMT_COUNT },
+	[RM_COL_LD_L1] = { RM_COL_LD_L1, "ld_l1", "Core Load Hit", "L1", 7, RM_FMT_COUNT },
+	[RM_COL_LD_L2] = { RM_COL_LD_L2, "ld_l2", "Core Load Hit", "L2", 7, RM_FMT_COUNT },
+	[RM_COL_LLC_HIT] = { RM_COL_LLC_HIT, "llc_hit", "LLC Load Hit", "LclHit", 8, RM_FMT_COUNT },
+	[RM_COL_LLC_HITM] = { RM_COL_LLC_HITM, "llc_hitm", "LLC Load Hit", "LclHitm", 7,
+			      RM_FMT_COUNT },
+	[RM_COL_RMT_HIT] = { RM_COL_RMT_HIT, "rmt_hit", "RMT Load Hit", "RmtHit", 8, RM_FMT_COUNT },
+	[RM_COL_RMT_HITM2] = { RM_COL_RMT_HITM2, "rmt_load_hitm", "RMT Load Hit", "RmtHitm", 7,
+			       RM_FMT_COUNT },
+	[RM_COL_DRAM_LCL] = { RM_COL_DRAM_LCL, "dram_lcl", "Load Dram", "Lcl", 8, RM_FMT_COUNT },
+	[RM_COL_DRAM_RMT] = { RM_COL_DRAM_RMT, "dram_rmt", "Load Dram", "Rmt", 8, RM_FMT_COUNT },
+	[RM_COL_CYC_RMT] = { RM_COL_CYC_RMT, "cyc_rmt_hitm", "cycles", "rmt hitm", 8, RM_FMT_MEAN },
+	[RM_COL_CYC_LCL] = { RM_COL_CYC_LCL, "cyc_lcl_hitm", "cycles", "lcl hitm", 8, RM_FMT_MEAN },
+	[RM_COL_CYC_LOAD] = { RM_COL_CYC_LOAD, "cyc_load", "cycles", "load", 8, RM_FMT_MEAN },
+	[RM_COL_XFERS] = { RM_COL_XFERS, "transfers", "", "Xfers", 7, RM_FMT_COUNT },
+	[RM_COL_XFALSE] = { RM_COL_XFALSE, "transfers_false", "", "XfFalse", 7, RM_FMT_COUNT },
+	[RM_COL_INVAL] = { RM_COL_INVAL, "invalidations", "", "Inval", 7, RM_FMT_COUNT },
+};
+
+/* Kind- and mode-specific headers. */
+static const struct rm_col pmu_share[] = {
+	[CLTAB_DISPLAY_TOT] = { RM_COL_COST, "share", "Tot", "Hitm", 7, RM_FMT_PCT },
+	[CLTAB_DISPLAY_RMT] = { RM_COL_COST, "share", "Rmt", "Hitm", 7, RM_FMT_PCT },
+	[CLTAB_DISPLAY_LCL] = { RM_COL_COST, "share", "Lcl", "Hitm", 7, RM_FMT_PCT },
+	[CLTAB_DISPLAY_PEER] = { RM_COL_COST, "share", "Peer", "Snoop", 7, RM_FMT_PCT },
+};
+static const struct rm_col peer_cols[] = {
+	{ RM_COL_HITM, "peer", "Load Peer", "Total", 7, RM_FMT_COUNT },
+	{ RM_COL_LCL_HITM, "lcl_peer", "Load Peer", "Local", 7, RM_FMT_COUNT },
+	{ RM_COL_RMT_HITM, "rmt_peer", "Load Peer", "Remote", 7, RM_FMT_COUNT },
+	{ RM_COL_CYC_RMT, "cyc_rmt_peer", "cycles", "rmt peer", 8, RM_FMT_MEAN },
+	{ RM_COL_CYC_LCL, "cyc_lcl_peer", "cycles", "lcl peer", 8, RM_FMT_MEAN },
+};
+static const struct rm_col soft_share = { RM_COL_COST, "time", "", "Time%", 7, RM_FMT_PCT };
+static const struct rm_col watch_share = { RM_COL_COST, "transfer_share", "", "Xfer%", 7,
+					   RM_FMT_PCT };
+static const struct rm_col watch_samples = { RM_COL_SAMPLES, "accesses", "", "Accesses", 8,
+					     RM_FMT_COUNT };
+
+const struct rm_col *rm_col(enum rm_kind k, enum cltab_display d, enum rm_col_id id)
+{
+	size_t i;
+
+	if (id >= RM_COL__NR)
+		return &cols[RM_COL_COST];
+	if (id == RM_COL_COST)
+		return k == RM_SOFT ? &soft_share : k == RM_WATCH ? &watch_share : &pmu_share[d];
+	if (k == RM_WATCH && id == RM_COL_SAMPLES)
+		return &watch_samples;
+	if (k == RM_PMU && d == CLTAB_DISPLAY_PEER)
+		for (i = 0; i < sizeof(peer_cols) / sizeof(peer_cols[0]); i++)
+			if (peer_cols[i].id == id)
+				return &peer_cols[i];
+	return &cols[id];
+}
+
+static const enum rm_col_id pmu_line_cols[] = {
+	RM_COL_COST, RM_COL_NODE, RM_COL_PA_CNT, RM_COL_HITM, RM_COL_LCL_HITM, RM_COL_RMT_HITM,
+	RM_COL_RECORDS, RM_COL_LOADS, RM_COL_STORES, RM_COL_ST_L1HIT, RM_COL_ST_L1MISS,
+	RM_COL_ST_NA, RM_COL_LD_FB, RM_COL_LD_L1, RM_COL_LD_L2, RM_COL_LLC_HIT, RM_COL_LLC_HITM,
+	RM_COL_RMT_HIT, RM_COL_RMT_HITM2, RM_COL_DRAM_LCL, RM_COL_DRAM_RMT,
+};
+static const enum rm_col_id pmu_row_cols[] = {
+	RM_COL_RMT_HITM, RM_COL_LCL_HITM, RM_COL_ST_L1HIT, RM_COL_ST_L1MISS, RM_COL_ST_NA,
+	RM_COL_PA_CNT, RM_COL_CYC_RMT, RM_COL_CYC_LCL, RM_COL_CYC_LOAD, RM_COL_RECORDS,
+	RM_COL_CPUS,
+};
+static const enum rm_col_id soft_line_cols[] = {
+	RM_COL_COST, RM_COL_SAMPLES, RM_COL_LOADS, RM_COL_STORES, RM_COL_ATOMICS, RM_COL_THREADS,
+	RM_COL_CPUS, RM_COL_IPS,
+};
+static const enum rm_col_id soft_row_cols[] = {
+	RM_COL_COST, RM_COL_SAMPLES, RM_COL_LOADS, RM_COL_STORES, RM_COL_ATOMICS, RM_COL_THREADS,
+	RM_COL_CPUS,
+};
+static const enum rm_col_id watch_line_cols[] = {
+	RM_COL_COST, RM_COL_SAMPLES, RM_COL_LOADS, RM_COL_STORES, RM_COL_XFERS, RM_COL_XFALSE,
+	RM_COL_INVAL, RM_COL_THREADS, RM_COL_CPUS, RM_COL_IPS,
+};
+static const enum rm_col_id watch_row_cols[] = {
+	RM_COL_COST, RM_COL_SAMPLES, RM_COL_LOADS, RM_COL_STORES, RM_COL_XFERS, RM_COL_XFALSE,
+	RM_COL_INVAL, RM_COL_THREADS, RM_COL_CPUS,
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static struct rm_model *model_new(enum rm_kind k)
+{
+	struct rm_model *m = xcalloc(1, sizeof(*m));
+
+	m->kind = k;
+	switch (k) {
+	case RM_PMU:
+		m->line_cols = pmu_line_cols;
+		m->nr_line_cols = ARRAY_SIZE(pmu_line_cols);
+		m->row_cols = pmu_row_cols;
+		m->nr_row_cols = ARRAY_SIZE(pmu_row_cols);
+		break;
+	case RM_SOFT:
+		m->line_cols = soft_line_cols;
+		m->nr_line_cols = ARRAY_SIZE(soft_line_cols);
+		m->row_cols = soft_row_cols;
+		m->nr_row_cols = ARRAY_SIZE(soft_row_cols);
+		m->cost_name = "sampled time";
+		m->cost_unit = "ns";
+		break;
+	case RM_WATCH:
+		m->line_cols = watch_line_cols;
+		m->nr_line_cols = ARRAY_SIZE(watch_line_cols);
+		m->row_cols = watch_row_cols;
+		m->nr_row_cols = ARRAY_SIZE(watch_row_cols);
+		m->cost_name = "transfers";
+		m->cost_unit = "transfers";
+		break;
+	}
+	return m;
+}
+
+/* --- PMU --------------------------------------------------------------------------------------- */
+
+static const struct {
+	enum rm_col_id id;
+	enum cltv_col c;
+} pmu_map[] = {
+	{ RM_COL_PA_CNT, CLTV_COL_PA_CNT }, { RM_COL_HITM, CLTV_COL_LD_TOTAL },
+	{ RM_COL_LCL_HITM, CLTV_COL_LD_LCL }, { RM_COL_RMT_HITM, CLTV_COL_LD_RMT },
+	{ RM_COL_RECORDS, CLTV_COL_RECORDS }, { RM_COL_LOADS, CLTV_COL_LOADS },
+	{ RM_COL_STORES, CLTV_COL_STORES }, { RM_COL_ST_L1HIT, CLTV_COL_ST_L1HIT },
+	{ RM_COL_ST_L1MISS, CLTV_COL_ST_L1MISS }, { RM_COL_ST_NA, CLTV_COL_ST_NA },
+	{ RM_COL_LD_FB, CLTV_COL_FB }, { RM_COL_LD_L1, CLTV_COL_L1 }, { RM_COL_LD_L2, CLTV_COL_L2 },
+	{ RM_COL_LLC_HIT, CLTV_COL_LLC_HIT }, { RM_COL_LLC_HITM, CLTV_COL_LLC_HITM },
+	{ RM_COL_RMT_HIT, CLTV_COL_RMT_HIT }, { RM_COL_RMT_HITM2, CLTV_COL_RMT_HITM },
+	{ RM_COL_DRAM_LCL, CLTV_COL_DRAM_LCL }, { RM_COL_DRAM_RMT, CLTV_COL_DRAM_RMT },
+};
+
+/* The counters of a row or line that perf's tables show, from its counter block. */
+static void pmu_values(double *v, const struct dsrc_stats *s, enum cltab_display d)
+{
+	int peer = d == CLTAB_DISPLAY_PEER;
+
+	v[RM_COL_HITM] = peer ? s->tot_peer : (double)s->lcl_hitm + s->rmt_hitm;
+	v[RM_COL_LCL_HITM] = peer ? s->lcl_peer : s->lcl_hitm;
+	v[RM_COL_RMT_HITM] = peer ? s->rmt_peer : s->rmt_hitm;
+	v[RM_COL_RECORDS] = dsrc_total_records(s);
+	v[RM_COL_LOADS] = dsrc_total_loads(s);
+	v[RM_COL_STORES] = s->store;
+	v[RM_COL_ATOMICS] = s->locks;
+	v[RM_COL_ST_L1HIT] = s->st_l1hit;
+	v[RM_COL_ST_L1MISS] = s->st_l1miss;
+	v[RM_COL_ST_NA] = s->st_na;
+	v[RM_COL_SAMPLES] = s->nr_entries;
+}
+
+static double touch_cost(const struct cltab_touch *t, enum cltab_display d)
+{
+	switch (d) {
+	case CLTAB_DISPLAY_RMT: return t->n[CLTAB_T_RMT_HITM];
+	case CLTAB_DISPLAY_LCL: return t->n[CLTAB_T_LCL_HITM];
+	case CLTAB_DISPLAY_PEER: return (double)t->n[CLTAB_T_LCL_PEER] + t->n[CLTAB_T_RMT_PEER];
+	case CLTAB_DISPLAY_TOT: default:
+		return (double)t->n[CLTAB_T_LCL_HITM] + t->n[CLTAB_T_RMT_HITM];
+	}
+}
+
+static double mean(const struct cltab_mean *m)
+{
+	return m->n ? m->mean : NAN;
+}
+
+static void pmu_row(enum cltab_display d, struct rm_row *r, const struct cltab_offset *o)
+{
+	int peer = d == CLTAB_DISPLAY_PEER;
+
+	r->offset = (uint32_t)o->offset;
+	r->disp_offset = (uint32_t)o->disp_offset;
+	r->code.ip = o->ip;
+	r->code.al = o->code_al;
+	r->code.cpumode = o->cpumode;
+	r->code.dso = o->dso_key;
+	if (o->has_sym) {
+		r->code.symbol = o->code.symbol;
+		r->code.sym_offset = o->code.sym_offset;
+	}
+	r->code.srcfile = o->code.srcfile;
+	r->code.line = o->code.line;
+	r->thread = o->thread;
+	r->nr_cpus = o->cpu_cnt;
+	r->visible = cltv_offset_visible(o, d);
+	pmu_values(r->v, &o->stats, d);
+	r->v[RM_COL_COST] = cltab_metric(d, &o->stats);
+	r->v[RM_COL_PA_CNT] = (double)o->paddr_cnt;
+	r->v[RM_COL_CPUS] = o->cpu_cnt;
+	r->v[RM_COL_CYC_RMT] = mean(&o->cycles[peer ? CLTAB_CYC_RMT_PEER : CLTAB_CYC_RMT_HITM]);
+	r->v[RM_COL_CYC_LCL] = mean(&o->cycles[peer ? CLTAB_CYC_LCL_PEER : CLTAB_CYC_LCL_HITM]);
+	r->v[RM_COL_CYC_LOAD] = mean(&o->cycles[CLTAB_CYC_LOAD]);
+	r->src = o;
+}
+
+static int thread_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Distinct threads among the touches; fills each row's count too. */
+static uint32_t count_threads(struct rm_line *l)
+{
+	const void **thr = xcalloc(l->nr_touch ? l->nr_touch : 1, sizeof(*thr));
+	uint32_t n = 0;
+	size_t i, k, nt;
+
+	for (k = 0; k < l->nr_row; k++) {
+		for (i = 0, nt = 0; i < l->nr_touch; i++)
+			if (l->touch[i].row == k)
+				thr[nt++] = l->touch[i].thread;
+		qsort(thr, nt, sizeof(*thr), thread_cmp);
+		l->row[k].nr_threads = 0;
+		for (i = 0; i < nt; i++)
+			l->row[k].nr_threads += !i || thr[i] != thr[i - 1];
+		l->row[k].v[RM_COL_THREADS] = l->row[k].nr_threads;
+	}
+	for (i = 0; i < l->nr_touch; i++)
+		thr[i] = l->touch[i].thread;
+	qsort(thr, l->nr_touch, sizeof(*thr), thread_cmp);
+	for (i = 0; i < l->nr_touch; i++)
+		n += !i || thr[i] != thr[i - 1];
+	free(thr);
+	return n;
+}
+
+/* The rows of @ln in mode @d: the shown ones in its order, then the others in the table's. */
+static size_t *pmu_row_order(const struct cltab *t, const struct cltab_line *ln,
+			     enum cltab_display d)
+{
+	uint32_t *shown = xcalloc(ln->nr_off ? ln->nr_off : 1, sizeof(*shown));
+	size_t *order = xcalloc(ln->nr_off ? ln->nr_off : 1, sizeof(*order));
+	size_t n, i, k = 0;
+
+	if (d == cltab_opts(t)->display) {
+		for (i = 0; i < ln->nr_off; i++)
+			order[i] = i;
+		free(shown);
+		return order;
+	}
+	n = cltv_offsets(t, ln, d, shown);
+	for (i = 0; i < n; i++)
+		order[k++] = shown[i];
+	for (i = 0; i < ln->nr_off; i++)
+		if (!cltv_offset_visible(ln->off[i], d))
+			order[k++] = i;
+	free(shown);
+	return order;
+}
+
+static void pmu_line(struct rm_model *m, const struct cltab *t, struct rm_line *l,
+		     const struct cltab_line *ln)
+{
+	enum cltab_display d = m->display;
+	size_t *order = pmu_row_order(t, ln, d);
+	size_t i, k, nt = 0;
+
+	l->addr = ln->addr;
+	l->cost = cltab_metric(d, &ln->stats);
+	pmu_values(l->v, &ln->stats, d);
+	for (i = 0; i < ARRAY_SIZE(pmu_map); i++)
+		l->v[pmu_map[i].id] = (double)cltv_line_value(t, ln, pmu_map[i].c, d);
+	l->v[RM_COL_COST] = m->total_cost ? 100.0 * l->cost / m->total_cost : 0;
+	l->row = xcalloc(ln->nr_off ? ln->nr_off : 1, sizeof(*l->row));
+	l->nr_row = ln->nr_off;
+	for (i = 0; i < ln->nr_off; i++) {
+		pmu_row(d, &l->row[i], ln->off[order[i]]);
+		nt += ln->off[i]->nr_touch;
+	}
+	l->touch = xcalloc(nt ? nt : 1, sizeof(*l->touch));
+	for (i = 0; i < ln->nr_off; i++) {
+		const struct cltab_offset *o = ln->off[order[i]];
+
+		for (k = 0; k < o->nr_touch; k++) {
+			const struct cltab_touch *ct = &o->touch[k];
+			struct rm_touch *tt = &l->touch[l->nr_touch];
+
+			if (!ct->n[CLTAB_T_LD] && !ct->n[CLTAB_T_ST])
+				continue;   /* samples of neither kind (unparsable data_src) */
+			tt->thread = ct->thread;
+			tt->row = (uint32_t)i;
+			tt->offset = (uint32_t)o->offset;
+			tt->reads = ct->n[CLTAB_T_LD];
+			tt->writes = ct->n[CLTAB_T_ST];
+			tt->atomics = ct->n[CLTAB_T_LOCK];
+			tt->cost = touch_cost(ct, d);
+			tt->cpu = TRACE_CPU_NONE;
+			l->nr_touch++;
+		}
+	}
+	l->nr_threads = count_threads(l);
+	l->v[RM_COL_THREADS] = l->nr_threads;
+	l->src = ln;
+	free(order);
+}
+
+struct rm_model *rm_from_cltab(const struct cltab *t, enum cltab_display d,
+			       struct cltab_line *const *ln, size_t nr)
+{
+	struct rm_model *m = model_new(RM_PMU);
+	size_t i;
+
+	m->t = t;
+	m->display = d;
+	m->cl_size = cltab_opts(t)->cl_size;
+	m->cost_name = cltv_display_title(m->display);
+	m->cost_unit = m->display == CLTAB_DISPLAY_PEER ? "peer snoops" : "HITMs";
+	m->total_cost = cltab_metric(m->display, cltab_total(t));
+	m->nr_all_lines = cltab_nr_lines(t);
+	m->line = xcalloc(nr ? nr : 1, sizeof(*m->line));
+	m->nr_line = nr;
+	for (i = 0; i < nr; i++) {
+		m->line[i].index = (uint32_t)i;
+		pmu_line(m, t, &m->line[i], ln[i]);
+	}
+	return m;
+}
+
+/* --- soft and watch ---------------------------------------------------------------------------- */
+
+static void counts_values(double *v, const struct estim_counts *c)
+{
+	v[RM_COL_SAMPLES] = (double)c->samples;
+	v[RM_COL_LOADS] = (double)(c->loads + c->unknown);
+	v[RM_COL_STORES] = (double)c->stores;
+	v[RM_COL_ATOMICS] = (double)c->atomics;
+}
+
+static void watch_values(double *v, const struct watch_stats *ws)
+{
+	v[RM_COL_XFERS] = (double)ws->hitm;
+	v[RM_COL_XFALSE] = (double)ws->hitm_false;
+	v[RM_COL_INVAL] = (double)ws->inval;
+}
+
+static double estim_cost(const struct rm_model *m, const struct estim_counts *c,
+			 const struct watch_stats *ws)
+{
+	return m->kind == RM_WATCH ? (double)ws->hitm : (double)c->weight;
+}
+
+static void estim_line_model(struct rm_model *m, struct rm_line *l, const struct estim_line *el)
+{
+	size_t i, k, nt = 0;
+
+	l->addr = el->addr;
+	l->cost = estim_cost(m, &el->c, &el->ws);
+	counts_values(l->v, &el->c);
+	watch_values(l->v, &el->ws);
+	l->v[RM_COL_CPUS] = (double)el->cpus.nr;
+	l->v[RM_COL_IPS] = el->nr_ips;
+	l->nr_cpus = (uint32_t)el->cpus.nr;
+	l->row = xcalloc(el->nr_site ? el->nr_site : 1, sizeof(*l->row));
+	l->nr_row = el->nr_site;
+	for (i = 0; i < el->nr_site; i++) {
+		const struct estim_site *s = &el->site[i];
+		struct rm_row *r = &l->row[i];
+
+		r->offset = r->disp_offset = s->offset;
+		r->code.ip = s->ip;
+		r->code.al = s->code_al;
+		r->code.cpumode = el->cpumode;
+		r->code.dso = s->cmap ? s->cmap->dso->short_name : NULL;
+		if (s->has_code) {
+			r->code.symbol = s->code.symbol;
+			r->code.sym_offset = s->code.sym_offset;
+			r->code.srcfile = s->code.srcfile;
+			r->code.line = s->code.line;
+		}
+		r->thread = s->nr_tc ? s->tc[0].thread : NULL;
+		r->nr_cpus = (uint32_t)s->cpus.nr;
+		r->visible = 1;
+		counts_values(r->v, &s->c);
+		watch_values(r->v, &s->ws);
+		r->v[RM_COL_COST] = estim_cost(m, &s->c, &s->ws);
+		r->v[RM_COL_CPUS] = (double)s->cpus.nr;
+		r->src = s;
+		nt += s->nr_tc;
+	}
+	l->touch = xcalloc(nt ? nt : 1, sizeof(*l->touch));
+	for (i = 0; i < el->nr_site; i++) {
+		const struct estim_site *s = &el->site[i];
+
+		for (k = 0; k < s->nr_tc; k++) {
+			const struct estim_tc *tc = &s->tc[k];
+			struct rm_touch *tt = &l->touch[l->nr_touch++];
+
+			tt->thread = tc->thread;
+			tt->row = (uint32_t)i;
+			tt->offset = s->offset;
+			tt->reads = tc->c.loads + tc->c.unknown;
+			tt->writes = tc->c.stores;
+			tt->atomics = tc->c.atomics;
+			tt->cost = estim_cost(m, &tc->c, &tc->ws);
+			tt->cpu = tc->cpu;
+			tt->t_first = tc->t_first;
+			tt->t_last = tc->t_last;
+		}
+	}
+	l->nr_threads = count_threads(l);
+	l->v[RM_COL_THREADS] = l->nr_threads;
+	l->src = el;
+}
+
+static int line_cost_cmp(const void *pa, const void *pb)
+{
+	const struct rm_line *a = pa, *b = pb;
+
+	if (a->cost != b->cost)
+		return (a->cost < b->cost) - (a->cost > b->cost);
+	if (a->v[RM_COL_SAMPLES] != b->v[RM_COL_SAMPLES])
+		return (a->v[RM_COL_SAMPLES] < b->v[RM_COL_SAMPLES]) -
+		       (a->v[RM_COL_SAMPLES] > b->v[RM_COL_SAMPLES]);
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+static void renumber(struct rm_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_line; i++)
+		m->line[i].index = (uint32_t)i;
+}
+
+struct rm_model *rm_from_estim(const struct estim *e)
+{
+	const struct estim_totals *tot = estim_totals(e);
+	struct rm_model *m = model_new(estim_opts(e)->mode == ESTIM_WATCH ? RM_WATCH : RM_SOFT);
+	size_t nr = estim_nr_lines(e), i;
+
+	m->e = e;
+	m->cl_size = estim_opts(e)->cl_size;
+	m->nr_all_lines = nr;
+	m->line = xcalloc(nr ? nr : 1, sizeof(*m->line));
+	m->nr_line = nr;
+	for (i = 0; i < nr; i++) {
+		m->line[i].index = (uint32_t)i;   /* the estimate's order: the last tie-break */
+		estim_line_model(m, &m->line[i], estim_line(e, i));
+		m->total_cost += m->kind == RM_WATCH ? m->line[i].cost : 0;
+	}
+	if (m->kind == RM_SOFT)
+		m->total_cost = (double)tot->weight;   /* every sample's time, recovered or not */
+	for (i = 0; i < nr; i++) {
+		struct rm_line *l = &m->line[i];
+		size_t k;
+
+		l->v[RM_COL_COST] = m->total_cost ? 100.0 * l->cost / m->total_cost : 0;
+		for (k = 0; k < l->nr_row; k++)
+			l->row[k].v[RM_COL_COST] = m->total_cost ?
+				100.0 * l->row[k].v[RM_COL_COST] / m->total_cost : 0;
+	}
+	if (nr)
+		qsort(m->line, nr, sizeof(*m->line), line_cost_cmp);
+	renumber(m);
+	return m;
+}
+
+/* --- keeping, naming ----------------------------------------------------------------------------- */
+
+static void line_release(struct rm_line *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_mem; i++) {
+		free(l->mem[i].writers);
+		free(l->mem[i].readers);
+	}
+	free(l->mem);
+	free(l->row);
+	free(l->touch);
+}
+
+static int contended_cmp(const void *pa, const void *pb)
+{
+	const struct rm_line *a = pa, *b = pb;
+	int ca = a->verdict != RM_V_NONE, cb = b->verdict != RM_V_NONE;
+
+	if (ca != cb)
+		return cb - ca;
+	return line_cost_cmp(pa, pb);
+}
+
+void rm_keep(struct rm_model *m, int (*keep)(const struct rm_line *l, void *ctx), void *ctx,
+	     int contended_first)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nr_line; i++) {
+		if (keep && !keep(&m->line[i], ctx)) {
+			line_release(&m->line[i]);
+			continue;
+		}
+		m->line[n++] = m->line[i];
+	}
+	m->nr_line = n;
+	if (contended_first && n)
+		qsort(m->line, n, sizeof(*m->line), contended_cmp);
+	renumber(m);
+}
+
+/* Where line @l's memory is, seen from its row @r (NULL: the line's start). */
+static void where_of(const struct rm_model *m, const struct rm_line *l, const struct rm_row *r,
+		     struct rm_where *w)
+{
+	memset(w, 0, sizeof(*w));
+	if (m->kind == RM_PMU) {
+		const struct cltab_line *ln = l->src;
+		const struct cltab_offset *o = r ? r->src : NULL;
+
+		w->cpumode = ln->cpumode;
+		w->dmap = ln->dmap;
+		w->key_pid = ln->key_pid;
+		w->thread = ln->nr_off ? ln->off[0]->thread : NULL;
+		if (o) {
+			w->cmap = o->cmap;
+			w->ip = o->ip;
+			w->code_cpumode = o->cpumode;
+		}
+	} else {
+		const struct estim_line *el = l->src;
+		const struct estim_site *s = r ? r->src : NULL;
+
+		w->cpumode = el->cpumode;
+		w->dmap = el->dmap;
+		w->key_pid = el->key_pid;
+		w->thread = el->thread;
+		if (s) {
+			w->cmap = s->cmap;
+			w->ip = s->ip;
+			w->back = s->back;
+			w->code_cpumode = el->cpumode;
+		}
+	}
+}
+
+/* PMU rows at the same offset are named once: their data address is the same, and the first
+ * row's instruction decides a heap object's type as the Pareto's first row would. */
+void rm_name(struct rm_model *m, const struct rm_name_opts *o)
+{
+	struct sym_data_info d;
+	struct rm_where w;
+	struct rm_what what;
+	char buf[512];
+	size_t i, k;
+	int rc;
+
+	for (i = 0; i < m->nr_line; i++) {
+		struct rm_line *l = &m->line[i];
+
+		rm_what_init(&what);
+		where_of(m, l, NULL, &w);
+		rc = rm_name_data(o->sym, o->maps, &w, l->addr, &d);
+		rm_what_add(&what, rc, &d);
+		for (k = 0; k < l->nr_row; k++) {
+			struct rm_row *r = &l->row[k];
+
+			where_of(m, l, r, &w);
+			rc = rm_name_data(o->sym, o->maps, &w, l->addr + r->offset, &d);
+			if (r->visible)
+				rm_what_add(&what, rc, &d);
+			rm_row_text(rc, &d, &w, o->verbose, buf, sizeof(buf));
+			r->data = pool_str(m, buf);
+			r->member = NULL;
+			if (rc >= 0) {
+				rm_member_name(&d, buf, sizeof(buf));
+				r->member = pool_str(m, buf);
+			}
+		}
+		where_of(m, l, NULL, &w);
+		rm_what_text(&what, &w, o->verbose, buf, sizeof(buf));
+		l->what = pool_str(m, buf);
+		l->object = rm_what_object(&what, &w, buf, sizeof(buf)) ? NULL : pool_str(m, buf);
+	}
+}
+
+/* --- lookups and text ---------------------------------------------------------------------------- */
+
+const struct rm_row *rm_row_of(const struct rm_line *l, const void *src)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_row; i++)
+		if (l->row[i].src == src)
+			return &l->row[i];
+	return NULL;
+}
+
+const struct rm_line *rm_line_of(const struct rm_model *m, const void *src)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_line; i++)
+		if (m->line[i].src == src)
+			return &m->line[i];
+	return NULL;
+}
+
+void rm_cell(const struct rm_model *m, const struct rm_line *l, const struct rm_row *r,
+	     enum rm_col_id id, char *buf, size_t n)
+{
+	const struct rm_col *c = rm_col(m->kind, m->display, id);
+	double v = r ? r->v[id] : l->v[id];
+
+	switch (c->fmt) {
+	case RM_FMT_TEXT:
+		if (m->kind == RM_PMU && !r)
+			cltv_nodes_str(m->t, ((const struct cltab_line *)l->src)->nodeset, buf, n);
+		else
+			snprintf(buf, n, "-");
+		break;
+	case RM_FMT_PCT:
+		snprintf(buf, n, "%.2f%%", v);
+		break;
+	case RM_FMT_MEAN:
+		if (isnan(v))
+			snprintf(buf, n, "0");
+		else
+			snprintf(buf, n, "%.0f", v);
+		break;
+	case RM_FMT_COUNT:
+	default:
+		snprintf(buf, n, "%.0f", v);
+	}
+}
+
+const char *rm_object_short(const struct rm_line *l)
+{
+	const char *p;
+
+	if (!l->object)
+		return "-";
+	p = strstr(l->object, ": ");
+	return p ? p + 2 : l->object;
+}
+
+void rm_thread_name(const struct maps_thread *t, char *buf, size_t n)
+{
+	if (!t)
+		snprintf(buf, n, "-");
+	else if (!t->comm_set || !t->comm)
+		snprintf(buf, n, "tid %d", t->tid);
+	else
+		snprintf(buf, n, "%s/%d", t->comm, t->tid);
+}
+
+void rm_free(struct rm_model *m)
+{
+	struct rm_pool *p, *next;
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nr_line; i++)
+		line_release(&m->line[i]);
+	free(m->line);
+	for (p = m->pool; p; p = next) {
+		next = p->next;
+		free(p);
+	}
+	free(m);
+}
+
+int rm_check(const struct rm_model *m)
+{
+	size_t i, k;
+
+	for (i = 0; i < m->nr_line; i++) {
+		const struct rm_line *l = &m->line[i];
+		double rd = 0, wr = 0, rows_ld = 0, rows_st = 0;
+
+		for (k = 0; k < l->nr_touch; k++) {
+			if (l->touch[k].row >= l->nr_row)
+				return c2c_err(-EBADMSG, "line %zu: touch %zu of row %u of %zu", i, k,
+					       l->touch[k].row, l->nr_row);
+			rd += (double)l->touch[k].reads;
+			wr += (double)l->touch[k].writes;
+		}
+		for (k = 0; k < l->nr_row; k++) {
+			rows_ld += l->row[k].v[RM_COL_LOADS];
+			rows_st += l->row[k].v[RM_COL_STORES];
+		}
+		if (m->kind != RM_PMU && (rd != rows_ld || wr != rows_st))
+			return c2c_err(-EBADMSG, "line %zu: touches %g/%g, rows %g/%g", i, rd, wr,
+				       rows_ld, rows_st);
+		if (m->kind == RM_PMU && wr != rows_st)
+			return c2c_err(-EBADMSG, "line %zu: touches write %g, rows store %g", i, wr,
+				       rows_st);
+	}
+	return 0;
+}

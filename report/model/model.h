@@ -1,0 +1,245 @@
+/* model: the one report model every front end reads: the stdio report, the TUI, JSON and CSV,
+ * and `diff`. The pipeline is
+ *
+ *     read (report/read: source, perf.data, trace)  ->  resolve (maps, symbols)
+ *       ->  aggregate (the backend's table: cltable for PMU samples, estimate for soft and
+ *           watch samples)  ->  model (this file)  ->  findings (findings.h)  ->  front ends
+ *
+ * Every backend gives the same shape: cachelines in display order, each with offset rows (a row
+ * per offset and coalesce key: code address by default) and the touches (which thread read,
+ * wrote or atomically updated which bytes from which code, at what contention cost); a set of
+ * metric columns the backend declares (HITMs and data-source classes for PMU data, time share and
+ * access counts for soft, accesses and transfers for watch); data names for lines and rows
+ * (names.h), resolved once here and shown alike by every front end.
+ *
+ * The model is built from a finished table and borrows it (and the maps model and the symbol
+ * session behind its strings): free the model first. Its own strings live in the model. Pure:
+ * no I/O. Not thread-safe. */
+#ifndef C2C_REPORT_MODEL_MODEL_H
+#define C2C_REPORT_MODEL_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "c2c/trace.h"
+#include "report/cltable.h"
+#include "report/estimate.h"
+#include "report/maps.h"
+
+struct sym_session;
+
+enum rm_kind {
+	RM_PMU = 1,      /* memory-sampling PMU (PEBS, IBS, SPE, POWER) or perf.data: measured */
+	RM_SOFT,         /* cpu-clock samples with decoded addresses: estimated time shares */
+	RM_WATCH,        /* hardware watchpoints: every access counted, transfers modelled */
+};
+
+const char *rm_kind_name(enum rm_kind k);
+
+/* Metric columns. A backend declares the ones it has (rm_model.line_cols / row_cols, in display
+ * order); rm_line.v and rm_row.v are indexed by these ids. */
+enum rm_col_id {
+	RM_COL_COST,         /* the ranking metric as a share of the total (HITM%, Time%, Xfer%) */
+	RM_COL_SAMPLES,
+	RM_COL_LOADS,
+	RM_COL_STORES,
+	RM_COL_ATOMICS,
+	RM_COL_THREADS,
+	RM_COL_CPUS,
+	RM_COL_IPS,
+	/* PMU: perf's Shared Data Cache Line Table */
+	RM_COL_NODE,         /* memory nodes (text: rm_cell) */
+	RM_COL_PA_CNT,
+	RM_COL_HITM,         /* Load Hitm (peer mode: Load Peer) Total */
+	RM_COL_LCL_HITM,
+	RM_COL_RMT_HITM,
+	RM_COL_RECORDS,
+	RM_COL_ST_L1HIT,
+	RM_COL_ST_L1MISS,
+	RM_COL_ST_NA,
+	RM_COL_LD_FB,
+	RM_COL_LD_L1,
+	RM_COL_LD_L2,
+	RM_COL_LLC_HIT,
+	RM_COL_LLC_HITM,
+	RM_COL_RMT_HIT,
+	RM_COL_RMT_HITM2,    /* RMT Load Hit RmtHitm (perf prints it twice) */
+	RM_COL_DRAM_LCL,
+	RM_COL_DRAM_RMT,
+	RM_COL_CYC_RMT,      /* mean cycles of remote HITM (peer) loads (rows) */
+	RM_COL_CYC_LCL,      /* mean cycles of local HITM (peer) loads (rows) */
+	RM_COL_CYC_LOAD,     /* mean cycles of other loads (rows) */
+	/* watch */
+	RM_COL_XFERS,        /* transfers of a modified line (HITM equivalent) */
+	RM_COL_XFALSE,       /* ... of which false sharing */
+	RM_COL_INVAL,        /* invalidations of clean copies */
+	RM_COL__NR
+};
+
+enum rm_fmt {
+	RM_FMT_COUNT,        /* integer */
+	RM_FMT_PCT,          /* a percentage, two decimals */
+	RM_FMT_MEAN,         /* a mean, no decimals */
+	RM_FMT_TEXT,         /* text from the backend (memory nodes) */
+};
+
+struct rm_col {
+	enum rm_col_id id;
+	const char *key;     /* machine name: --sort KEY, JSON member, CSV header ("hitm") */
+	const char *group;   /* banner over the column, "" for none */
+	const char *hdr;     /* header */
+	int width;
+	enum rm_fmt fmt;
+};
+
+/* The description of column @id as kind @k in display mode @d shows it (PMU peer mode renames
+ * the HITM columns). */
+const struct rm_col *rm_col(enum rm_kind k, enum cltab_display d, enum rm_col_id id);
+
+/* What a code address resolved to. */
+struct rm_code {
+	uint64_t ip;             /* as sampled */
+	uint64_t al;             /* map-relative (what perf shows) */
+	const char *symbol;      /* NULL: unknown */
+	uint64_t sym_offset;
+	const char *srcfile;     /* NULL: unknown */
+	uint32_t line;
+	const char *dso;         /* short name of the code's map, NULL: none */
+	uint8_t cpumode;
+};
+
+/* Access kinds of a touch. */
+enum { RM_READ = 1, RM_WRITE = 2, RM_ATOMIC = 4 };
+
+/* One thread's accesses at one row of a line: the input of the findings and the line map. */
+struct rm_touch {
+	const struct maps_thread *thread;
+	uint32_t row;            /* index into rm_line.row */
+	uint32_t offset;         /* first byte in the line (the row's) */
+	uint32_t size;           /* bytes accessed, 0 when unknown */
+	uint64_t reads, writes, atomics;   /* samples (soft, PMU) or accesses (watch) */
+	double cost;             /* contention charged to these accesses, in the line cost's unit */
+	uint32_t cpu;            /* a CPU it ran on, TRACE_CPU_NONE when unknown */
+	uint64_t t_first, t_last;  /* when its accesses were seen (soft, watch); 0, 0: unknown */
+};
+
+struct rm_row {
+	uint32_t offset;         /* first byte in the line (of the virtual address) */
+	uint32_t disp_offset;    /* as displayed (PMU: of the map-relative address) */
+	struct rm_code code;
+	const char *data;        /* what the row touches: "buf1.a", "c->hits", "heap of pid 12" */
+	const char *member;      /* the member path without " (+N)" ("q.head"), NULL: unknown */
+	const struct maps_thread *thread;   /* of the first sample */
+	uint32_t nr_threads, nr_cpus;
+	int visible;             /* shown in the Pareto (PMU: has stores or the display metric) */
+	double v[RM_COL__NR];
+	const void *src;         /* the backend's row: struct cltab_offset or struct estim_site */
+};
+
+enum rm_verdict {
+	RM_V_NONE = 0,           /* nothing contended: no two threads conflict on the line */
+	RM_V_FALSE,              /* threads write disjoint bytes of the line */
+	RM_V_TRUE,               /* threads write and read the same bytes */
+	RM_V_MIXED,              /* both: some bytes truly shared, others falsely */
+	RM_V_UNCLEAR,            /* contended (HITMs), but no sampled store says who writes */
+};
+
+const char *rm_verdict_name(enum rm_verdict v);
+
+struct rm_finding;
+
+/* A member of a line as the findings see it: the rows of one data member (or one offset when
+ * the member is unknown), with who reads and writes it and how its contention splits into true
+ * and false sharing (findings.h). */
+struct rm_member {
+	const char *name;        /* member path, or NULL (then "offset 0x%x") */
+	uint32_t offset;         /* lowest offset */
+	uint64_t reads, writes, atomics;
+	double cost;             /* contention cost of its touches */
+	double true_cost, false_cost;
+	const struct maps_thread **writers, **readers;   /* distinct threads */
+	size_t nr_writers, nr_readers;
+	const struct rm_row *writer_row, *reader_row;   /* the heaviest of each kind */
+	uint32_t nr_cpus;
+};
+
+struct rm_line {
+	uint32_t index;          /* position in the display order (0-based) */
+	uint64_t addr;           /* cacheline of the virtual address */
+	const char *what;        /* what the line holds: "buf1 (struct _buf, 64 bytes)" */
+	const char *object;      /* the data object, the findings' grouping key: "buf1"; NULL when
+				  * no variable names the line (an object of its own) */
+	double cost;             /* the ranking metric (HITMs, ns of samples, transfers) */
+	double v[RM_COL__NR];
+	uint32_t nr_threads, nr_cpus;
+	struct rm_row *row;      /* rows in the backend's order (PMU: perf's) */
+	size_t nr_row;
+	struct rm_touch *touch;  /* by row, then thread */
+	size_t nr_touch;
+	/* the findings' judgement of the line (findings.h: rm_judge) */
+	enum rm_verdict verdict;
+	double true_cost, false_cost;  /* the line's contention split; the rest is uncontended */
+	struct rm_member *mem;         /* by offset */
+	size_t nr_mem;
+	const struct rm_finding *finding;
+	const void *src;         /* struct cltab_line or struct estim_line */
+};
+
+struct rm_model {
+	enum rm_kind kind;
+	enum cltab_display display;  /* PMU: the display metric */
+	uint32_t cl_size;
+	const enum rm_col_id *line_cols, *row_cols;   /* declared columns, in order */
+	size_t nr_line_cols, nr_row_cols;
+	const char *cost_name;       /* "Total HITMs", "sampled time", "transfers" */
+	const char *cost_unit;       /* "HITMs", "ns", "transfers" */
+	double total_cost;           /* the shares' denominator */
+	struct rm_line *line;        /* display order */
+	size_t nr_line;
+	size_t nr_all_lines;         /* lines the table holds, displayed or not */
+	/* backends */
+	const struct cltab *t;
+	const struct estim *e;
+	/* private */
+	struct rm_pool *pool;
+};
+
+/* Build the model of a finished table: lines @ln[0..nr) of a PMU table shown in display mode @d
+ * (cltab_lines(), or cltv_filter() for another mode; rows in the mode's order), every line of an
+ * estimate table (by cost, descending). Lines are not named yet. */
+struct rm_model *rm_from_cltab(const struct cltab *t, enum cltab_display d,
+			       struct cltab_line *const *ln, size_t nr);
+struct rm_model *rm_from_estim(const struct estim *e);
+void rm_free(struct rm_model *m);
+
+/* Keep the lines @keep accepts; with @contended_first, lines with a verdict other than RM_V_NONE
+ * come first (each group by cost, descending). Indexes are renumbered. */
+void rm_keep(struct rm_model *m, int (*keep)(const struct rm_line *l, void *ctx), void *ctx,
+	     int contended_first);
+
+struct rm_name_opts {
+	struct sym_session *sym;     /* NULL: every name is unknown */
+	const struct maps *maps;     /* the maps model the table was fed with (a .bss tail's file) */
+	int verbose;                 /* unknown names carry their reason */
+};
+/* Name the data of every line (what, object) and row (data). */
+void rm_name(struct rm_model *m, const struct rm_name_opts *o);
+
+/* The text of column @id of line @l, or of its row @r when @r is not NULL ("12", "33.33%"). */
+void rm_cell(const struct rm_model *m, const struct rm_line *l, const struct rm_row *r,
+	     enum rm_col_id id, char *buf, size_t n);
+/* The row of @l whose backend record is @src, or NULL. */
+const struct rm_row *rm_row_of(const struct rm_line *l, const void *src);
+/* The line whose backend record is @src, or NULL. */
+const struct rm_line *rm_line_of(const struct rm_model *m, const void *src);
+
+/* The line's object as a narrow column shows it: "buf1", "*c" (of "heap of pid 12: *c"), "-". */
+const char *rm_object_short(const struct rm_line *l);
+/* A thread as the reports name it: "comm/tid", or "tid N" before its comm is known. */
+void rm_thread_name(const struct maps_thread *t, char *buf, size_t n);
+
+/* Check for tests: a line's touches add up to its rows' loads, stores and atomics, and its rows
+ * to the line. 0 or -EBADMSG (detail to the log hook). */
+int rm_check(const struct rm_model *m);
+
+#endif

@@ -1,0 +1,265 @@
+/* The report pipeline (see session.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "c2c/log.h"
+#include "c2c/xalloc.h"
+#include "report/cltable-view.h"
+#include "report/model/session.h"
+#include "report/symbols.h"
+
+#define RS_PROGRESS_EVERY 65536
+
+enum cltab_display rs_default_display(const struct trace_info *info)
+{
+	/* perf defaults to peer snoops on arm64 (c2c-semantics.md §5.1) */
+	if (info->arch && (!strcmp(info->arch, "aarch64") || !strcmp(info->arch, "arm64")))
+		return CLTAB_DISPLAY_PEER;
+	return CLTAB_DISPLAY_TOT;
+}
+
+enum rm_kind rs_kind(const struct trace_info *info)
+{
+	switch (info->backend) {
+	case TRACE_BACKEND_SOFT: return RM_SOFT;
+	case TRACE_BACKEND_WATCH: return RM_WATCH;
+	default: return RM_PMU;
+	}
+}
+
+/* perf uses the cacheline size of the machine running the report (c2c-semantics.md §3.1). */
+static uint32_t host_cl_size(const struct trace_info *info)
+{
+	long v = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+
+	if (v > 0)
+		return (uint32_t)v;
+	return info->cacheline_size ? info->cacheline_size : 64;
+}
+
+/* Code addresses through the symbols session. A kernel address is resolved from a vmlinux or the
+ * trace's kallsyms, never this machine's /proc/kallsyms for PMU data (the trace may come from
+ * another kernel). Without a symbol, what addr2line says there is kept (Source:Line). */
+static int code_sym(struct sym_session *s, const struct maps_map *map, uint64_t ip,
+		    const char **symbol, uint64_t *sym_offset, const char **srcfile, uint32_t *line)
+{
+	struct sym_code_info ci = { 0 };
+	int err;
+
+	if (!map)
+		return -ENOENT;
+	err = map->dso->kernel ? sym_kernel_code(s, ip, &ci) : sym_code(s, &map->mmap, ip, &ci);
+	*srcfile = err ? NULL : ci.srcfile;
+	*line = err ? 0 : ci.line;
+	if (err || !ci.symbol) {
+		if (ci.reason)
+			c2c_debug("no symbol at %#llx in '%s': %s", (unsigned long long)ip,
+				  map->dso->name, ci.reason);
+		return -ENOENT;
+	}
+	*symbol = ci.symbol;
+	*sym_offset = ci.sym_offset;
+	return 0;
+}
+
+static int pmu_sym(void *ctx, const struct maps_map *map, uint8_t mode, uint64_t ip,
+		   uint64_t al_ip, struct cltab_code *out)
+{
+	(void)mode, (void)al_ip;
+	return code_sym(ctx, map, ip, &out->symbol, &out->sym_offset, &out->srcfile, &out->line);
+}
+
+static int estim_sym(void *ctx, const struct maps_map *map, uint64_t ip, uint64_t al_ip,
+		     struct estim_code *out)
+{
+	int rc;
+
+	(void)al_ip;
+	rc = code_sym(ctx, map, ip, &out->symbol, &out->sym_offset, &out->srcfile, &out->line);
+	return rc && !out->srcfile ? rc : 0;
+}
+
+static void new_table(struct report_session *s)
+{
+	const struct trace_info *info = s->info;
+	struct cltab_opts co = {
+		.cl_size = s->cl_size,
+		.display = s->display,
+		.nr_coalesce = s->opts.nr_coalesce,
+		.show_all = s->opts.show_all || s->opts.remodel,
+		.nr_cpus = info->nr_cpus,
+		.cpu_node = info->cpu_node,
+		.nr_nodes = info->nr_nodes,
+		.mem_ranges = info->mem_ranges,
+		.nr_mem_ranges = info->nr_mem_ranges,
+		.sym = s->sym ? pmu_sym : NULL,
+		.sym_ctx = s->sym,
+		.no_node_stats = !s->opts.node_stats,
+	};
+
+	memcpy(co.coalesce, s->opts.coalesce, sizeof(co.coalesce));
+	s->t = cltab_new(&co);
+}
+
+static void new_estim(struct report_session *s)
+{
+	struct estim_opts eo = {
+		.mode = s->kind == RM_WATCH ? ESTIM_WATCH : ESTIM_SOFT,
+		.cl_size = s->cl_size,
+		.code_sym = s->sym ? estim_sym : NULL,
+		.sym_ctx = s->sym,
+	};
+
+	s->e = estim_new(&eo);
+}
+
+static int read_all(struct report_session *s)
+{
+	struct trace_event ev;
+	struct stat st;
+	uint64_t size = !strcmp(s->opts.input, "-") || stat(s->opts.input, &st) ? 0
+			: (uint64_t)st.st_size;
+	int rc;
+
+	while ((rc = source_next(s->src, &ev)) > 0) {
+		if (ev.type == TRACE_REC_BLOB && ev.blob.kind == TRACE_BLOB_KALLSYMS && s->sym)
+			sym_session_add_kallsyms(s->sym, ev.blob.data, ev.blob.size);
+		else if (s->t)
+			cltab_feed(s->t, s->maps, &ev);
+		else
+			estim_feed(s->e, s->maps, &ev);
+		if (ev.type == TRACE_REC_SAMPLE && s->td)
+			td_agg_sample(s->td, &ev.sample);
+		if (++s->records % RS_PROGRESS_EVERY == 0 && s->opts.progress &&
+		    s->opts.progress(s->opts.progress_ctx, s->records, size))
+			return c2c_err(-EINTR, "loading '%s' interrupted", s->opts.input);
+	}
+	if (rc < 0)
+		return c2c_err(rc, "'%s': cannot read the records: %s", s->opts.input,
+			       strerror(-rc));
+	s->truncated = source_truncated(s->src);
+	return 0;
+}
+
+static int contended(const struct rm_line *l, void *ctx)
+{
+	(void)ctx;
+	return l->verdict != RM_V_NONE;
+}
+
+/* Model, name, judge and group what the table holds. */
+static void build(struct report_session *s)
+{
+	struct rm_name_opts no = { .sym = s->sym, .maps = s->maps, .verbose = s->opts.verbose };
+
+	rm_findings_free(s->fs);
+	rm_free(s->m);
+	if (s->t) {
+		struct cltab_line **ln;
+		size_t nr;
+
+		if (s->opts.show_all || !cltab_opts(s->t)->show_all) {
+			/* every line, or the table's own filter and order (perf's) */
+			struct cltab_line *const *all = cltab_lines(s->t, &nr);
+
+			ln = xcalloc(nr ? nr : 1, sizeof(*ln));
+			memcpy(ln, all, nr * sizeof(*ln));
+			if (s->display != cltab_opts(s->t)->display)
+				cltv_sort(s->t, ln, nr, CLTV_COL_SHARE, s->display);
+		} else {
+			ln = xcalloc(cltab_nr_lines(s->t) + 1, sizeof(*ln));
+			nr = cltv_filter(s->t, s->display, ln);
+		}
+		s->m = rm_from_cltab(s->t, s->display, ln, nr);
+		free(ln);
+		rm_name(s->m, &no);
+		rm_judge(s->m);
+	} else {
+		s->m = rm_from_estim(s->e);
+		rm_name(s->m, &no);
+		rm_judge(s->m);
+		rm_keep(s->m, s->opts.show_all ? NULL : contended, NULL, 1);
+	}
+	s->fs = rm_findings_build(s->m);
+}
+
+int rs_open(struct report_session **out, const struct rs_opts *o)
+{
+	struct report_session *s = xcalloc(1, sizeof(*s));
+	struct sym_opts so = { .symfs = o->symfs, .vmlinux = o->vmlinux };
+	int rc;
+
+	*out = NULL;
+	s->opts = *o;
+	rc = source_open(&s->src, o->input);
+	if (rc)
+		goto err;
+	s->info = source_info(s->src);
+	s->kind = rs_kind(s->info);
+	s->display = o->display >= 0 ? (enum cltab_display)o->display
+		     : rs_default_display(s->info);
+	if (o->check && (rc = o->check(o->check_ctx, s->kind, s->info)))
+		goto err;
+	if (s->kind == RM_PMU)
+		s->cl_size = o->cl_size ? o->cl_size : host_cl_size(s->info);
+	else
+		s->cl_size = o->cl_size ? o->cl_size : s->info->cacheline_size ?
+			     s->info->cacheline_size : 64;
+	if (o->double_cl)
+		s->cl_size *= 2;
+	/* soft and watch traces come from this kind of machine: its kallsyms is a fair guess */
+	so.use_proc_kallsyms = s->kind != RM_PMU;
+	rc = sym_session_new(&s->sym, &so);
+	if (rc) {
+		c2c_warn("cannot set up symbol resolution: %s; code shows as addresses",
+			 strerror(-rc));
+		s->sym = NULL;
+	}
+	s->maps = maps_new();
+	if (s->kind == RM_PMU)
+		new_table(s);
+	else
+		new_estim(s);
+	if (!o->no_topdown)
+		s->td = td_agg_new(s->info, s->cl_size);
+	rc = read_all(s);
+	if (rc)
+		goto err;
+	if (s->t)
+		cltab_finish(s->t);
+	else
+		estim_finish(s->e);
+	build(s);
+	*out = s;
+	return 0;
+err:
+	rs_free(s);
+	return rc;
+}
+
+void rs_remodel(struct report_session *s, enum cltab_display d)
+{
+	if (!s->t || d == s->display)
+		return;
+	s->display = d;
+	build(s);
+}
+
+void rs_free(struct report_session *s)
+{
+	if (!s)
+		return;
+	rm_findings_free(s->fs);
+	rm_free(s->m);
+	td_agg_free(s->td);
+	cltab_free(s->t);
+	estim_free(s->e);
+	sym_session_free(s->sym);
+	maps_free(s->maps);
+	source_free(s->src);
+	free(s);
+}

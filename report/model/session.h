@@ -1,0 +1,74 @@
+/* session: the whole report pipeline behind every front end (report --stdio, --json, --csv, the
+ * TUI, diff): open the input, read every record once, resolve it against the side-band, feed the
+ * backend's table (cltable for PMU samples, estimate for soft and watch samples), then build the
+ * model, name its data, judge its lines and group the findings.
+ *
+ * The session owns the source, the maps model, the symbol session, the table, the model and the
+ * findings. With rs_opts.remodel a PMU table keeps every line so that other display modes can be
+ * modelled without reading the input again (rs_remodel()). */
+#ifndef C2C_REPORT_MODEL_SESSION_H
+#define C2C_REPORT_MODEL_SESSION_H
+
+#include <stdint.h>
+
+#include "report/cltable.h"
+#include "report/estimate.h"
+#include "report/model/findings.h"
+#include "report/model/model.h"
+#include "report/source.h"
+#include "report/topdown-agg.h"
+
+struct rs_opts {
+	const char *input;
+	uint32_t cl_size;             /* 0: this machine's (perf's rule), else the trace's, else 64 */
+	int double_cl;                /* --double-cl: lines of twice the size */
+	int display;                  /* enum cltab_display; -1: perf's default for the trace */
+	enum cltab_coalesce coalesce[CLTAB_CO_MAX];
+	int nr_coalesce;              /* 0: iaddr */
+	int show_all;                 /* every line, shared or contended or not */
+	int remodel;                  /* PMU: keep every line for rs_remodel() (the TUI) */
+	int node_stats;               /* keep per-node counters (-N, the TUI) */
+	const char *symfs, *vmlinux;
+	int verbose;                  /* unknown data names carry their reason */
+	int no_topdown;               /* skip the TopDown aggregation */
+	/* called once the input is open and its kind known, before anything is read: a negative
+	 * return (with its one-line error through the log hook) stops rs_open() */
+	int (*check)(void *ctx, enum rm_kind kind, const struct trace_info *info);
+	void *check_ctx;
+	/* called every 65536 records with the records read and the file's size (0: unknown); a
+	 * non-zero return stops the load with -EINTR */
+	int (*progress)(void *ctx, uint64_t records, uint64_t total);
+	void *progress_ctx;
+};
+
+struct report_session {
+	struct rs_opts opts;          /* strings borrowed from the caller */
+	struct source *src;
+	const struct trace_info *info;
+	enum rm_kind kind;
+	enum cltab_display display;   /* PMU: the mode the model shows */
+	uint32_t cl_size;
+	uint64_t records;             /* records read */
+	int truncated;                /* the input ended inside a record */
+	struct maps *maps;
+	struct sym_session *sym;      /* NULL when symbols cannot be set up */
+	struct cltab *t;              /* PMU */
+	struct estim *e;              /* soft, watch */
+	struct td_agg *td;
+	struct rm_model *m;
+	struct rm_findings *fs;
+};
+
+/* Read @o->input to its end and build everything. 0, or a negative errno with a one-line error
+ * through the log hook. */
+int rs_open(struct report_session **out, const struct rs_opts *o);
+/* PMU: model display mode @d instead (judgement and findings again). */
+void rs_remodel(struct report_session *s, enum cltab_display d);
+void rs_free(struct report_session *s);
+
+/* The display mode perf uses by default for a trace (peer on arm64, else tot). */
+enum cltab_display rs_default_display(const struct trace_info *info);
+/* The kind of model a trace's backend gives. */
+enum rm_kind rs_kind(const struct trace_info *info);
+
+#endif

@@ -1,0 +1,182 @@
+/* The findings as text (see summary.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/xalloc.h"
+#include "report/stdio/summary.h"
+
+void summary_code_text(const struct rm_row *r, char *buf, size_t n)
+{
+	const char *file;
+
+	if (!r) {
+		snprintf(buf, n, "-");
+	} else if (!r->code.symbol) {
+		snprintf(buf, n, "%#llx", (unsigned long long)r->code.ip);
+	} else if (r->code.srcfile && r->code.line) {
+		file = strrchr(r->code.srcfile, '/');
+		snprintf(buf, n, "%s at %s:%u", r->code.symbol, file ? file + 1 : r->code.srcfile,
+			 r->code.line);
+	} else {
+		snprintf(buf, n, "%s", r->code.symbol);
+	}
+}
+
+/* The cost of a member as its column shows it: HITMs and transfers as counts, time as a share. */
+static void cost_cell(const struct rm_model *m, double cost, char *buf, size_t n)
+{
+	if (m->kind == RM_SOFT)
+		snprintf(buf, n, "%.2f%%", m->total_cost > 0 ? 100.0 * cost / m->total_cost : 0);
+	else
+		snprintf(buf, n, "%.0f", cost);
+}
+
+static const char *cost_hdr(const struct rm_model *m)
+{
+	switch (m->kind) {
+	case RM_SOFT: return "time";
+	case RM_WATCH: return "xfers";
+	case RM_PMU: default: return m->display == CLTAB_DISPLAY_PEER ? "snoops" : "HITMs";
+	}
+}
+
+static int weight_cmp(const void *pa, const void *pb)
+{
+	const struct rm_member *a = *(const struct rm_member *const *)pa;
+	const struct rm_member *b = *(const struct rm_member *const *)pb;
+	double wa = a->cost + (double)(a->writes + a->reads) * 1e-9;
+	double wb = b->cost + (double)(b->writes + b->reads) * 1e-9;
+
+	if (wa != wb)
+		return (wa < wb) - (wa > wb);
+	return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+/* The members a finding prints: all, or the SUMMARY_MAX_MEMBERS heaviest in offset order. */
+static size_t pick(const struct rm_line *l, char *show)
+{
+	const struct rm_member **r;
+	size_t i, left = 0;
+
+	memset(show, 1, l->nr_mem);
+	if (l->nr_mem <= SUMMARY_MAX_MEMBERS)
+		return 0;
+	r = xcalloc(l->nr_mem, sizeof(*r));
+	for (i = 0; i < l->nr_mem; i++)
+		r[i] = &l->mem[i];
+	qsort(r, l->nr_mem, sizeof(*r), weight_cmp);
+	for (i = SUMMARY_MAX_MEMBERS; i < l->nr_mem; i++)
+		show[r[i] - l->mem] = 0;
+	for (i = 0; i < l->nr_mem; i++)
+		left += !show[i];
+	free(r);
+	return left;
+}
+
+static void member_threads(const struct rm_member *mb, char *buf, size_t n)
+{
+	char w[128], r[128];
+
+	rm_threads_text(mb->writers, mb->nr_writers, w, sizeof(w));
+	rm_threads_text(mb->readers, mb->nr_readers, r, sizeof(r));
+	if (mb->nr_writers && mb->nr_readers && !strcmp(w, r))
+		snprintf(buf, n, "rw %s", w);
+	else if (mb->nr_writers && mb->nr_readers)
+		snprintf(buf, n, "w %s; r %s", w, r);
+	else if (mb->nr_writers)
+		snprintf(buf, n, "w %s", w);
+	else
+		snprintf(buf, n, "r %s", r);
+}
+
+static void print_members(FILE *f, const struct rm_model *m, const struct rm_line *l,
+			  const char *p)
+{
+	char *show = xcalloc(l->nr_mem ? l->nr_mem : 1, 1);
+	size_t i, left = pick(l, show);
+	char cost[32], thr[300], code[300];
+	int width = 6, atom = m->kind != RM_PMU;
+
+	for (i = 0; i < l->nr_mem; i++)
+		if (l->mem[i].name && (int)strlen(l->mem[i].name) > width)
+			width = (int)strlen(l->mem[i].name);
+	fprintf(f, "%s    %-8s %-*s %7s %7s", p, "offset", width, "member", "reads", "writes");
+	if (atom)
+		fprintf(f, " %7s", "atomics");
+	fprintf(f, " %7s  %-28s %s\n", cost_hdr(m), "threads", "code");
+	for (i = 0; i < l->nr_mem; i++) {
+		const struct rm_member *mb = &l->mem[i];
+
+		if (!show[i])
+			continue;
+		cost_cell(m, mb->cost, cost, sizeof(cost));
+		member_threads(mb, thr, sizeof(thr));
+		summary_code_text(mb->writer_row ? mb->writer_row : mb->reader_row, code,
+				  sizeof(code));
+		fprintf(f, "%s    0x%-6x %-*s %7llu %7llu", p, mb->offset, width,
+			mb->name ? mb->name : "-", (unsigned long long)mb->reads,
+			(unsigned long long)mb->writes);
+		if (atom)
+			fprintf(f, " %7llu", (unsigned long long)mb->atomics);
+		fprintf(f, " %7s  %-28s %s\n", cost, thr, code);
+	}
+	if (left)
+		fprintf(f, "%s    (%zu lighter members not shown)\n", p, left);
+	free(show);
+}
+
+/* A blank line of the block: the prefix without its trailing spaces. */
+static void blank(FILE *f, const char *p)
+{
+	size_t n = strlen(p);
+
+	while (n && p[n - 1] == ' ')
+		n--;
+	fprintf(f, "%.*s\n", (int)n, p);
+}
+
+static void print_finding(FILE *f, const struct rm_model *m, const struct rm_finding *fd,
+			  size_t idx, const char *p)
+{
+	const char *cost = m->cost_name ? m->cost_name : "cost";
+	size_t i;
+
+	blank(f, p);
+	fprintf(f, "%s%zu. %s: %s, %.2f%% of %s", p, idx + 1,
+		fd->what, rm_verdict_name(fd->verdict), fd->share, cost);
+	fprintf(f, ", %zu line%s (0x%llx", fd->nr_line, fd->nr_line == 1 ? "" : "s",
+		(unsigned long long)fd->line[0]->addr);
+	for (i = 1; i < fd->nr_line && i < 4; i++)
+		fprintf(f, ", 0x%llx", (unsigned long long)fd->line[i]->addr);
+	fprintf(f, "%s)\n", fd->nr_line > 4 ? ", ..." : "");
+	print_members(f, m, fd->line[0], p);
+	fprintf(f, "%s  advice: %s\n", p, fd->advice);
+	if (fd->verdict == RM_V_FALSE || fd->verdict == RM_V_MIXED)
+		fprintf(f, "%s  predicted gain: up to %.2f%% of %s (an estimate: the %s on its false "
+			"sharing)\n", p, fd->gain, cost,
+			m->kind == RM_SOFT ? "sampled time" : m->cost_unit);
+}
+
+int summary_print(FILE *f, const struct rm_model *m, const struct rm_findings *fs, size_t top,
+		  const char *prefix, int say_none)
+{
+	const char *cost = m->cost_name ? m->cost_name : "cost";
+	size_t i, n = fs->nr < top ? fs->nr : top;
+
+	if (!n && !say_none)
+		return 0;
+	if (!fs->nr) {
+		fprintf(f, "%sno contended cacheline: nothing to fix\n", prefix);
+		return ferror(f) ? -EIO : 0;
+	}
+	fprintf(f, "%sc2c-lite summary: %zu finding%s on %zu contended cacheline%s (by %s)", prefix,
+		fs->nr, fs->nr == 1 ? "" : "s", fs->nr_contended_lines,
+		fs->nr_contended_lines == 1 ? "" : "s", cost);
+	if (n < fs->nr)
+		fprintf(f, "; the first %zu", n);
+	fprintf(f, "\n");
+	for (i = 0; i < n; i++)
+		print_finding(f, m, &fs->f[i], i, prefix);
+	return ferror(f) ? -EIO : 0;
+}

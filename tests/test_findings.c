@@ -1,0 +1,447 @@
+/* Tests of the report model's findings on PMU data (report/model/): a real cacheline table fed
+ * with samples of several threads, modelled, named as rm_name() would name a struct "g" of three
+ * 8-byte members, judged and grouped; what unnamed memory is called (rm_name() without symbols);
+ * the summary block (report/stdio/summary.c): --summary limits, prefix, lighter members. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report/model/findings.h"
+#include "report/stdio/summary.h"
+
+#define LH     ((uint64_t)DSRC_LVL_HIT << DSRC_LVL_SHIFT)
+#define L1     (DSRC_OP_LOAD | LH | (uint64_t)DSRC_LVL_L1 << DSRC_LVL_SHIFT)
+#define ST     (DSRC_OP_STORE | LH | (uint64_t)DSRC_LVL_L1 << DSRC_LVL_SHIFT)
+#define HITM   (DSRC_OP_LOAD | LH | (uint64_t)DSRC_LVL_L3 << DSRC_LVL_SHIFT | \
+		(uint64_t)DSRC_SNOOP_HITM << DSRC_SNOOP_SHIFT)
+
+#define DATA   0x600000ULL   /* "g" (struct s, 24 bytes): members a, b, c of 8 bytes */
+#define HEAP   0x1000000ULL
+#define STACK  0x7ff000ULL
+#define SHM    0x2000000ULL  /* MAP_SHARED System V segment */
+
+static const int32_t cpu_node[4] = { 0, 0, 0, 0 };
+
+/* Code: 0x400100 is "wa" at w.c:10, 0x400200 "wb" at w.c:20, others unknown. */
+static int fake_code(void *ctx, const struct maps_map *map, uint8_t mode, uint64_t ip,
+		     uint64_t al, struct cltab_code *out)
+{
+	(void)ctx, (void)map, (void)mode, (void)al;
+	if (ip != 0x400100 && ip != 0x400200)
+		return -1;
+	out->symbol = ip == 0x400100 ? "wa" : "wb";
+	out->srcfile = "/src/w.c";
+	out->line = ip == 0x400100 ? 10 : 20;
+	return 0;
+}
+
+/* What rm_name() gives struct g's bytes: "g.a", "g.a (+4)", ... as members "g.a". */
+static void fake_names(struct rm_model *m)
+{
+	static const char *const members[] = { "g.a", "g.b", "g.c" };
+	size_t i, k;
+
+	for (i = 0; i < m->nr_line; i++) {
+		struct rm_line *l = &m->line[i];
+		int named = l->addr == DATA;
+
+		l->what = named ? "g (struct s, 24 bytes)" : "heap of pid 100";
+		l->object = named ? "g" : NULL;
+		for (k = 0; k < l->nr_row; k++) {
+			struct rm_row *r = &l->row[k];
+
+			r->member = named && r->offset < 24 ? members[r->offset / 8] : NULL;
+			r->data = r->member ? r->member : "[unknown]";
+		}
+	}
+}
+
+struct fx {
+	struct maps *m;
+	struct cltab *t;
+	struct rm_model *rm;
+	struct rm_findings *fs;
+};
+
+static void mmap_rec(struct fx *f, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
+		     const char *name)
+{
+	struct trace_event ev = { .type = TRACE_REC_MMAP };
+
+	ev.mmap = (struct trace_mmap){ .pid = 100, .tid = 100, .start = start, .len = len,
+		.pgoff = pgoff, .prot = prot, .flags = start == SHM ? 1 : 2,
+		.maj = name[0] == '/' ? 8 : 0,
+		.ino = name[0] == '/' ? 5 : 0, .cpumode = 2, .filename = name };
+	cltab_feed(f->t, f->m, &ev);
+}
+
+static void fx_open(struct fx *f)
+{
+	struct cltab_opts o = { .cl_size = 64, .display = CLTAB_DISPLAY_TOT, .nr_cpus = 4,
+				.cpu_node = cpu_node, .nr_nodes = 1, .sym = fake_code };
+
+	memset(f, 0, sizeof(*f));
+	f->m = maps_new();
+	f->t = cltab_new(&o);
+	mmap_rec(f, 0x400000, 0x1000, 0, 5, "/bin/app");
+	mmap_rec(f, DATA, 0x1000, 0x1000, 3, "/bin/app");
+	mmap_rec(f, HEAP, 0x10000, 0, 3, "[heap]");
+	mmap_rec(f, STACK, 0x1000, 0, 3, "[stack:77]");
+	mmap_rec(f, SHM, 0x1000, 0, 3, "/SYSV0000002a (deleted)");
+}
+
+static void fx_close(struct fx *f)
+{
+	rm_findings_free(f->fs);
+	rm_free(f->rm);
+	cltab_free(f->t);
+	maps_free(f->m);
+}
+
+static void add(struct fx *f, uint32_t tid, uint32_t cpu, uint64_t ip, uint64_t addr, uint64_t ds,
+		int n)
+{
+	struct trace_event ev = { .type = TRACE_REC_SAMPLE };
+
+	while (n-- > 0) {
+		ev.sample = (struct trace_sample){ .ip = ip, .addr = addr, .data_src = ds,
+			.weight = 10, .pid = 100, .tid = tid, .cpu = cpu, .cpumode = 2,
+			.flags = TRACE_SAMPLE_HAS_CPU | TRACE_SAMPLE_HAS_ADDR | TRACE_SAMPLE_HAS_DSRC |
+				 TRACE_SAMPLE_HAS_WEIGHT };
+		cltab_feed(f->t, f->m, &ev);
+	}
+}
+
+/* What the report session does: finish, model perf's lines, name, judge, group. With @names,
+ * the fake names of g; without, rm_name() without a symbol session (@verbose reasons). */
+static void build(struct fx *f, int names, int verbose)
+{
+	struct cltab_line *const *ln;
+	size_t nr;
+
+	cltab_finish(f->t);
+	ln = cltab_lines(f->t, &nr);
+	f->rm = rm_from_cltab(f->t, CLTAB_DISPLAY_TOT, ln, nr);
+	if (names) {
+		fake_names(f->rm);
+	} else {
+		struct rm_name_opts no = { .maps = f->m, .verbose = verbose };
+
+		rm_name(f->rm, &no);
+	}
+	rm_judge(f->rm);
+	assert_int_equal(rm_check(f->rm), 0);
+	f->fs = rm_findings_build(f->rm);
+}
+
+struct smp {
+	uint32_t tid, cpu;
+	uint64_t ip, off, ds;
+	int n;
+};
+
+static const struct verdict_case {
+	int line;
+	struct smp s[6];
+	enum rm_verdict verdict;
+	size_t nr_mem;
+	const char *advice;      /* a part of the advice text */
+} verdict_cases[] = {
+	{ __LINE__, { { 1, 0, 0x400100, 0, ST, 5 }, { 1, 0, 0x400100, 0, HITM, 4 },
+		      { 2, 1, 0x400200, 8, ST, 6 }, { 2, 1, 0x400200, 8, HITM, 3 } },
+	  RM_V_FALSE, 2,
+	  "g.a (written by tid 1) and g.b (written by tid 2) share a 64-byte line: put them on "
+	  "separate lines (pad, or align each to 64 bytes: __attribute__((aligned(64))))" },
+	/* a reader of one member, a writer of another */
+	{ __LINE__, { { 1, 0, 0x400100, 0, ST, 5 }, { 2, 1, 0x400200, 16, HITM, 7 },
+		      { 2, 1, 0x400200, 16, L1, 2 } },
+	  RM_V_FALSE, 2, "g.a (written by tid 1) and g.c (read by tid 2) share" },
+	/* two writers and a reader of one member */
+	{ __LINE__, { { 1, 0, 0x400100, 8, ST, 5 }, { 2, 1, 0x400200, 8, HITM, 4 },
+		      { 3, 2, 0x400200, 8, ST, 1 } },
+	  RM_V_TRUE, 1,
+	  "g.b is written by 2 threads (tid 1, tid 3) and read by tid 2: the threads share these "
+	  "bytes" },
+	/* bytes +0 and +4 of one scalar are one member */
+	{ __LINE__, { { 1, 0, 0x400100, 0, ST, 5 }, { 2, 1, 0x400200, 4, ST, 2 },
+		      { 2, 1, 0x400200, 4, HITM, 4 } },
+	  RM_V_TRUE, 1, "g.a is written by 2 threads" },
+	/* HITMs, but no store of another thread */
+	{ __LINE__, { { 1, 0, 0x400100, 0, HITM, 5 }, { 2, 1, 0x400200, 8, HITM, 2 } },
+	  RM_V_UNCLEAR, 2, "HITMs on the line but no store of another thread was sampled" },
+	/* beyond the variable: members unknown, named by offset */
+	{ __LINE__, { { 1, 0, 0x400300, 32, ST, 5 }, { 2, 1, 0x400300, 40, ST, 5 },
+		      { 2, 1, 0x400300, 40, HITM, 5 } },
+	  RM_V_FALSE, 2, "offset 0x20 (written by tid 1) and offset 0x28 (written by tid 2) share" },
+	/* a counter both write, a neighbour a third thread writes */
+	{ __LINE__, { { 1, 0, 0x400100, 0, ST, 5 }, { 1, 0, 0x400100, 0, HITM, 5 },
+		      { 2, 1, 0x400200, 0, ST, 5 }, { 2, 1, 0x400200, 0, HITM, 5 },
+		      { 3, 2, 0x400200, 8, ST, 10 }, { 3, 2, 0x400200, 8, HITM, 5 } },
+	  RM_V_MIXED, 2, "besides, g.a is written and read by 2 threads (tid 1, tid 2)" },
+};
+
+static void test_findings_verdicts(void **state)
+{
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < sizeof(verdict_cases) / sizeof(verdict_cases[0]); i++) {
+		const struct verdict_case *c = &verdict_cases[i];
+		const struct rm_finding *fd;
+		struct fx f;
+
+		fx_open(&f);
+		for (j = 0; j < 6 && c->s[j].n; j++)
+			add(&f, c->s[j].tid, c->s[j].cpu, c->s[j].ip, DATA + c->s[j].off, c->s[j].ds,
+			    c->s[j].n);
+		build(&f, 1, 0);
+		assert_int_equal(f.fs->nr, 1);
+		fd = &f.fs->f[0];
+		if (fd->verdict != c->verdict || fd->line[0]->nr_mem != c->nr_mem ||
+		    !strstr(fd->advice, c->advice))
+			fail_msg("row at line %d: verdict %s, %zu members, advice '%s'", c->line,
+				 rm_verdict_name(fd->verdict), fd->line[0]->nr_mem, fd->advice);
+		fx_close(&f);
+	}
+}
+
+static void test_findings_members(void **state)
+{
+	const struct rm_line *l;
+	const struct rm_member *b;
+	struct fx f;
+
+	(void)state;
+	fx_open(&f);
+	add(&f, 1, 0, 0x400100, DATA + 8, ST, 3);
+	add(&f, 1, 0, 0x400100, DATA + 8, HITM, 2);
+	add(&f, 2, 1, 0x400200, DATA + 12, HITM, 4);
+	add(&f, 2, 1, 0x400200, DATA + 12, L1, 1);
+	add(&f, 3, 2, 0x400200, DATA, ST, 1);
+	build(&f, 1, 0);
+	l = &f.rm->line[0];
+	assert_int_equal(l->cost, 6);
+	assert_true(l->v[RM_COL_COST] > 99.9);
+	assert_int_equal(l->nr_mem, 2);
+	/* by offset */
+	assert_string_equal(l->mem[0].name, "g.a");
+	b = &l->mem[1];
+	assert_string_equal(b->name, "g.b");
+	assert_int_equal(b->offset, 8);
+	assert_int_equal(b->reads, 7);
+	assert_int_equal(b->writes, 3);
+	assert_int_equal(b->cost, 6);
+	assert_int_equal(b->nr_writers, 1);
+	assert_int_equal(b->nr_readers, 2);
+	assert_int_equal(b->writer_row->code.ip, 0x400100);
+	assert_int_equal(b->reader_row->code.ip, 0x400200);
+	assert_string_equal(b->writer_row->code.symbol, "wa");
+	/* tid 1 reads what it writes itself; tid 2 reads what tid 1 writes: true */
+	assert_int_equal(l->verdict, RM_V_MIXED);
+	fx_close(&f);
+}
+
+static const struct what_case {
+	int line;
+	uint64_t addr;
+	int verbose;
+	const char *what;
+} what_cases[] = {
+	{ __LINE__, HEAP + 0x40, 0, "heap of pid 100" },
+	{ __LINE__, STACK + 0x80, 0, "stack of tid 77" },
+	{ __LINE__, SHM + 0x40, 0, "/SYSV0000002a (deleted)" },   /* shared memory: its name */
+	{ __LINE__, DATA + 0x100, 0, "[unknown]" },
+	{ __LINE__, DATA + 0x100, 1, "[unknown] (app: no symbol resolution)" },
+	{ __LINE__, 0x9000000, 0, "[unknown]" },
+	{ __LINE__, 0x9000000, 1, "[unknown] (no symbol resolution)" },
+};
+
+static void test_findings_what(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(what_cases) / sizeof(what_cases[0]); i++) {
+		const struct what_case *c = &what_cases[i];
+		struct fx f;
+
+		fx_open(&f);
+		add(&f, 1, 0, 0x400100, c->addr, ST, 2);
+		add(&f, 2, 1, 0x400200, c->addr, HITM, 2);
+		build(&f, 0, c->verbose);
+		assert_int_equal(f.rm->nr_line, 1);
+		if (strcmp(f.rm->line[0].what, c->what))
+			fail_msg("row at line %d: '%s'", c->line, f.rm->line[0].what);
+		assert_null(f.rm->line[0].object);   /* no variable: an object of its own */
+		fx_close(&f);
+	}
+}
+
+static char *print(struct fx *f, size_t top)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_int_equal(summary_print(m, f->rm, f->fs, top, "# ", 0), 0);
+	fclose(m);
+	return buf;
+}
+
+/* Unnamed lines are findings of their own; --summary N prints the N costliest. */
+static void test_findings_top(void **state)
+{
+	struct fx f;
+	char *out;
+	int i;
+
+	(void)state;
+	fx_open(&f);
+	for (i = 0; i < 8; i++) {
+		add(&f, 1, 0, 0x400100, HEAP + 64 * (uint64_t)i, HITM, 10 - i);
+		add(&f, 2, 1, 0x400200, HEAP + 64 * (uint64_t)i + 8, ST, 1);
+	}
+	add(&f, 1, 0, 0x400100, HEAP + 64 * 20, ST, 1);
+	build(&f, 0, 0);
+	assert_int_equal(f.fs->nr, 8);
+	assert_int_equal(f.fs->f[0].line[0]->addr, HEAP);
+	assert_int_equal(f.fs->f[2].line[0]->addr, HEAP + 128);
+	out = print(&f, 3);
+	assert_non_null(strstr(out, "# c2c-lite summary: 8 findings on 8 contended cachelines (by "
+				    "Total HITMs); the first 3\n"));
+	assert_non_null(strstr(out, "# 3. heap of pid 100: FALSE SHARING"));
+	assert_null(strstr(out, "# 4. "));
+	free(out);
+	out = print(&f, 0);
+	assert_string_equal(out, "");
+	free(out);
+	fx_close(&f);
+}
+
+/* The members of one object spread over lines (an array of per-thread elements) are one
+ * finding, ranked by their total. */
+static void test_findings_object_over_lines(void **state)
+{
+	struct fx f;
+	size_t i;
+
+	(void)state;
+	fx_open(&f);
+	for (i = 0; i < 4; i++) {   /* 4 lines of 8 elements; thread t writes element t */
+		uint32_t t;
+
+		for (t = 0; t < 8; t++) {
+			add(&f, 10 + 8 * (uint32_t)i + t, t % 4, 0x400100, HEAP + 64 * i + 8 * t, ST, 1);
+			add(&f, 10 + 8 * (uint32_t)i + t, t % 4, 0x400100, HEAP + 64 * i + 8 * t, HITM,
+			    1);
+		}
+	}
+	add(&f, 1, 0, 0x400200, DATA, HITM, 5);   /* another object, costlier than each line */
+	add(&f, 2, 1, 0x400200, DATA, ST, 5);
+	build(&f, 0, 0);
+	for (i = 0; i < f.rm->nr_line; i++) {   /* as rm_name() names an array through its type */
+		struct rm_line *l = &f.rm->line[i];
+		size_t k;
+
+		if (l->addr == DATA)
+			continue;
+		l->object = "heap of pid 100: *slots";
+		for (k = 0; k < l->nr_row; k++) {
+			char *name = malloc(32);
+
+			snprintf(name, 32, "slots[%llu].n",
+				 (unsigned long long)((l->addr - HEAP + l->row[k].offset) / 8));
+			l->row[k].member = name;
+		}
+	}
+	rm_judge(f.rm);
+	rm_findings_free(f.fs);
+	f.fs = rm_findings_build(f.rm);
+	assert_int_equal(f.fs->nr, 2);
+	assert_string_equal(f.fs->f[0].object, "heap of pid 100: *slots");
+	assert_int_equal(f.fs->f[0].nr_line, 4);
+	assert_int_equal(f.fs->f[0].verdict, RM_V_FALSE);
+	assert_true(f.fs->f[0].array);
+	assert_non_null(strstr(f.fs->f[0].advice, "elements of heap of pid 100: *slots are written "
+					       "by different threads and share 4 lines"));
+	assert_non_null(strstr(f.fs->f[0].advice, "pad or align each element to 64 bytes"));
+	assert_true(f.fs->f[0].gain > 50);
+	for (i = 0; i < f.rm->nr_line; i++) {
+		size_t k;
+
+		for (k = 0; f.rm->line[i].addr != DATA && k < f.rm->line[i].nr_row; k++)
+			free((char *)f.rm->line[i].row[k].member);
+	}
+	fx_close(&f);
+}
+
+static void test_findings_print(void **state)
+{
+	char *buf, *line, *save = NULL;
+	struct fx f;
+
+	(void)state;
+	fx_open(&f);
+	add(&f, 1, 0, 0x400100, DATA, ST, 5);
+	add(&f, 2, 1, 0x400200, DATA + 8, ST, 5);
+	add(&f, 2, 1, 0x400200, DATA + 8, HITM, 5);
+	build(&f, 1, 0);
+	buf = print(&f, 5);
+	assert_non_null(strstr(buf, "# c2c-lite summary: 1 finding on 1 contended cacheline (by "
+				    "Total HITMs)\n"));
+	assert_non_null(strstr(buf, "# 1. g (struct s, 24 bytes): FALSE SHARING, 100.00% of Total "
+				    "HITMs, 1 line (0x600000)\n"));
+	assert_non_null(strstr(buf, "wb at w.c:20"));
+	assert_non_null(strstr(buf, "#   predicted gain: up to 100.00% of Total HITMs"));
+	/* every line is a comment line */
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		assert_true(!strcmp(line, "#") || !strncmp(line, "# ", 2));
+	free(buf);
+	fx_close(&f);
+}
+
+/* More than SUMMARY_MAX_MEMBERS members: the heaviest are printed, the rest counted. */
+static void test_findings_cap(void **state)
+{
+	struct fx f;
+	char *buf;
+	int i;
+
+	(void)state;
+	fx_open(&f);
+	for (i = 0; i < 20; i++)
+		add(&f, 1, 0, 0x400100, HEAP + 2 * (uint64_t)i, HITM, i < 2 ? 1 : 2);
+	add(&f, 2, 1, 0x400200, HEAP + 38, ST, 1);
+	build(&f, 0, 0);
+	assert_int_equal(f.rm->line[0].nr_mem, 20);
+	buf = print(&f, 5);
+	/* 0x4..0x26 cost 2 HITMs, 0x26 has a store too: 0x0, 0x2 (1 HITM), 0x22, 0x24 are left out */
+	assert_non_null(strstr(buf, "#     (4 lighter members not shown)\n"));
+	assert_null(strstr(buf, "#     0x0 "));
+	assert_null(strstr(buf, "#     0x2 "));
+	assert_null(strstr(buf, "#     0x24 "));
+	assert_non_null(strstr(buf, "#     0x20 "));
+	assert_non_null(strstr(buf, "#     0x26 "));
+	free(buf);
+	fx_close(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_findings_verdicts),
+		cmocka_unit_test(test_findings_members),
+		cmocka_unit_test(test_findings_what),
+		cmocka_unit_test(test_findings_top),
+		cmocka_unit_test(test_findings_object_over_lines),
+		cmocka_unit_test(test_findings_print),
+		cmocka_unit_test(test_findings_cap),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
