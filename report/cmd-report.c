@@ -11,6 +11,7 @@
 #include "c2c/cmds.h"
 #include "c2c/log.h"
 #include "report/cltable.h"
+#include "report/json/json.h"
 #include "report/model/session.h"
 #include "report/stdio-estimate.h"
 #include "report/stdio.h"
@@ -38,6 +39,9 @@ static const char report_usage[] =
 	"      --summary N         explain the N costliest findings (default 5; 0: none)\n"
 	"      --no-data-names     no data names in the Pareto (its lines are then perf's, byte\n"
 	"                          for byte)\n"
+	"      --map               line maps: each thread's reads and writes of each byte\n"
+	"      --json              the report model as JSON (docs/report-json.md)\n"
+	"      --csv[=TABLE]       one table as CSV: lines (default), rows or members\n"
 	"  -v, --verbose           more messages\n"
 	"  -q, --quiet             errors only\n";
 
@@ -52,11 +56,15 @@ struct report_opts {
 	const char *vmlinux, *symfs;
 	int summary;                /* lines the c2c-lite summary explains */
 	int no_data_names;          /* --no-data-names: perf's Pareto without the Data column */
+	int map;                    /* --map: line maps */
+	int json;                   /* --json */
+	int csv;                    /* --csv[=TABLE]: enum csv_table + 1 */
+	int summary_given, text_opt; /* for refusing text options with --json/--csv */
 };
 
 enum {
 	OPT_STDIO = 256, OPT_STATS, OPT_SHOW_ALL, OPT_NO_SOURCE, OPT_FULL_SYMBOLS, OPT_CL_SIZE,
-	OPT_DOUBLE_CL, OPT_SYMFS, OPT_SUMMARY, OPT_NO_DATA_NAMES,
+	OPT_DOUBLE_CL, OPT_SYMFS, OPT_SUMMARY, OPT_NO_DATA_NAMES, OPT_MAP, OPT_JSON, OPT_CSV,
 };
 
 static int parse_display(const char *s)
@@ -117,6 +125,8 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		{ "vmlinux", required_argument, NULL, 'k' }, { "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
 		{ "no-data-names", no_argument, NULL, OPT_NO_DATA_NAMES },
+		{ "map", no_argument, NULL, OPT_MAP },
+		{ "json", no_argument, NULL, OPT_JSON }, { "csv", optional_argument, NULL, OPT_CSV },
 		{ "verbose", no_argument, NULL, 'v' }, { "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
@@ -145,6 +155,15 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		case OPT_SHOW_ALL: o->show_all = 1; break;
 		case OPT_NO_SOURCE: o->no_source = 1; break;
 		case OPT_NO_DATA_NAMES: o->no_data_names = 1; break;
+		case OPT_MAP: o->map = 1; break;
+		case OPT_JSON: o->json = 1; break;
+		case OPT_CSV:
+			if ((o->csv = optarg ? csv_table_parse(optarg) + 1 : CSV_LINES + 1) <= 0) {
+				c2c_log(C2C_LOG_ERROR, "--csv '%s': the tables are lines, rows and "
+					"members", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case OPT_FULL_SYMBOLS: o->full_symbols = 1; break;
 		case OPT_CL_SIZE:
 			v = strtol(optarg, &end, 0);
@@ -165,6 +184,7 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			o->summary = (int)v;
+			o->summary_given = 1;
 			break;
 		case 'v': c2c_log_set_level(C2C_LOG_DEBUG); break;
 		case 'q': c2c_log_set_level(C2C_LOG_ERROR); break;
@@ -178,6 +198,17 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 	}
 	if (o->node_info > 2)
 		o->node_info = 2;
+	if (o->json && o->csv) {
+		c2c_log(C2C_LOG_ERROR, "--json and --csv: choose one");
+		return EXIT_USAGE;
+	}
+	if ((o->json || o->csv) && (o->stats || o->node_info || o->no_source || o->full_symbols ||
+				    o->map || o->no_data_names || o->summary_given)) {
+		c2c_log(C2C_LOG_ERROR, "--stats, -N, --no-source, --full-symbols, --map, "
+			"--no-data-names and --summary shape the text report: they do not apply to "
+			"--%s, which holds everything", o->json ? "json" : "csv");
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -299,7 +330,10 @@ static int print_pmu(const struct report_opts *o, struct report_session *s)
 	}
 	print_header(stdout, s);
 	if (!o->stats && o->summary) {
-		err = summary_print(stdout, s->m, s->fs, (size_t)o->summary, "# ", 0);
+		struct summary_opts sm = { .top = (size_t)o->summary, .prefix = "# ",
+					   .map = o->map };
+
+		err = summary_print(stdout, s->m, s->fs, &sm);
 		if (!err && s->fs->nr)
 			fputc('\n', stdout);
 		if (!err)
@@ -316,7 +350,7 @@ static int print_estimate(const struct report_opts *o, struct report_session *s)
 				       .truncated = s->truncated, .no_source = o->no_source,
 				       .full_symbols = o->full_symbols, .stats_only = o->stats,
 				       .no_data_names = o->no_data_names,
-				       .summary = (size_t)o->summary };
+				       .summary = (size_t)o->summary, .map = o->map };
 	int err = stdio_estim_print(stdout, s->m, s->fs, s->e, &po);
 
 	if (err || fflush(stdout))
@@ -340,9 +374,15 @@ static int run(const struct report_opts *o)
 	err = rs_open(&s, &ro);
 	if (err)
 		return err;
-	if (s->kind == RM_PMU && (!s->info->nr_cpus || !s->info->nr_nodes))
+	if (s->kind == RM_PMU && (!s->info->nr_cpus || !s->info->nr_nodes) && !o->json && !o->csv)
 		c2c_warn("'%s' has no CPU/NUMA topology; node columns stay empty", o->input);
-	err = s->kind == RM_PMU ? print_pmu(o, s) : print_estimate(o, s);
+	if (o->json || o->csv) {
+		err = o->json ? json_print(stdout, s) : csv_print(stdout, s, o->csv - 1);
+		if (err || fflush(stdout))
+			err = c2c_err(-EIO, "cannot write the report: %s", strerror(errno));
+	} else {
+		err = s->kind == RM_PMU ? print_pmu(o, s) : print_estimate(o, s);
+	}
 	rs_free(s);
 	return err;
 }

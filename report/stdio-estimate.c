@@ -163,6 +163,10 @@ static void print_pareto_line(FILE *f, const struct rm_model *m, const struct rm
 		row_tail(f, r, o);
 		fputc('\n', f);
 	}
+	if (o->map) {
+		fputc('\n', f);
+		summary_print_map(f, m, l, "");
+	}
 }
 
 /* --- header --------------------------------------------------------------------------------- */
@@ -287,8 +291,11 @@ int stdio_estim_print(FILE *f, const struct rm_model *m, const struct rm_finding
 			print_pareto_line(f, m, &m->line[i], o);
 	}
 	if (o->summary) {
+		struct summary_opts so = { .top = o->summary, .prefix = "  ", .say_none = 1,
+					   .map = o->map };
+
 		print_banner(f, "What to fix");
-		summary_print(f, m, fs, o->summary, "  ", 1);
+		summary_print(f, m, fs, &so);
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -21,6 +21,7 @@ struct stdio_estim_opts {
 	int stats_only;             /* --stats: stop after the statistics */
 	int no_data_names;          /* no Data column, no line names */
 	size_t summary;             /* findings explained (0: none) */
+	int map;                    /* --map: the line map of every line */
 };
 
 /* Print the model @m of estimate table @e with its findings @fs. 0, or -EIO when writing

@@ -1889,3 +1889,86 @@ int sym_data_type_back(struct sym_session *s, const struct trace_mmap *code_map,
 	}
 	return type_vaddr(s, f, at, out);
 }
+
+/* --- the size of an access ----------------------------------------------------------------- */
+
+/* Bytes an AArch64 load or store moves, from its opcode and its first register. */
+static uint32_t a64_size(csh cs, const cs_insn *in)
+{
+	const cs_arm64 *a = &in->detail->arm64;
+	const char *r;
+
+	switch (in->id) {
+	case ARM64_INS_LDRB: case ARM64_INS_STRB: case ARM64_INS_LDRSB: case ARM64_INS_LDURB:
+	case ARM64_INS_STURB: case ARM64_INS_LDURSB: case ARM64_INS_LDARB: case ARM64_INS_STLRB:
+	case ARM64_INS_LDXRB: case ARM64_INS_STXRB: case ARM64_INS_LDAXRB: case ARM64_INS_STLXRB:
+		return 1;
+	case ARM64_INS_LDRH: case ARM64_INS_STRH: case ARM64_INS_LDRSH: case ARM64_INS_LDURH:
+	case ARM64_INS_STURH: case ARM64_INS_LDURSH: case ARM64_INS_LDARH: case ARM64_INS_STLRH:
+	case ARM64_INS_LDXRH: case ARM64_INS_STXRH: case ARM64_INS_LDAXRH: case ARM64_INS_STLXRH:
+		return 2;
+	case ARM64_INS_LDRSW: case ARM64_INS_LDURSW:
+		return 4;
+	default:
+		break;
+	}
+	if (!a->op_count || a->operands[0].type != ARM64_OP_REG)
+		return 0;
+	r = cs_reg_name(cs, a->operands[0].reg);
+	if (!r)
+		return 0;
+	switch (r[0]) {
+	case 'w': case 's': return (in->id == ARM64_INS_LDP || in->id == ARM64_INS_STP) ? 8 : 4;
+	case 'x': case 'd': return (in->id == ARM64_INS_LDP || in->id == ARM64_INS_STP) ? 16 : 8;
+	case 'q': return 16;
+	case 'h': return 2;
+	case 'b': return 1;
+	}
+	return 0;
+}
+
+int sym_access_size(struct sym_session *s, const struct trace_mmap *code_map, uint64_t ip,
+		    unsigned int back, uint32_t *size)
+{
+	struct sym_file *f = NULL;
+	struct type_file *t;
+	uint64_t vaddr, at;
+	const char *why;
+	uint8_t buf[16];
+	const uint8_t *p = buf;
+	size_t n;
+	cs_insn *in;
+	csh *cs;
+	int rc = -ENOENT;
+
+	*size = 0;
+	if (!s || !code_map || !code_map->filename || back >= BACK_MAX)
+		return -EINVAL;
+	if (sym_locate(s, code_map, ip, &f, &vaddr, &why))
+		return -ENOENT;
+	t = type_file(s, f);
+	at = vaddr;
+	if (back && insn_back(s, t, vaddr, back, &at, &why))
+		return -ENOENT;
+	cs = disasm(s->type, file_machine(t));
+	n = cs ? code_bytes(f, at, buf, sizeof(buf)) : 0;
+	if (!n || !(in = cs_malloc(*cs)))
+		return -ENOENT;
+	if (cs_disasm_iter(*cs, &p, &n, &at, in)) {
+		if (file_machine(t) == EM_X86_64) {
+			const cs_x86 *x = &in->detail->x86;
+
+			for (int i = 0; i < x->op_count; i++)
+				if (x->operands[i].type == X86_OP_MEM && in->id != X86_INS_LEA &&
+				    in->id != X86_INS_NOP) {
+					*size = x->operands[i].size;
+					break;
+				}
+		} else {
+			*size = a64_size(*cs, in);
+		}
+		rc = *size ? 0 : -ENOENT;
+	}
+	cs_free(in, 1);
+	return rc;
+}

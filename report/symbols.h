@@ -171,6 +171,11 @@ int sym_data_type(struct sym_session *s, const struct trace_mmap *code_map, uint
  * function"); the mapping's reason as sym_data_type(); -EINVAL on misuse. */
 int sym_data_type_back(struct sym_session *s, const struct trace_mmap *code_map, uint64_t ip,
 		       unsigned int back, uint64_t addr, struct sym_data_info *out);
+/* The bytes the memory access of the instruction @back instructions before @ip (0: @ip itself)
+ * moves: its memory operand's size (x86-64), its register's width (AArch64 loads and stores).
+ * 0, or -ENOENT (*size 0) when the code or the instruction cannot tell. */
+int sym_access_size(struct sym_session *s, const struct trace_mmap *code_map, uint64_t ip,
+		    unsigned int back, uint32_t *size);
 /* A kernel data address: DWARF of the vmlinux when given, else kallsyms data symbols (types
  * d D b B r R v V g G s S; var_size is the distance to the next symbol). */
 int sym_kernel_data(struct sym_session *s, uint64_t addr, struct sym_data_info *out);

@@ -284,11 +284,12 @@ static void test_findings_what(void **state)
 
 static char *print(struct fx *f, size_t top)
 {
+	struct summary_opts o = { .top = top, .prefix = "# " };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
-	assert_int_equal(summary_print(m, f->rm, f->fs, top, "# ", 0), 0);
+	assert_int_equal(summary_print(m, f->rm, f->fs, &o), 0);
 	fclose(m);
 	return buf;
 }

@@ -12,6 +12,7 @@
 #include "report/cltable-view.h"
 #include "report/model/model.h"
 #include "report/model/names.h"
+#include "report/symbols.h"
 
 /* --- strings ----------------------------------------------------------------------------------- */
 
@@ -655,7 +656,12 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 				rm_member_name(&d, buf, sizeof(buf));
 				r->member = pool_str(m, buf);
 			}
+			if (o->sym && w.cmap && !w.cmap->dso->kernel &&
+			    sym_access_size(o->sym, &w.cmap->mmap, w.ip, w.back, &r->size))
+				r->size = 0;
 		}
+		for (k = 0; k < l->nr_touch; k++)
+			l->touch[k].size = l->row[l->touch[k].row].size;
 		where_of(m, l, NULL, &w);
 		rm_what_text(&what, &w, o->verbose, buf, sizeof(buf));
 		l->what = pool_str(m, buf);

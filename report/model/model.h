@@ -129,6 +129,7 @@ struct rm_row {
 	struct rm_code code;
 	const char *data;        /* what the row touches: "buf1.a", "c->hits", "heap of pid 12" */
 	const char *member;      /* the member path without " (+N)" ("q.head"), NULL: unknown */
+	uint32_t size;           /* bytes its instruction accesses, 0: unknown (rm_name()) */
 	const struct maps_thread *thread;   /* of the first sample */
 	uint32_t nr_threads, nr_cpus;
 	int visible;             /* shown in the Pareto (PMU: has stores or the display metric) */
@@ -222,8 +223,40 @@ struct rm_name_opts {
 	const struct maps *maps;     /* the maps model the table was fed with (a .bss tail's file) */
 	int verbose;                 /* unknown names carry their reason */
 };
-/* Name the data of every line (what, object) and row (data). */
+/* Name the data of every line (what, object) and row (data, member), and size the rows'
+ * accesses from their instructions (rm_row.size, rm_touch.size). */
 void rm_name(struct rm_model *m, const struct rm_name_opts *o);
+
+/* THE LINE MAP: a picture of a line's bytes, a row per thread (by tid) and a cell per byte,
+ * with the kinds of access each thread made to it (an access covers its size from its first
+ * byte; one byte when the size is unknown). False sharing shows as different threads writing
+ * different cells of one line. */
+enum { RM_MAP_READ = 1, RM_MAP_WRITE = 2, RM_MAP_ATOMIC = 4 };
+
+struct rm_map_row {
+	const struct maps_thread *thread;
+	uint8_t *cell;                /* [rm_linemap.size]: RM_MAP_* bits */
+	uint64_t reads, writes, atomics;
+	double cost;
+};
+
+struct rm_linemap {
+	uint32_t size;                /* cells (bytes of the line) */
+	struct rm_map_row *row;
+	size_t nr_row;
+	const char **member;          /* [size]: the member each byte belongs to, NULL unknown */
+};
+
+void rm_linemap_build(const struct rm_model *m, const struct rm_line *l, struct rm_linemap *out);
+void rm_linemap_release(struct rm_linemap *map);
+/* The character of a cell: '.' untouched, 'r' read, 'w' written, 'x' read and written, 'a'
+ * atomic. */
+char rm_map_char(uint8_t cell);
+/* The map as text lines, each handed to @put: a ruler, the members by letter, a row per thread
+ * (at most @max_rows), the legend. 64 cells wide (two bytes a cell on 128-byte lines) plus a
+ * 14-column label: 78 columns. */
+void rm_linemap_text(const struct rm_linemap *map, size_t max_rows,
+		     void (*put)(void *ctx, const char *text), void *ctx);
 
 /* The text of column @id of line @l, or of its row @r when @r is not NULL ("12", "33.33%"). */
 void rm_cell(const struct rm_model *m, const struct rm_line *l, const struct rm_row *r,

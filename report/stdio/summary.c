@@ -158,11 +158,36 @@ static void print_finding(FILE *f, const struct rm_model *m, const struct rm_fin
 			m->kind == RM_SOFT ? "sampled time" : m->cost_unit);
 }
 
-int summary_print(FILE *f, const struct rm_model *m, const struct rm_findings *fs, size_t top,
-		  const char *prefix, int say_none)
+struct map_ctx {
+	FILE *f;
+	const char *prefix;
+};
+
+static void map_line(void *ctx, const char *text)
 {
-	const char *cost = m->cost_name ? m->cost_name : "cost";
-	size_t i, n = fs->nr < top ? fs->nr : top;
+	struct map_ctx *c = ctx;
+
+	fprintf(c->f, "%s    %s\n", c->prefix, text);
+}
+
+void summary_print_map(FILE *f, const struct rm_model *m, const struct rm_line *l,
+		       const char *prefix)
+{
+	struct map_ctx c = { f, prefix };
+	struct rm_linemap map;
+
+	rm_linemap_build(m, l, &map);
+	fprintf(f, "%s  line map of 0x%llx:\n", prefix, (unsigned long long)l->addr);
+	rm_linemap_text(&map, 32, map_line, &c);
+	rm_linemap_release(&map);
+}
+
+int summary_print(FILE *f, const struct rm_model *m, const struct rm_findings *fs,
+		  const struct summary_opts *o)
+{
+	const char *cost = m->cost_name ? m->cost_name : "cost", *prefix = o->prefix;
+	size_t i, n = fs->nr < o->top ? fs->nr : o->top;
+	int say_none = o->say_none;
 
 	if (!n && !say_none)
 		return 0;
@@ -176,7 +201,10 @@ int summary_print(FILE *f, const struct rm_model *m, const struct rm_findings *f
 	if (n < fs->nr)
 		fprintf(f, "; the first %zu", n);
 	fprintf(f, "\n");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		print_finding(f, m, &fs->f[i], i, prefix);
+		if (o->map)
+			summary_print_map(f, m, fs->f[i].line[0], prefix);
+	}
 	return ferror(f) ? -EIO : 0;
 }

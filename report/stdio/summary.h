@@ -13,10 +13,20 @@
 #define SUMMARY_DEFAULT_TOP 5
 #define SUMMARY_MAX_MEMBERS 16   /* members printed per finding; the lighter ones are counted */
 
-/* The first @top findings, each line prefixed with @prefix ("# " before perf's sections, "  " in
- * the estimate report). Nothing when there is no finding and @say_none is 0. 0 or -EIO. */
-int summary_print(FILE *f, const struct rm_model *m, const struct rm_findings *fs, size_t top,
-		  const char *prefix, int say_none);
+struct summary_opts {
+	size_t top;              /* findings printed */
+	const char *prefix;      /* before every line: "# " before perf's sections, "  " in the
+				  * estimate report */
+	int say_none;            /* say so when there is no finding (else print nothing) */
+	int map;                 /* the line map of each finding's costliest line (--map) */
+};
+
+/* The findings. 0 or -EIO. */
+int summary_print(FILE *f, const struct rm_model *m, const struct rm_findings *fs,
+		  const struct summary_opts *o);
+/* The line map of @l, each line prefixed with @prefix. */
+void summary_print_map(FILE *f, const struct rm_model *m, const struct rm_line *l,
+		       const char *prefix);
 
 /* "writer_a at fs.c:12", "writer_a", "0x401136" */
 void summary_code_text(const struct rm_row *r, char *buf, size_t n);

@@ -1,0 +1,632 @@
+/* JSON and CSV over the report model (see json.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/soft.h"
+#include "c2c/xalloc.h"
+#include "report/cltable-view.h"
+#include "report/json/json.h"
+
+/* --- a small JSON writer ------------------------------------------------------------------------ */
+
+#define JW_DEPTH 32
+
+struct jw {
+	FILE *f;
+	int depth;
+	int count[JW_DEPTH];     /* members written at each level */
+};
+
+/* A string with JSON escapes; bytes that are not UTF-8 become U+FFFD. */
+static void jw_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	fputc('"', f);
+	while (*p) {
+		unsigned c = *p;
+		int n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 :
+			(c & 0xf8) == 0xf0 ? 3 : -1;
+		int k;
+
+		if (c == '"' || c == '\\') {
+			fprintf(f, "\\%c", c);
+			p++;
+			continue;
+		}
+		if (c < 0x20) {
+			fprintf(f, "\\u%04x", c);
+			p++;
+			continue;
+		}
+		for (k = 1; n > 0 && k <= n; k++)
+			if ((p[k] & 0xc0) != 0x80)
+				n = -1;
+		if (n < 0 || (n == 1 && c < 0xc2)) {
+			fputs("\\ufffd", f);
+			p++;
+			continue;
+		}
+		fwrite(p, 1, (size_t)n + 1, f);
+		p += n + 1;
+	}
+	fputc('"', f);
+}
+
+static void jw_key(struct jw *w, const char *key)
+{
+	if (w->count[w->depth]++)
+		fputc(',', w->f);
+	fprintf(w->f, "\n%*s", 2 * w->depth, "");
+	if (key) {
+		jw_string(w->f, key);
+		fputs(": ", w->f);
+	}
+}
+
+static void jw_open(struct jw *w, const char *key, char c)
+{
+	jw_key(w, key);
+	fputc(c, w->f);
+	if (w->depth + 1 < JW_DEPTH)
+		w->count[++w->depth] = 0;
+}
+
+static void jw_close(struct jw *w, char c)
+{
+	int empty = !w->count[w->depth];
+
+	if (w->depth)
+		w->depth--;
+	if (!empty)
+		fprintf(w->f, "\n%*s", 2 * w->depth, "");
+	fputc(c, w->f);
+}
+
+#define jw_obj(w, key) jw_open(w, key, '{')
+#define jw_end(w) jw_close(w, '}')
+#define jw_arr(w, key) jw_open(w, key, '[')
+#define jw_aend(w) jw_close(w, ']')
+
+static void jw_str(struct jw *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	if (s)
+		jw_string(w->f, s);
+	else
+		fputs("null", w->f);
+}
+
+static void jw_num(struct jw *w, const char *key, double v)
+{
+	jw_key(w, key);
+	if (isnan(v) || isinf(v))
+		fputs("null", w->f);
+	else if (v == floor(v) && fabs(v) < 9e15)
+		fprintf(w->f, "%.0f", v);
+	else
+		fprintf(w->f, "%.6g", v);
+}
+
+static void jw_u64(struct jw *w, const char *key, uint64_t v)
+{
+	jw_key(w, key);
+	fprintf(w->f, "%" PRIu64, v);
+}
+
+static void jw_bool(struct jw *w, const char *key, int v)
+{
+	jw_key(w, key);
+	fputs(v ? "true" : "false", w->f);
+}
+
+static void jw_hex(struct jw *w, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	jw_str(w, key, buf);
+}
+
+/* --- shared pieces ------------------------------------------------------------------------------ */
+
+static const char *verdict_key(enum rm_verdict v)
+{
+	switch (v) {
+	case RM_V_FALSE: return "false";
+	case RM_V_TRUE: return "true";
+	case RM_V_MIXED: return "mixed";
+	case RM_V_UNCLEAR: return "unclear";
+	case RM_V_NONE: default: return "none";
+	}
+}
+
+static void thread_obj(struct jw *w, const char *key, const struct maps_thread *t)
+{
+	jw_obj(w, key);
+	jw_num(w, "tid", t ? t->tid : -1);
+	jw_num(w, "pid", t ? t->pid : -1);
+	jw_str(w, "comm", t && t->comm_set ? t->comm : NULL);
+	jw_end(w);
+}
+
+static void threads_arr(struct jw *w, const char *key, const struct maps_thread *const *t,
+			size_t nr)
+{
+	size_t i;
+
+	jw_arr(w, key);
+	for (i = 0; i < nr; i++)
+		thread_obj(w, NULL, t[i]);
+	jw_aend(w);
+}
+
+static const char *display_key(const struct report_session *s)
+{
+	return s->kind == RM_PMU ? cltv_display_name(s->display) : NULL;
+}
+
+/* --- JSON --------------------------------------------------------------------------------------- */
+
+static void header(struct jw *w, const struct report_session *s)
+{
+	const struct trace_info *in = s->info;
+	uint32_t i;
+
+	jw_obj(w, "header");
+	jw_str(w, "input", source_path(s->src));
+	jw_str(w, "host", in->hostname);
+	jw_str(w, "arch", in->arch);
+	jw_str(w, "kernel", in->kernel_release);
+	jw_str(w, "backend", trace_backend_name(in->backend));
+	jw_str(w, "kind", rm_kind_name(s->kind));
+	jw_arr(w, "events");
+	for (i = 0; i < in->nr_events; i++)
+		jw_str(w, NULL, in->events[i].name);
+	jw_aend(w);
+	jw_num(w, "cacheline_size", s->cl_size);
+	jw_str(w, "display", display_key(s));
+	jw_str(w, "cost", s->m->cost_name);
+	jw_str(w, "cost_unit", s->m->cost_unit);
+	jw_num(w, "total_cost", s->m->total_cost);
+	jw_u64(w, "records", s->records);
+	jw_bool(w, "synthetic", !!(in->flags & TRACE_INFO_SYNTHETIC));
+	jw_bool(w, "truncated", s->truncated);
+	jw_bool(w, "estimated", s->kind == RM_SOFT);
+	jw_end(w);
+}
+
+/* perf's c2c_stats counters, in struct dsrc_stats order. */
+static const char *const dsrc_names[] = {
+	"nr_entries", "locks", "store", "st_uncache", "st_noadrs", "st_l1hit", "st_l1miss",
+	"st_na", "load", "ld_excl", "ld_shared", "ld_uncache", "ld_io", "ld_miss", "ld_noadrs",
+	"ld_fbhit", "ld_l1hit", "ld_l2hit", "ld_llchit", "lcl_hitm", "rmt_hitm", "tot_hitm",
+	"lcl_peer", "rmt_peer", "tot_peer", "rmt_hit", "lcl_dram", "rmt_dram", "blk_data",
+	"blk_addr", "nomap", "noparse",
+};
+
+static void dsrc_obj(struct jw *w, const char *key, const struct dsrc_stats *st)
+{
+	const uint32_t *v = (const uint32_t *)st;
+	size_t i;
+
+	_Static_assert(sizeof(dsrc_names) / sizeof(dsrc_names[0]) * sizeof(uint32_t) ==
+		       sizeof(struct dsrc_stats), "dsrc_names follows struct dsrc_stats");
+	jw_obj(w, key);
+	for (i = 0; i < sizeof(dsrc_names) / sizeof(dsrc_names[0]); i++)
+		jw_u64(w, dsrc_names[i], v[i]);
+	jw_end(w);
+}
+
+static void statistics(struct jw *w, const struct report_session *s)
+{
+	jw_obj(w, "statistics");
+	if (s->t) {
+		const struct cltab_counts *n = cltab_counts(s->t);
+
+		jw_u64(w, "samples", n->samples);
+		jw_u64(w, "lost_records", n->lost_records);
+		jw_u64(w, "lost_samples", n->lost_samples);
+		jw_u64(w, "throttled", n->throttle);
+		jw_u64(w, "lines", cltab_nr_lines(s->t));
+		jw_u64(w, "shared_lines", cltab_nr_shared(s->t));
+		dsrc_obj(w, "events", cltab_total(s->t));
+		dsrc_obj(w, "shared", cltab_shared(s->t));
+	} else {
+		const struct estim_totals *t = estim_totals(s->e);
+		int i;
+
+		jw_u64(w, "samples", t->samples);
+		jw_u64(w, "weight", t->weight);
+		jw_u64(w, "recovered", t->recovered);
+		jw_u64(w, "recovered_weight", t->recovered_weight);
+		jw_u64(w, "lost_records", t->lost_records);
+		jw_u64(w, "lost_samples", t->lost_samples);
+		jw_u64(w, "throttled", t->throttle);
+		jw_u64(w, "unknown_kind", t->unknown_kind);
+		jw_u64(w, "lines", estim_nr_lines(s->e));
+		jw_arr(w, "not_recovered");
+		for (i = 0; i < ESTIM_NR_REASONS; i++) {
+			if (!t->reason[i])
+				continue;
+			jw_obj(w, NULL);
+			jw_str(w, "reason", i == ESTIM_NO_ADDR ? "no data address in the sample"
+				   : softdec_reason_name((enum softdec_reason)i));
+			jw_u64(w, "samples", t->reason[i]);
+			jw_u64(w, "weight", t->reason_weight[i]);
+			jw_end(w);
+		}
+		jw_aend(w);
+	}
+	jw_u64(w, "contended_lines", s->fs->nr_contended_lines);
+	jw_end(w);
+}
+
+static void columns(struct jw *w, const char *key, const struct rm_model *m,
+		    const enum rm_col_id *ids, size_t n)
+{
+	static const char *const fmt[] = {
+		[RM_FMT_COUNT] = "count", [RM_FMT_PCT] = "percent", [RM_FMT_MEAN] = "mean",
+		[RM_FMT_TEXT] = "text",
+	};
+	size_t i;
+
+	jw_arr(w, key);
+	for (i = 0; i < n; i++) {
+		const struct rm_col *c = rm_col(m->kind, m->display, ids[i]);
+
+		jw_obj(w, NULL);
+		jw_str(w, "key", c->key);
+		jw_str(w, "group", c->group);
+		jw_str(w, "header", c->hdr);
+		jw_str(w, "format", fmt[c->fmt]);
+		jw_end(w);
+	}
+	jw_aend(w);
+}
+
+static void values(struct jw *w, const struct rm_model *m, const struct rm_line *l,
+		   const struct rm_row *r)
+{
+	const enum rm_col_id *ids = r ? m->row_cols : m->line_cols;
+	size_t i, n = r ? m->nr_row_cols : m->nr_line_cols;
+
+	jw_obj(w, "values");
+	for (i = 0; i < n; i++) {
+		const struct rm_col *c = rm_col(m->kind, m->display, ids[i]);
+
+		if (c->fmt == RM_FMT_TEXT) {
+			char buf[128];
+
+			rm_cell(m, l, r, ids[i], buf, sizeof(buf));
+			jw_str(w, c->key, buf);
+		} else {
+			jw_num(w, c->key, r ? r->v[ids[i]] : l->v[ids[i]]);
+		}
+	}
+	jw_end(w);
+}
+
+static void code_obj(struct jw *w, const struct rm_code *c)
+{
+	jw_obj(w, "code");
+	jw_hex(w, "ip", c->ip);
+	jw_hex(w, "address", c->al);
+	jw_str(w, "symbol", c->symbol);
+	jw_u64(w, "symbol_offset", c->sym_offset);
+	jw_str(w, "file", c->srcfile);
+	jw_num(w, "line", c->line);
+	jw_str(w, "object", c->dso);
+	jw_end(w);
+}
+
+static void map_obj(struct jw *w, const struct rm_model *m, const struct rm_line *l)
+{
+	struct rm_linemap map;
+	char *cells;
+	size_t i;
+	uint32_t b;
+
+	rm_linemap_build(m, l, &map);
+	cells = xmalloc(map.size + 1);
+	jw_obj(w, "map");
+	jw_num(w, "size", map.size);
+	jw_arr(w, "members");
+	for (b = 0; b < map.size; b++)
+		jw_str(w, NULL, map.member[b]);
+	jw_aend(w);
+	jw_arr(w, "rows");
+	for (i = 0; i < map.nr_row; i++) {
+		const struct rm_map_row *r = &map.row[i];
+
+		for (b = 0; b < map.size; b++)
+			cells[b] = rm_map_char(r->cell[b]);
+		cells[map.size] = 0;
+		jw_obj(w, NULL);
+		thread_obj(w, "thread", r->thread);
+		jw_str(w, "cells", cells);
+		jw_u64(w, "reads", r->reads);
+		jw_u64(w, "writes", r->writes);
+		jw_u64(w, "atomics", r->atomics);
+		jw_num(w, "cost", r->cost);
+		jw_end(w);
+	}
+	jw_aend(w);
+	jw_end(w);
+	free(cells);
+	rm_linemap_release(&map);
+}
+
+static void line_obj(struct jw *w, const struct rm_model *m, const struct rm_line *l)
+{
+	size_t i;
+
+	jw_obj(w, NULL);
+	jw_num(w, "index", l->index + 1);
+	jw_hex(w, "address", l->addr);
+	jw_str(w, "what", l->what);
+	jw_str(w, "object", l->object);
+	jw_str(w, "verdict", verdict_key(l->verdict));
+	jw_num(w, "cost", l->cost);
+	jw_num(w, "true_cost", l->true_cost);
+	jw_num(w, "false_cost", l->false_cost);
+	jw_num(w, "threads", l->nr_threads);
+	values(w, m, l, NULL);
+	jw_arr(w, "rows");
+	for (i = 0; i < l->nr_row; i++) {
+		const struct rm_row *r = &l->row[i];
+
+		jw_obj(w, NULL);
+		jw_num(w, "offset", r->offset);
+		jw_num(w, "display_offset", r->disp_offset);
+		jw_str(w, "data", r->data);
+		jw_str(w, "member", r->member);
+		jw_num(w, "size", r->size);
+		jw_bool(w, "visible", r->visible);
+		jw_num(w, "threads", r->nr_threads);
+		thread_obj(w, "thread", r->thread);
+		code_obj(w, &r->code);
+		values(w, m, l, r);
+		jw_end(w);
+	}
+	jw_aend(w);
+	jw_arr(w, "members");
+	for (i = 0; i < l->nr_mem; i++) {
+		const struct rm_member *mb = &l->mem[i];
+
+		jw_obj(w, NULL);
+		jw_num(w, "offset", mb->offset);
+		jw_str(w, "name", mb->name);
+		jw_u64(w, "reads", mb->reads);
+		jw_u64(w, "writes", mb->writes);
+		jw_u64(w, "atomics", mb->atomics);
+		jw_num(w, "cost", mb->cost);
+		jw_num(w, "true_cost", mb->true_cost);
+		jw_num(w, "false_cost", mb->false_cost);
+		threads_arr(w, "writers", mb->writers, mb->nr_writers);
+		threads_arr(w, "readers", mb->readers, mb->nr_readers);
+		jw_end(w);
+	}
+	jw_aend(w);
+	map_obj(w, m, l);
+	jw_end(w);
+}
+
+static void findings(struct jw *w, const struct rm_findings *fs)
+{
+	size_t i, k;
+
+	jw_arr(w, "findings");
+	for (i = 0; i < fs->nr; i++) {
+		const struct rm_finding *f = &fs->f[i];
+
+		jw_obj(w, NULL);
+		jw_num(w, "rank", (double)i + 1);
+		jw_str(w, "object", f->object);
+		jw_str(w, "what", f->what);
+		jw_str(w, "verdict", verdict_key(f->verdict));
+		jw_num(w, "cost", f->cost);
+		jw_num(w, "true_cost", f->true_cost);
+		jw_num(w, "false_cost", f->false_cost);
+		jw_num(w, "share", f->share);
+		jw_num(w, "gain", f->gain);
+		jw_bool(w, "array", f->array);
+		jw_arr(w, "lines");
+		for (k = 0; k < f->nr_line; k++)
+			jw_hex(w, NULL, f->line[k]->addr);
+		jw_aend(w);
+		jw_str(w, "advice", f->advice);
+		jw_end(w);
+	}
+	jw_aend(w);
+}
+
+int json_print(FILE *f, const struct report_session *s)
+{
+	struct jw w = { .f = f };
+	const struct rm_model *m = s->m;
+	size_t i;
+
+	fputc('{', f);
+	w.count[0] = 0;
+	jw_str(&w, "schema", "c2c-lite-report");
+	jw_num(&w, "version", REPORT_JSON_VERSION);
+	header(&w, s);
+	statistics(&w, s);
+	jw_obj(&w, "columns");
+	columns(&w, "line", m, m->line_cols, m->nr_line_cols);
+	columns(&w, "row", m, m->row_cols, m->nr_row_cols);
+	jw_end(&w);
+	jw_arr(&w, "lines");
+	for (i = 0; i < m->nr_line; i++)
+		line_obj(&w, m, &m->line[i]);
+	jw_aend(&w);
+	findings(&w, s->fs);
+	fputs("\n}\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* --- CSV ---------------------------------------------------------------------------------------- */
+
+int csv_table_parse(const char *s)
+{
+	if (!strcmp(s, "lines"))
+		return CSV_LINES;
+	if (!strcmp(s, "rows"))
+		return CSV_ROWS;
+	if (!strcmp(s, "members"))
+		return CSV_MEMBERS;
+	return -1;
+}
+
+/* A field, quoted when it holds a separator, a quote or a line break. */
+static void csv_field(FILE *f, const char *s, int first)
+{
+	if (!first)
+		fputc(',', f);
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	fputc(',', f);
+	if (isnan(v))
+		return;
+	if (v == floor(v) && fabs(v) < 9e15)
+		fprintf(f, "%.0f", v);
+	else
+		fprintf(f, "%.6g", v);
+}
+
+static void csv_hex(FILE *f, uint64_t v, int first)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	csv_field(f, buf, first);
+}
+
+static void csv_header(FILE *f, const struct rm_model *m, const char *const *lead, size_t nl,
+		       const enum rm_col_id *ids, size_t n, const char *const *tail, size_t nt)
+{
+	size_t i;
+
+	for (i = 0; i < nl; i++)
+		csv_field(f, lead[i], !i);
+	for (i = 0; i < n; i++)
+		csv_field(f, rm_col(m->kind, m->display, ids[i])->key, 0);
+	for (i = 0; i < nt; i++)
+		csv_field(f, tail[i], 0);
+	fputs("\r\n", f);
+}
+
+static void csv_values(FILE *f, const struct rm_model *m, const struct rm_line *l,
+		       const struct rm_row *r)
+{
+	const enum rm_col_id *ids = r ? m->row_cols : m->line_cols;
+	size_t i, n = r ? m->nr_row_cols : m->nr_line_cols;
+	char buf[128];
+
+	for (i = 0; i < n; i++) {
+		if (rm_col(m->kind, m->display, ids[i])->fmt == RM_FMT_TEXT) {
+			rm_cell(m, l, r, ids[i], buf, sizeof(buf));
+			csv_field(f, buf, 0);
+		} else {
+			csv_num(f, r ? r->v[ids[i]] : l->v[ids[i]]);
+		}
+	}
+}
+
+int csv_print(FILE *f, const struct report_session *s, enum csv_table t)
+{
+	static const char *const line_lead[] = { "index", "address", "what", "object" };
+	static const char *const line_tail[] = { "verdict", "cost", "true_cost", "false_cost" };
+	static const char *const row_lead[] = { "line", "line_address", "offset", "code_address",
+						"symbol", "source", "object", "data", "size" };
+	static const char *const mem_lead[] = { "line", "line_address", "offset", "member", "reads",
+						"writes", "atomics", "cost", "true_cost",
+						"false_cost", "writers", "readers" };
+	const struct rm_model *m = s->m;
+	char buf[512], thr[256];
+	size_t i, k;
+
+	if (t == CSV_LINES)
+		csv_header(f, m, line_lead, 4, m->line_cols, m->nr_line_cols, line_tail, 4);
+	else if (t == CSV_ROWS)
+		csv_header(f, m, row_lead, 9, m->row_cols, m->nr_row_cols, NULL, 0);
+	else
+		csv_header(f, m, mem_lead, 12, NULL, 0, NULL, 0);
+	for (i = 0; i < m->nr_line; i++) {
+		const struct rm_line *l = &m->line[i];
+
+		if (t == CSV_LINES) {
+			snprintf(buf, sizeof(buf), "%u", l->index + 1);
+			csv_field(f, buf, 1);
+			csv_hex(f, l->addr, 0);
+			csv_field(f, l->what, 0);
+			csv_field(f, l->object, 0);
+			csv_values(f, m, l, NULL);
+			csv_field(f, verdict_key(l->verdict), 0);
+			csv_num(f, l->cost);
+			csv_num(f, l->true_cost);
+			csv_num(f, l->false_cost);
+			fputs("\r\n", f);
+			continue;
+		}
+		for (k = 0; t == CSV_ROWS && k < l->nr_row; k++) {
+			const struct rm_row *r = &l->row[k];
+
+			snprintf(buf, sizeof(buf), "%u", l->index + 1);
+			csv_field(f, buf, 1);
+			csv_hex(f, l->addr, 0);
+			csv_num(f, r->offset);
+			csv_hex(f, r->code.al, 0);
+			csv_field(f, r->code.symbol, 0);
+			if (r->code.srcfile)
+				snprintf(buf, sizeof(buf), "%s:%u", r->code.srcfile, r->code.line);
+			csv_field(f, r->code.srcfile ? buf : NULL, 0);
+			csv_field(f, r->code.dso, 0);
+			csv_field(f, r->data, 0);
+			csv_num(f, r->size);
+			csv_values(f, m, l, r);
+			fputs("\r\n", f);
+		}
+		for (k = 0; t == CSV_MEMBERS && k < l->nr_mem; k++) {
+			const struct rm_member *mb = &l->mem[k];
+
+			snprintf(buf, sizeof(buf), "%u", l->index + 1);
+			csv_field(f, buf, 1);
+			csv_hex(f, l->addr, 0);
+			csv_num(f, mb->offset);
+			csv_field(f, mb->name, 0);
+			csv_num(f, (double)mb->reads);
+			csv_num(f, (double)mb->writes);
+			csv_num(f, (double)mb->atomics);
+			csv_num(f, mb->cost);
+			csv_num(f, mb->true_cost);
+			csv_num(f, mb->false_cost);
+			rm_threads_text(mb->writers, mb->nr_writers, thr, sizeof(thr));
+			csv_field(f, mb->nr_writers ? thr : NULL, 0);
+			rm_threads_text(mb->readers, mb->nr_readers, thr, sizeof(thr));
+			csv_field(f, mb->nr_readers ? thr : NULL, 0);
+			fputs("\r\n", f);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
