@@ -13,6 +13,7 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
+#include "report/cltable-view.h"
 #include "report/source.h"
 #include "tui/draw.h"
 #include "tui/srcfile.h"
@@ -171,7 +172,7 @@ static void tui_reload(struct tui_cmd *c, int old_coalesce, const char *old_name
 		c->last[0] = '\0';
 		return;
 	}
-	tui_view_rebuild(&c->v, m);
+	tui_view_rebuild(&c->v, c->m, m);
 	tui_model_free(c->m);
 	c->m = m;
 	snprintf(c->v.msg, sizeof(c->v.msg), "coalesce offset,%s", p->name);
@@ -192,7 +193,7 @@ static void tui_redraw(struct tui_cmd *c)
 	struct tui_screen *s = tui_term_screen(c->term);
 
 	if (s->rows != c->v.rows || s->cols != c->v.cols)
-		tui_view_resize(&c->v, s->rows, s->cols);
+		tui_view_resize(&c->v, c->m, s->rows, s->cols);
 	if (!c->v.msg[0] && c->last[0]) {
 		snprintf(c->v.msg, sizeof(c->v.msg), "%s", c->last);
 		c->last[0] = '\0';

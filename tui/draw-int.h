@@ -8,15 +8,6 @@
 
 #include "tui/draw.h"
 
-/* A growable row of text. */
-struct tui_buf {
-	char *s;
-	size_t len, cap;
-};
-
-void tui_bufaddf(struct tui_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tui_bufreset(struct tui_buf *b);
-
 /* What one tui_draw() call draws with. */
 struct tui_ctx {
 	struct tui_screen *s;
@@ -34,13 +25,14 @@ void tui_rowf(struct tui_ctx *c, int row, enum tui_attr a, const char *fmt, ...)
 /* perf's banner: @word centred in dashes over @width columns. */
 void tui_banner(struct tui_buf *b, int width, const char *word);
 
-/* "[.] symbol" or "[.] 0x<address>", and perf's Source:Line text of an offset row. */
-void tui_symbol(const struct cltab_offset *o, char *buf, size_t size);
-void tui_srcline(const struct cltab_offset *o, char *buf, size_t size);
+/* "[.] symbol" or "[.] 0x<address>", and the Source:Line text of an offset row. */
+void tui_symbol(const struct rm_row *r, char *buf, size_t size);
+void tui_srcline(const struct rm_row *r, char *buf, size_t size);
 
 void tui_draw_list(struct tui_ctx *c);     /* draw-list.c */
 void tui_draw_line(struct tui_ctx *c);     /* draw-line.c */
 void tui_draw_source(struct tui_ctx *c);   /* draw-source.c */
-void tui_draw_text(struct tui_ctx *c, enum tui_screen_id s);   /* draw-text.c: stats, help */
+void tui_draw_text(struct tui_ctx *c, enum tui_screen_id s);   /* draw-text.c: stats, help,
+								 * findings, sort menu */
 
 #endif

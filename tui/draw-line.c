@@ -1,39 +1,175 @@
-/* One line's offset Pareto: shares of the line's own HITM/peer and store totals, then the code,
- * the data name, memory and CPU nodes, cycles and counts of each offset row. */
+/* One line: the findings panel (what the line holds, its verdict, the advice, the predicted gain,
+ * who writes and reads which member), its line map, then its offset rows: the columns the
+ * backend declares (for PMU data perf's Pareto: HITM and store shares of the line's totals,
+ * cycles, records, CPUs), the code address, symbol, source line, the data touched, and for PMU
+ * data the object and perf's node info. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/dsrc.h"
+#include "c2c/xalloc.h"
+#include "report/cltable-view.h"
 #include "report/maps.h"
-#include "report/stdio.h"
 #include "tui/draw-int.h"
 
-/* --- a line's offsets -------------------------------------------------------------------------- */
+#define SYM_W 34
+#define SRC_W 24
+#define DATA_W 24
+#define PANEL_MEMBERS 4
+#define PANEL_MAP_ROWS 8
 
-void tui_symbol(const struct cltab_offset *o, char *buf, size_t size)
+/* --- the panel ------------------------------------------------------------------------------------ */
+
+struct panel {
+	char **line;
+	size_t nr, cap;
+};
+
+static void panel_add(struct panel *p, const char *s)
 {
-	char lvl = maps_level_char(o->cpumode);
-
-	if (o->has_sym)
-		snprintf(buf, size, "[%c] %s", lvl, o->code.symbol);
-	else
-		snprintf(buf, size, "[%c] 0x%016llx", lvl,
-			 (unsigned long long)(o->cmap ? o->code_al : o->ip));
+	p->line = xgrow(p->line, &p->cap, p->nr + 1, sizeof(*p->line));
+	p->line[p->nr++] = xstrdup(s);
 }
 
-void tui_srcline(const struct cltab_offset *o, char *buf, size_t size)
+static void panel_map_line(void *ctx, const char *text)
 {
-	stdio_srcline(buf, size, o);
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "  %s", text);
+	panel_add(ctx, buf);
+}
+
+/* @text after @lead, wrapped at @width columns (words kept whole), at most @max lines. */
+static void panel_wrap(struct panel *p, const char *lead, const char *text, int width, int max)
+{
+	size_t ind = strlen(lead), n = strlen(text);
+	char buf[1024];
+	int lines = 0;
+
+	if (width < (int)ind + 20)
+		width = (int)ind + 20;
+	while (n && lines < max) {
+		size_t room = (size_t)width - ind, take = n;
+
+		if (take > room) {
+			take = room;
+			while (take > room / 2 && text[take] != ' ')
+				take--;
+			if (text[take] != ' ')
+				take = room;
+		}
+		if (lines == max - 1 && take < n && take > 3) {
+			snprintf(buf, sizeof(buf), "%*s%.*s...", (int)ind, lines ? "" : lead,
+				 (int)(take - 3), text);
+			panel_add(p, buf);
+			return;
+		}
+		snprintf(buf, sizeof(buf), "%*s%.*s", lines ? (int)ind : 0, lines ? "" : lead,
+			 (int)take, text);
+		panel_add(p, buf);
+		text += take;
+		n -= take;
+		while (*text == ' ')
+			text++, n--;
+		lines++;
+	}
+}
+
+size_t tui_line_panel(struct tui_model *m, const struct tui_view *v, const struct rm_line *l,
+		      char ***out)
+{
+	const struct rm_finding *f = l->finding;
+	struct panel p = { 0 };
+	char buf[1024], w[256], r[256];
+	size_t i;
+
+	snprintf(buf, sizeof(buf), "  %s: %s, %.2f%% of %s, %u thread%s", l->what ? l->what : "-",
+		 rm_verdict_name(l->verdict), l->v[RM_COL_COST], m->rm->cost_name,
+		 l->nr_threads, l->nr_threads == 1 ? "" : "s");
+	panel_add(&p, buf);
+	if (f) {
+		panel_wrap(&p, "  advice: ", f->advice, v->cols - 1, 3);
+		if (f->verdict == RM_V_FALSE || f->verdict == RM_V_MIXED) {
+			snprintf(buf, sizeof(buf), "  predicted gain: up to %.2f%% of %s (an estimate: "
+				 "its false sharing%s)", f->gain, m->rm->cost_name,
+				 f->nr_line > 1 ? ", over all its lines" : "");
+			panel_add(&p, buf);
+		}
+	} else {
+		panel_add(&p, "  advice: nothing to fix on this line");
+	}
+	for (i = 0; i < l->nr_mem && i < PANEL_MEMBERS; i++) {
+		const struct rm_member *mb = &l->mem[i];
+		char name[160];
+
+		rm_threads_text(mb->writers, mb->nr_writers, w, sizeof(w));
+		rm_threads_text(mb->readers, mb->nr_readers, r, sizeof(r));
+		if (mb->name)
+			snprintf(name, sizeof(name), "%s", mb->name);
+		else
+			snprintf(name, sizeof(name), "offset 0x%x", mb->offset);
+		snprintf(buf, sizeof(buf), "  %-24s written by %s%s%s", name,
+			 mb->nr_writers ? w : "nobody sampled", mb->nr_readers ? ", read by " : "",
+			 mb->nr_readers ? r : "");
+		panel_add(&p, buf);
+	}
+	if (l->nr_mem > PANEL_MEMBERS) {
+		snprintf(buf, sizeof(buf), "  (%zu more members; press f for the findings)",
+			 l->nr_mem - PANEL_MEMBERS);
+		panel_add(&p, buf);
+	}
+	if (v->show_map) {
+		struct rm_linemap map;
+
+		rm_linemap_build(m->rm, l, &map);
+		rm_linemap_text(&map, PANEL_MAP_ROWS, panel_map_line, &p);
+		rm_linemap_release(&map);
+	}
+	*out = p.line;
+	return p.nr;
+}
+
+/* --- rows ----------------------------------------------------------------------------------------- */
+
+void tui_symbol(const struct rm_row *r, char *buf, size_t size)
+{
+	char lvl = maps_level_char(r->code.cpumode);
+
+	if (r->code.symbol)
+		snprintf(buf, size, "[%c] %s", lvl, r->code.symbol);
+	else
+		snprintf(buf, size, "[%c] 0x%016llx", lvl,
+			 (unsigned long long)(r->code.dso ? r->code.al : r->code.ip));
+}
+
+void tui_srcline(const struct rm_row *r, char *buf, size_t size)
+{
+	const char *base;
+
+	if (!r->code.srcfile) {
+		snprintf(buf, size, "%s", r->code.dso ? r->code.dso : "-");
+		return;
+	}
+	base = strrchr(r->code.srcfile, '/');
+	snprintf(buf, size, "%s:%u", base ? base + 1 : r->code.srcfile, r->code.line);
+}
+
+/* PMU HITM and store columns show as shares of the line's, as perf's Pareto does. */
+static int tui_share_col(const struct tui_model *m, enum rm_col_id id)
+{
+	return m->kind == RM_PMU && (id == RM_COL_RMT_HITM || id == RM_COL_LCL_HITM ||
+				     id == RM_COL_ST_L1HIT || id == RM_COL_ST_L1MISS ||
+				     id == RM_COL_ST_NA);
 }
 
 /* The CPU-node column (c2c-semantics.md §4.4) at node-info level @lvl. */
-static void tui_cpu_nodes(struct tui_ctx *c, const struct cltab_offset *o, int lvl)
+static void tui_cpu_nodes(const struct tui_model *m, struct tui_buf *b,
+			  const struct cltab_offset *o, int lvl)
 {
-	const struct cltab_opts *op = cltab_opts(c->m->t);
-	enum cltab_display d = c->v->display;
-	uint32_t n, cpu, m = cltab_metric(d, &o->stats);
+	const struct cltab_opts *op = cltab_opts(m->t);
+	enum cltab_display d = m->display;
+	uint32_t n, cpu, metric = cltab_metric(d, &o->stats);
 	int printed = 0;
 
 	for (n = 0; n < op->nr_nodes; n++) {
@@ -41,7 +177,8 @@ static void tui_cpu_nodes(struct tui_ctx *c, const struct cltab_offset *o, int l
 		struct tui_buf cpus = { 0 };
 
 		for (cpu = 0; cpu < op->nr_cpus; cpu++) {
-			if (op->cpu_node[cpu] != (int32_t)n || !(o->cpuset[cpu / 64] & (1ULL << (cpu % 64))))
+			if (op->cpu_node[cpu] != (int32_t)n ||
+			    !(o->cpuset[cpu / 64] & (1ULL << (cpu % 64))))
 				continue;
 			tui_bufaddf(&cpus, "%s%u", cnt ? "," : "", cpu);
 			cnt++;
@@ -50,141 +187,140 @@ static void tui_cpu_nodes(struct tui_ctx *c, const struct cltab_offset *o, int l
 			free(cpus.s);
 			continue;
 		}
-		tui_bufaddf(&c->b, "%s", printed ? " " : "");
+		tui_bufaddf(b, "%s", printed ? " " : "");
 		printed = 1;
 		if (lvl == 0)
-			tui_bufaddf(&c->b, "%2u", n);
+			tui_bufaddf(b, "%2u", n);
 		else if (lvl == 2)
-			tui_bufaddf(&c->b, "%2u{%s}", n, cpus.s);
+			tui_bufaddf(b, "%2u{%s}", n, cpus.s);
 		else
-			tui_bufaddf(&c->b, "%2u{%2u %5.1f%% %5.1f%%}", n, cnt,
-				    cltv_pct(cltab_metric(d, &o->node_stats[n]), m),
+			tui_bufaddf(b, "%2u{%2u %5.1f%% %5.1f%%}", n, cnt,
+				    cltv_pct(cltab_metric(d, &o->node_stats[n]), metric),
 				    cltv_pct(o->node_stats[n].store, o->stats.store));
 		free(cpus.s);
 	}
 }
 
-/* Offset rows show the thread when the coalescing keeps threads apart. */
-static int tui_has_thread(const struct tui_view *v)
+static void tui_clipped(struct tui_buf *b, const char *text, int width, int full)
 {
-	int i;
+	char cut[512];
+	int w;
 
-	if (v->coalesce < 0)
-		return 0;
-	for (i = 0; i < tui_coalesce_presets[v->coalesce].nr; i++)
-		if (tui_coalesce_presets[v->coalesce].key[i] == CLTAB_CO_TID ||
-		    tui_coalesce_presets[v->coalesce].key[i] == CLTAB_CO_PID)
-			return 1;
-	return 0;
+	if (full) {
+		tui_bufaddf(b, "  %s", text);
+		return;
+	}
+	w = tui_clip(text, 0, width, cut, sizeof(cut));
+	tui_bufaddf(b, "  %s%*s", cut, width - w, "");
 }
 
-static void tui_ban(struct tui_buf *b, int width, const char *word)
+void tui_line_row_text(struct tui_model *m, const struct tui_view *v, size_t row,
+		       struct tui_buf *b)
 {
-	tui_bufaddf(b, "  ");
-	tui_banner(b, width, word);
+	const struct rm_line *l = tui_view_line(v, m);
+	const struct rm_row *r;
+	char tmp[512];
+	size_t i;
+
+	tui_bufreset(b);
+	if (!l || row >= v->nr_row_ix)
+		return;
+	r = &l->row[v->row_ix[row]];
+	snprintf(tmp, sizeof(tmp), "0x%x", r->disp_offset);
+	tui_bufaddf(b, "  %8s", tmp);
+	for (i = 0; i < m->rm->nr_row_cols; i++) {
+		enum rm_col_id id = m->rm->row_cols[i];
+		const struct rm_col *c = rm_col(m->kind, m->display, id);
+
+		if (tui_share_col(m, id))
+			snprintf(tmp, sizeof(tmp), "%.2f%%", cltv_pct((uint64_t)r->v[id],
+								      (uint64_t)l->v[id]));
+		else
+			rm_cell(m->rm, l, r, id, tmp, sizeof(tmp));
+		tui_bufaddf(b, "  %*s", c->width, tmp);
+	}
+	snprintf(tmp, sizeof(tmp), "0x%llx", (unsigned long long)(r->code.dso ? r->code.al :
+								       r->code.ip));
+	tui_bufaddf(b, "  %18s", tmp);
+	tui_symbol(r, tmp, sizeof(tmp));
+	tui_clipped(b, tmp, SYM_W, v->full_symbols);
+	tui_srcline(r, tmp, sizeof(tmp));
+	tui_clipped(b, tmp, SRC_W, v->full_symbols);
+	tui_clipped(b, r->data ? r->data : "-", DATA_W, 0);
+	if (m->kind == RM_PMU && m->t) {
+		tui_bufaddf(b, "  %-18.18s  ", r->code.dso ? r->code.dso : "[unknown]");
+		tui_cpu_nodes(m, b, r->src, v->node_info);
+	}
 }
 
 static void tui_line_header(struct tui_ctx *c, int row)
 {
-	int peer = c->v->display == CLTAB_DISPLAY_PEER, thr = tui_has_thread(c->v);
+	const struct tui_model *m = c->m;
+	const struct tui_view *v = c->v;
+	int sw = v->full_symbols ? 0 : SYM_W, cw = v->full_symbols ? 0 : SRC_W;
+	size_t i, j;
 
 	tui_bufreset(&c->b);
-	tui_ban(&c->b, 16, peer ? "Peer Snoop" : "HITM");
-	tui_ban(&c->b, 25, "Store Refs");
-	tui_bufaddf(&c->b, "  %6s%*s  %34s  %24s  %24s", "Data", thr ? 22 : 0, "", "",
-		    "", "");
-	tui_ban(&c->b, 11, "Memory");
-	tui_bufaddf(&c->b, "  %18s", "");
-	tui_ban(&c->b, 28, "cycles");
-	tui_bufaddf(&c->b, "  %7s  %5s", "Total", "cpu");
-	tui_row(c, row, TUI_ATTR_HEADER, c->b.s, c->v->hscroll);
+	tui_bufaddf(&c->b, "  %8s", "");
+	for (i = 0; i < m->rm->nr_row_cols; i = j) {
+		const struct rm_col *ci = rm_col(m->kind, m->display, m->rm->row_cols[i]);
+		int w = 0;
+
+		for (j = i; j < m->rm->nr_row_cols &&
+			    !strcmp(ci->group, rm_col(m->kind, m->display, m->rm->row_cols[j])->group) &&
+			    (j == i || *ci->group); j++)
+			w += 2 + rm_col(m->kind, m->display, m->rm->row_cols[j])->width;
+		tui_bufaddf(&c->b, "  ");
+		if (j == i + 1)
+			tui_bufaddf(&c->b, "%*s", w - 2, ci->group);
+		else
+			tui_banner(&c->b, w - 2, ci->group);
+	}
+	tui_row(c, row, TUI_ATTR_HEADER, c->b.s, v->hscroll);
 	tui_bufreset(&c->b);
-	tui_bufaddf(&c->b, "  %7s  %7s  %7s  %7s  %7s  %6s", peer ? "Rmt" : "RmtHitm",
-		    peer ? "Lcl" : "LclHitm", "L1 Hit", "L1 Miss", "N/A", "Offset");
-	if (thr)
-		tui_bufaddf(&c->b, "  %-20s", "Thread");
-	tui_bufaddf(&c->b, "  %-34s  %-24s  %-24s", "Symbol", "Source:Line", "Data");
-	tui_bufaddf(&c->b, "  %4s %6s", "Node", "PA cnt");
-	tui_bufaddf(&c->b, "  %18s  %8s  %8s  %8s  %7s  %5s  %-18s  %s", "Code address",
-		    peer ? "rmt peer" : "rmt hitm", peer ? "lcl peer" : "lcl hitm", "load", "records",
-		    "cnt", "Object", c->v->node_info == 1 ? "Node{cpus %share %stores}"
-				     : c->v->node_info == 2 ? "Node{cpu list}" : "Node");
-	tui_row(c, row + 1, TUI_ATTR_HEADER, c->b.s, c->v->hscroll);
-}
+	tui_bufaddf(&c->b, "  %8s", "Offset");
+	for (i = 0; i < m->rm->nr_row_cols; i++) {
+		const struct rm_col *ci = rm_col(m->kind, m->display, m->rm->row_cols[i]);
 
-static void tui_offset_row(struct tui_ctx *c, const struct cltab_line *l, const struct cltab_offset *o)
-{
-	int peer = c->v->display == CLTAB_DISPLAY_PEER;
-	const struct dsrc_stats *ls = &l->stats, *os = &o->stats;
-	char sym[256], src[256], data[256], cut[3][128], nodes[64], off[24];
-	const char *dn = tui_model_data_name(c->m, l, o, data, sizeof(data));
-	int wsym, wsrc, wdat;
-
-	tui_symbol(o, sym, sizeof(sym));
-	tui_srcline(o, src, sizeof(src));
-	wsym = tui_clip(sym, 0, 34, cut[0], sizeof(cut[0]));
-	wsrc = tui_clip(src, 0, 24, cut[1], sizeof(cut[1]));
-	wdat = tui_clip(dn ? dn : "", 0, 24, cut[2], sizeof(cut[2]));
-	cltv_nodes_str(c->m->t, o->nodeset, nodes, sizeof(nodes));
-	snprintf(off, sizeof(off), "0x%llx", (unsigned long long)o->disp_offset);
-	tui_bufaddf(&c->b, "  %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %6.2f%%  %6s",
-		    cltv_pct(peer ? os->rmt_peer : os->rmt_hitm, peer ? ls->rmt_peer : ls->rmt_hitm),
-		    cltv_pct(peer ? os->lcl_peer : os->lcl_hitm, peer ? ls->lcl_peer : ls->lcl_hitm),
-		    cltv_pct(os->st_l1hit, ls->st_l1hit), cltv_pct(os->st_l1miss, ls->st_l1miss),
-		    cltv_pct(os->st_na, ls->st_na), off);
-	if (tui_has_thread(c->v))
-		tui_bufaddf(&c->b, "  %7d:%-12.12s", o->thread->tid, o->thread->comm);
-	tui_bufaddf(&c->b, "  %s%*s  %s%*s  %s%*s", cut[0], 34 - wsym, "", cut[1], 24 - wsrc, "",
-		    cut[2], 24 - wdat, "");
-	tui_bufaddf(&c->b, "  %4s %6llu", nodes, (unsigned long long)o->paddr_cnt);
-	snprintf(off, sizeof(off), "0x%llx", (unsigned long long)o->ip);
-	tui_bufaddf(&c->b, "  %18s  %8.0f  %8.0f  %8.0f  %7u  %5u  %-18.18s  ", off,
-		    o->cycles[peer ? CLTAB_CYC_RMT_PEER : CLTAB_CYC_RMT_HITM].mean,
-		    o->cycles[peer ? CLTAB_CYC_LCL_PEER : CLTAB_CYC_LCL_HITM].mean,
-		    o->cycles[CLTAB_CYC_LOAD].mean, dsrc_total_records(os), o->cpu_cnt,
-		    o->dso_key ? o->dso_key : "[unknown]");
-	tui_cpu_nodes(c, o, c->v->node_info);
-}
-
-static void tui_line_summary(struct tui_ctx *c, const struct cltab_line *l, int row)
-{
-	const struct dsrc_stats *s = &l->stats;
-	int peer = c->v->display == CLTAB_DISPLAY_PEER;
-	char nodes[64], data[256];
-	const char *dn = tui_model_line_name(c->m, l, data, sizeof(data));
-
-	cltv_nodes_str(c->m->t, l->nodeset, nodes, sizeof(nodes));
-	tui_rowf(c, row, TUI_ATTR_NORMAL,
-		 "  %s rmt %u lcl %u  stores L1Hit %u L1Miss %u N/A %u  records %u  loads %u  "
-		 "node %s  PA cnt %llu%s%s", peer ? "Peer" : "HITM", peer ? s->rmt_peer : s->rmt_hitm,
-		 peer ? s->lcl_peer : s->lcl_hitm, s->st_l1hit, s->st_l1miss, s->st_na,
-		 dsrc_total_records(s), dsrc_total_loads(s), nodes, (unsigned long long)l->paddr_cnt,
-		 dn ? "  data " : "", dn ? dn : "");
+		tui_bufaddf(&c->b, "  %*s", ci->width, ci->hdr);
+	}
+	tui_bufaddf(&c->b, "  %18s  %-*s  %-*s  %-*s", "Code address", sw, "Symbol", cw,
+		    "Source:Line", DATA_W, "Data");
+	if (m->kind == RM_PMU)
+		tui_bufaddf(&c->b, "  %-18s  %s", "Object", v->node_info == 1 ?
+			    "Node{cpus %share %stores}" : v->node_info == 2 ? "Node{cpu list}" :
+			    "Node");
+	tui_row(c, row + 1, TUI_ATTR_HEADER, c->b.s, v->hscroll);
 }
 
 void tui_draw_line(struct tui_ctx *c)
 {
 	const struct tui_view *v = c->v;
-	const struct cltab_line *l = v->open;
-	int h = tui_view_body_rows(v, TUI_SCR_LINE), r;
+	const struct tui_model *m = c->m;
+	const struct rm_line *l = tui_view_line(v, m);
+	int h = tui_view_body_rows(v, TUI_SCR_LINE), r, top;
+	size_t i;
 
-	tui_rowf(c, 0, TUI_ATTR_TITLE, " Cacheline %#llx  (index %u, %zu of %zu offset rows shown)  "
-		 "display %s  coalesce %s", (unsigned long long)l->addr, v->rank[l->index], v->nr_off,
-		 l->nr_off, cltv_display_name(v->display), v->coalesce_name);
-	tui_line_summary(c, l, 1);
-	tui_line_header(c, 2);
-	tui_row(c, 4, TUI_ATTR_HEADER, "", 0);
+	if (!l)
+		return;
+	tui_rowf(c, 0, TUI_ATTR_TITLE, " Cacheline 0x%llx  (line %u of %zu, %zu of %zu offset rows "
+		 "shown)%s%s", (unsigned long long)l->addr, l->index + 1, m->rm->nr_line, v->nr_row_ix,
+		 l->nr_row, m->kind == RM_PMU ? "  display " : "",
+		 m->kind == RM_PMU ? cltv_display_name(v->display) : "");
+	for (i = 0; i < v->nr_panel; i++)
+		tui_row(c, 1 + (int)i, i == 0 ? TUI_ATTR_HOT : TUI_ATTR_NORMAL, v->panel[i], 0);
+	top = 1 + (int)v->nr_panel;
+	tui_line_header(c, top);
 	for (r = 0; r < h; r++) {
 		size_t idx = v->detail.top + (size_t)r;
 
-		if (idx >= v->nr_off) {
-			tui_row(c, 5 + r, TUI_ATTR_NORMAL,
-				r == 0 && !v->nr_off ? "  (no offset row has stores or the display metric)" : "", 0);
+		if (idx >= v->nr_row_ix) {
+			tui_row(c, top + 2 + r, TUI_ATTR_NORMAL, r == 0 && !v->nr_row_ix ?
+				"  (no offset row has stores or the display metric)" : "", 0);
 			continue;
 		}
-		tui_bufreset(&c->b);
-		tui_offset_row(c, l, l->off[v->off[idx]]);
-		tui_row(c, 5 + r, idx == v->detail.sel ? TUI_ATTR_SELECT : TUI_ATTR_NORMAL, c->b.s,
-			v->hscroll);
+		tui_line_row_text(c->m, v, idx, &c->b);
+		tui_row(c, top + 2 + r, idx == v->detail.sel ? TUI_ATTR_SELECT : TUI_ATTR_NORMAL,
+			c->b.s, v->hscroll);
 	}
 }

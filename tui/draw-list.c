@@ -1,47 +1,38 @@
-/* The cacheline list: the stdio table's columns (report/cltable-view.h describes them) with the
- * data name after the share, the sort column marked in the header. */
+/* The cacheline list: index, address, what the line holds and its verdict (so that the first
+ * screen says them on 80 columns), then the columns the backend declares (perf's Shared Data
+ * Cache Line Table for PMU data); the sort column marked in the header. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/dsrc.h"
-#include "report/maps.h"
+#include "report/cltable-view.h"
 #include "tui/draw-int.h"
 
-/* --- the cacheline list ------------------------------------------------------------------------ */
-
+#define TUI_ADDR_W 16
 #define TUI_DATA_W 24
+#define TUI_VERDICT_W 13
 
-/* Display order of the list's columns: the stdio table with the data name after the share. */
-static const enum cltv_col tui_list_cols[] = {
-	CLTV_COL_INDEX, CLTV_COL_ADDRESS, CLTV_COL_NODE, CLTV_COL_PA_CNT, CLTV_COL_SHARE,
-	CLTV_COL__NR /* data name */, CLTV_COL_LD_TOTAL, CLTV_COL_LD_LCL, CLTV_COL_LD_RMT,
-	CLTV_COL_RECORDS, CLTV_COL_LOADS, CLTV_COL_STORES, CLTV_COL_ST_L1HIT, CLTV_COL_ST_L1MISS,
-	CLTV_COL_ST_NA, CLTV_COL_FB, CLTV_COL_L1, CLTV_COL_L2, CLTV_COL_LLC_HIT, CLTV_COL_LLC_HITM,
-	CLTV_COL_RMT_HIT, CLTV_COL_RMT_HITM, CLTV_COL_DRAM_LCL, CLTV_COL_DRAM_RMT,
-};
-#define TUI_NR_LIST_COLS (int)(sizeof(tui_list_cols) / sizeof(tui_list_cols[0]))
-
-static const char *tui_group(enum cltv_col c, enum cltab_display d)
+static const struct rm_col *tui_col(const struct tui_model *m, size_t i)
 {
-	return c == CLTV_COL__NR ? "" : cltv_col(c, d)->group;
+	return rm_col(m->kind, m->display, m->rm->line_cols[i]);
 }
 
 static void tui_list_header(struct tui_ctx *c, int row)
 {
-	enum cltab_display d = c->v->display;
-	int i, j;
+	const struct tui_model *m = c->m;
+	size_t i, j;
 
 	tui_bufreset(&c->b);
-	for (i = 0; i < TUI_NR_LIST_COLS; i = j) {
-		const char *g = tui_group(tui_list_cols[i], d);
+	tui_bufaddf(&c->b, "  %5s  %*s  %-*s  %-*s", "", TUI_ADDR_W, "", TUI_DATA_W, "",
+		    TUI_VERDICT_W, "");
+	for (i = 0; i < m->rm->nr_line_cols; i = j) {
+		const char *g = tui_col(m, i)->group;
 		int w = 0;
 
-		for (j = i; j < TUI_NR_LIST_COLS && !strcmp(g, tui_group(tui_list_cols[j], d)) &&
+		for (j = i; j < m->rm->nr_line_cols && !strcmp(g, tui_col(m, j)->group) &&
 			    (j == i || *g); j++)
-			w += 2 + (tui_list_cols[j] == CLTV_COL__NR ? TUI_DATA_W
-								 : cltv_col(tui_list_cols[j], d)->width);
+			w += 2 + tui_col(m, j)->width;
 		tui_bufaddf(&c->b, "  ");
 		if (j == i + 1)   /* a one-column group: the word alone, right-aligned */
 			tui_bufaddf(&c->b, "%*s", w - 2, g);
@@ -50,98 +41,81 @@ static void tui_list_header(struct tui_ctx *c, int row)
 	}
 	tui_row(c, row, TUI_ATTR_HEADER, c->b.s, c->v->hscroll);
 	tui_bufreset(&c->b);
-	for (i = 0; i < TUI_NR_LIST_COLS; i++) {
-		enum cltv_col col = tui_list_cols[i];
+	tui_bufaddf(&c->b, "  %5s  %*s  %-*s  %-*s", "Index", TUI_ADDR_W,
+		    c->v->sort == TUI_SORT_ADDRESS ? "*Address" : "Address", TUI_DATA_W, "Data",
+		    TUI_VERDICT_W, "Verdict");
+	for (i = 0; i < m->rm->nr_line_cols; i++) {
 		char name[32];
+		int id = (int)m->rm->line_cols[i];
 
-		if (col == CLTV_COL__NR) {
-			tui_bufaddf(&c->b, "  %-*s", TUI_DATA_W, "Data");
-			continue;
-		}
-		snprintf(name, sizeof(name), "%s%s", col == c->v->sort ? "*" : "",
-			 cltv_col(col, d)->name);
-		tui_bufaddf(&c->b, "  %*s", cltv_col(col, d)->width, name);
+		snprintf(name, sizeof(name), "%s%s", id == c->v->sort ||
+			 (id == RM_COL_COST && c->v->sort == TUI_SORT_COST) ? "*" : "",
+			 tui_col(m, i)->hdr);
+		tui_bufaddf(&c->b, "  %*s", tui_col(m, i)->width, name);
 	}
 	tui_row(c, row + 1, TUI_ATTR_HEADER, c->b.s, c->v->hscroll);
 }
 
-static void tui_list_cell(struct tui_ctx *c, const struct cltab_line *l, enum cltv_col col)
+void tui_list_row_text(struct tui_model *m, const struct tui_view *v, size_t row,
+		       struct tui_buf *b)
 {
-	const struct cltv_col_desc *cd = cltv_col(col, c->v->display);
-	enum cltab_display d = c->v->display;
-	char tmp[256];
+	const struct rm_line *l = &m->rm->line[v->order[row]];
+	char tmp[256], cut[TUI_DATA_W * 4 + 1];
+	size_t i;
+	int w;
 
-	switch (col) {
-	case CLTV_COL__NR: {
-		const char *n = tui_model_line_name(c->m, l, tmp, sizeof(tmp));
-
-		/* no variable: say what memory it is, and whose when lines are per process */
-		if (!n && l->dmap) {
-			if (l->key_pid)
-				snprintf(tmp, sizeof(tmp), "%s pid %d", l->dmap->dso->short_name,
-					 l->key_pid);
-			else
-				snprintf(tmp, sizeof(tmp), "%s", l->dmap->dso->short_name);
-			n = tmp;
-		}
-		char cut[TUI_DATA_W * 4 + 1];
-		int w = tui_clip(n ? n : "", 0, TUI_DATA_W, cut, sizeof(cut));
-
-		tui_bufaddf(&c->b, "  %s%*s", cut, TUI_DATA_W - w, "");
-		return;
+	tui_bufreset(b);
+	snprintf(tmp, sizeof(tmp), "0x%llx", (unsigned long long)l->addr);
+	w = tui_clip(l->what ? l->what : "-", 0, TUI_DATA_W, cut, sizeof(cut));
+	tui_bufaddf(b, "  %5zu  %*s  %s%*s  %-*s", row + 1, TUI_ADDR_W, tmp, cut, TUI_DATA_W - w, "",
+		    TUI_VERDICT_W, rm_verdict_short(l->verdict));
+	for (i = 0; i < m->rm->nr_line_cols; i++) {
+		rm_cell(m->rm, l, NULL, m->rm->line_cols[i], tmp, sizeof(tmp));
+		tui_bufaddf(b, "  %*s", tui_col(m, i)->width, tmp);
 	}
-	case CLTV_COL_INDEX:
-		tui_bufaddf(&c->b, "  %*u", cd->width, c->v->rank[l->index]);
-		return;
-	case CLTV_COL_ADDRESS:
-		snprintf(tmp, sizeof(tmp), "0x%llx", (unsigned long long)l->addr);
-		tui_bufaddf(&c->b, "  %*s", cd->width, tmp);
-		return;
-	case CLTV_COL_NODE:
-		cltv_nodes_str(c->m->t, l->nodeset, tmp, sizeof(tmp));
-		tui_bufaddf(&c->b, "  %*s", cd->width, tmp);
-		return;
-	case CLTV_COL_SHARE:
-		tui_bufaddf(&c->b, "  %*.2f%%", cd->width - 1,
-			    cltv_pct(cltab_metric(d, &l->stats), cltab_metric(d, cltab_total(c->m->t))));
-		return;
-	default:
-		tui_bufaddf(&c->b, "  %*llu", cd->width,
-			    (unsigned long long)cltv_line_value(c->m->t, l, col, d));
-		return;
+}
+
+static const char *tui_list_title(const struct tui_model *m)
+{
+	switch (m->kind) {
+	case RM_SOFT: return "Estimated Cache Line Table (soft backend: timer samples)";
+	case RM_WATCH: return "Cache Line Table (watch backend: watchpoint hits)";
+	case RM_PMU: default: return "Shared Data Cache Line Table";
 	}
 }
 
 void tui_draw_list(struct tui_ctx *c)
 {
 	const struct tui_view *v = c->v;
-	int h = tui_view_body_rows(v, TUI_SCR_LIST), r, i;
-	uint64_t tot = cltab_metric(v->display, cltab_total(c->m->t));
+	const struct tui_model *m = c->m;
+	int h = tui_view_body_rows(v, TUI_SCR_LIST), r;
 
-	tui_rowf(c, 0, TUI_ATTR_TITLE,
-		 " Shared Data Cache Line Table (%zu entries, sorted on %s%s%s)  display %s  "
-		 "coalesce %s  %s", v->nr_line, cltv_display_title(v->display),
-		 v->sort == CLTV_COL_SHARE ? "" : ", ordered by ",
-		 v->sort == CLTV_COL_SHARE ? "" : cltv_col(v->sort, v->display)->name,
-		 cltv_display_name(v->display), v->coalesce_name, c->m->path ? c->m->path : "");
+	if (m->kind == RM_PMU)
+		tui_rowf(c, 0, TUI_ATTR_TITLE, " %s (%zu entries, sorted on %s)  display %s  "
+			 "coalesce %s  %s", tui_list_title(m), v->nr_line,
+			 tui_sort_name(m, v->sort), cltv_display_name(v->display),
+			 v->coalesce_name, m->path ? m->path : "");
+	else
+		tui_rowf(c, 0, TUI_ATTR_TITLE, " %s (%zu %slines, sorted on %s)  %s",
+			 tui_list_title(m), v->nr_line, m->rm->nr_line < m->rm->nr_all_lines ?
+			 "contended " : "", tui_sort_name(m, v->sort), m->path ? m->path : "");
 	tui_list_header(c, 1);
 	for (r = 0; r < h; r++) {
 		size_t idx = v->list.top + (size_t)r;
 		enum tui_attr a = TUI_ATTR_NORMAL;
-		const struct cltab_line *l;
+		const struct rm_line *l;
 
 		if (idx >= v->nr_line) {
-			tui_row(c, 3 + r, a, r == 0 ? "  (no shared cachelines in this display mode; "
-						      "press d to switch)" : "", 0);
+			tui_row(c, 3 + r, a, r == 0 ? (m->kind == RM_PMU ?
+				"  (no shared cachelines in this display mode; press m to switch)" :
+				"  (no contended cacheline: nothing to fix)") : "", 0);
 			continue;
 		}
-		l = v->line[idx];
-		tui_bufreset(&c->b);
-		for (i = 0; i < TUI_NR_LIST_COLS; i++)
-			tui_list_cell(c, l, tui_list_cols[i]);
+		l = &m->rm->line[v->order[idx]];
+		tui_list_row_text(c->m, v, idx, &c->b);
 		if (idx == v->list.sel)
 			a = TUI_ATTR_SELECT;
-		else if (tot && cltab_metric(v->display, &l->stats) * 10 >= tot)
+		else if (m->rm->total_cost > 0 && l->cost * 10 >= m->rm->total_cost)
 			a = TUI_ATTR_HOT;   /* a tenth of all contention or more */
 		tui_row(c, 3 + r, a, c->b.s, v->hscroll);
 	}

@@ -1,14 +1,19 @@
-/* The text screens: statistics (perf's Trace Event Information and Global Shared Cache Line Event
- * Information sections, same labels and formats) and the key help built from the binding table. */
+/* The text screens: statistics (for PMU data perf's Trace Event Information and Global Shared
+ * Cache Line Event Information sections, same labels and formats; for soft and watch traces
+ * what the samples were and why some have no address), the findings as the text report prints
+ * them, the sort menu, and the key help built from the binding table. */
 #define _GNU_SOURCE
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "c2c/soft.h"
+#include "c2c/xalloc.h"
 #include "report/dsrc.h"
 #include "report/maps.h"
+#include "report/stdio/summary.h"
 #include "tui/draw-int.h"
-#include <stddef.h>
 
 /* --- statistics -------------------------------------------------------------------------------- */
 
@@ -118,11 +123,9 @@ static void tui_stat_text(struct tui_model *m, const struct tui_stat *st, struct
 }
 
 /* Lines above the two perf sections: where the figures come from. */
-static size_t tui_info_rows(struct tui_ctx *c, size_t row, struct tui_buf *b)
+static void tui_info_row(struct tui_ctx *c, size_t row, struct tui_buf *b)
 {
 	struct tui_model *m = c->m;
-
-	const struct cltab_counts *k = cltab_counts(m->t);
 	const struct trace_info *i = m->info;
 
 	switch (row) {
@@ -130,50 +133,139 @@ static size_t tui_info_rows(struct tui_ctx *c, size_t row, struct tui_buf *b)
 		tui_bufaddf(b, "  %-34s: %s", "File", m->path ? m->path : "(in memory)");
 		break;
 	case 1:
-		tui_bufaddf(b, "  %-34s: %s %s, %u CPUs, %u nodes", "Machine",
+		tui_bufaddf(b, "  %-34s: %s %s, %u CPUs, %u nodes, backend %s", "Machine",
 			    i && i->arch ? i->arch : "?", i && i->cpu_desc ? i->cpu_desc : "",
-			    cltab_opts(m->t)->nr_cpus, cltab_opts(m->t)->nr_nodes);
+			    i ? i->nr_cpus : 0, i ? i->nr_nodes : 0,
+			    i ? trace_backend_name(i->backend) : rm_kind_name(m->kind));
 		break;
 	case 2:
-		tui_bufaddf(b, "  %-34s: %llu samples, %llu lost records, %llu lost samples, "
-			    "%llu throttled%s", "Records", (unsigned long long)k->samples,
-			    (unsigned long long)k->lost_records, (unsigned long long)k->lost_samples,
-			    (unsigned long long)k->throttle, m->truncated ? " (file cut short)" : "");
+		if (m->t) {
+			const struct cltab_counts *k = cltab_counts(m->t);
+
+			tui_bufaddf(b, "  %-34s: %llu samples, %llu lost records, %llu lost samples, "
+				    "%llu throttled%s", "Records", (unsigned long long)k->samples,
+				    (unsigned long long)k->lost_records,
+				    (unsigned long long)k->lost_samples,
+				    (unsigned long long)k->throttle, m->truncated ? " (file cut short)" : "");
+		}
 		break;
 	case 3:
 		tui_bufaddf(b, "  %-34s: %u bytes, offset,%s", "Cacheline size, data grouping",
-			    cltab_opts(m->t)->cl_size, c->v->coalesce_name);
+			    m->rm->cl_size, c->v->coalesce_name);
 		break;
 	default:
 		break;
 	}
-	return 5;
 }
 
-size_t tui_text_rows(struct tui_model *m, const struct tui_view *v, enum tui_screen_id s)
+#define TUI_INFO_ROWS 5
+
+/* The statistics of a soft or watch trace, one line each. */
+static size_t tui_estim_stats(const struct tui_model *m, size_t row, struct tui_buf *b)
+{
+	const struct estim_totals *t = m->e ? estim_totals(m->e) : NULL;
+	int soft = m->kind == RM_SOFT;
+	size_t n = 0, i;
+
+	if (!t)
+		return 0;
+#define LINE(...) do { if (row == n) tui_bufaddf(b, __VA_ARGS__); n++; } while (0)
+	LINE("%s", soft ? "Soft backend: timer samples charged to the access each thread was stalled "
+	     "on (estimates)" : "Watch backend: every access to the watched words (counts)");
+	LINE("  %-34s: %llu", soft ? "Samples" : "Watchpoint hits", (unsigned long long)t->samples);
+	if (soft)
+		LINE("  %-34s: %.3f ms", "Sampled CPU time", (double)t->weight / 1e6);
+	LINE("  %-34s: %llu (%.2f%%)", "Data address recovered", (unsigned long long)t->recovered,
+	     estim_pct(t->recovered, t->samples));
+	LINE("  %-34s: %zu (%zu contended)", "Cachelines touched", m->rm->nr_all_lines,
+	     m->fs->nr_contended_lines);
+	LINE("  %-34s: %llu records, %llu samples, %llu throttled", "Lost",
+	     (unsigned long long)t->lost_records, (unsigned long long)t->lost_samples,
+	     (unsigned long long)t->throttle);
+	LINE("%s", "");
+	LINE("%s", soft ? "Address not recovered, by reason" : "No data address, by reason");
+	for (i = 0; i < ESTIM_NR_REASONS; i++) {
+		if (!t->reason[i])
+			continue;
+		LINE("  %-34s: %llu (%.2f%%)", i == ESTIM_NO_ADDR ? "no data address in the sample" :
+		     softdec_reason_name((enum softdec_reason)i), (unsigned long long)t->reason[i],
+		     estim_pct(t->reason[i], t->samples));
+	}
+#undef LINE
+	return n;
+}
+
+size_t tui_findings_text(struct tui_model *m, char ***out)
+{
+	struct summary_opts o = { .top = 1000, .prefix = "", .say_none = 1, .map = 1 };
+	char *buf = NULL, *p, *nl, **lines = NULL;
+	size_t len = 0, n = 0, cap = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f) {
+		summary_print(f, m->rm, m->fs, &o);
+		fclose(f);
+	}
+	for (p = buf; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		lines = xgrow(lines, &cap, n + 1, sizeof(*lines));
+		lines[n++] = xstrndup(p, (size_t)(nl - p));
+		if (!*nl)
+			break;
+	}
+	free(buf);
+	*out = lines;
+	return n;
+}
+
+static size_t tui_help_rows(void)
 {
 	const struct tui_binding *b;
 	size_t n = 0;
 
-	(void)m;
-	(void)v;
-	if (s == TUI_SCR_STATS)
-		return 5 + TUI_NR_STATS + 1;   /* info, sections, a blank line between them */
 	for (b = tui_bindings; b->key; b++)
 		n += b->keys != NULL;
 	return n + 2;
 }
 
+size_t tui_text_rows(struct tui_model *m, const struct tui_view *v, enum tui_screen_id s)
+{
+	int keys[RM_COL__NR + 2];
+	struct tui_buf b = { 0 };
+	size_t n;
+
+	switch (s) {
+	case TUI_SCR_STATS:
+		if (m->t)
+			return TUI_INFO_ROWS + TUI_NR_STATS + 1;   /* a blank line between them */
+		n = tui_estim_stats(m, SIZE_MAX, &b);
+		free(b.s);
+		return TUI_INFO_ROWS + n;
+	case TUI_SCR_FINDINGS:
+		return v->nr_text;
+	case TUI_SCR_SORT:
+		return tui_sort_keys(m, keys);
+	default:
+		return tui_help_rows();
+	}
+}
+
 /* Row @row of the statistics screen into @b; returns its attribute. */
 static enum tui_attr tui_stats_row(struct tui_ctx *c, size_t row, struct tui_buf *b)
 {
-	size_t info = tui_info_rows(c, SIZE_MAX, b), i;
+	size_t i;
 
-	if (row < info) {
-		tui_info_rows(c, row, b);
+	if (row < TUI_INFO_ROWS) {
+		tui_info_row(c, row, b);
 		return TUI_ATTR_NORMAL;
 	}
-	i = row - info;
+	i = row - TUI_INFO_ROWS;
+	if (!c->m->t) {
+		tui_estim_stats(c->m, i, b);
+		return i == 0 ? TUI_ATTR_HEADER : TUI_ATTR_NORMAL;
+	}
 	if (i == 36)   /* a blank line between the two sections */
 		return TUI_ATTR_NORMAL;
 	if (i > 36)
@@ -184,33 +276,72 @@ static enum tui_attr tui_stats_row(struct tui_ctx *c, size_t row, struct tui_buf
 	return tui_stats[i].kind == TS_TITLE ? TUI_ATTR_HEADER : TUI_ATTR_NORMAL;
 }
 
+static void tui_help_row(size_t row, struct tui_buf *b)
+{
+	const struct tui_binding *k;
+	size_t n;
+
+	if (row == 0) {
+		tui_bufaddf(b, "  c2c-lite tui: the contended cachelines of a trace; perf c2c's keys "
+			    "where it has them");
+		return;
+	}
+	if (row < 2)
+		return;
+	n = row - 2;
+	for (k = tui_bindings; k->key; k++)
+		if (k->keys && !n--)
+			break;
+	if (k->key)
+		tui_bufaddf(b, "  %-18s %-8s %s", k->keys, k->on == TUI_ON_LIST ? "list" :
+			    k->on == TUI_ON_LINE ? "line" : k->on == (TUI_ON_LIST | TUI_ON_LINE) ?
+			    "list,line" : "", k->help);
+}
+
+static const char *tui_text_title(enum tui_screen_id s)
+{
+	switch (s) {
+	case TUI_SCR_STATS: return " Statistics";
+	case TUI_SCR_FINDINGS: return " Findings: what to fix";
+	case TUI_SCR_SORT: return " Order the cacheline list by (Enter picks, Esc keeps the order)";
+	default: return " Keys";
+	}
+}
+
 void tui_draw_text(struct tui_ctx *c, enum tui_screen_id s)
 {
 	const struct tui_view *v = c->v;
-	int h = v->rows - 2, r;
-	size_t nr = tui_text_rows(c->m, v, s);
-	const struct tui_binding *b = tui_bindings;
+	int h = v->rows - 2, r, keys[RM_COL__NR + 2];
+	size_t nr = tui_text_rows(c->m, v, s), nk = 0;
+	const struct tui_list *l = s == TUI_SCR_SORT ? &v->menu : &v->text;
 
-	tui_rowf(c, 0, TUI_ATTR_TITLE, s == TUI_SCR_STATS ? " Statistics" : " Keys");
+	if (s == TUI_SCR_SORT)
+		nk = tui_sort_keys(c->m, keys);
+	tui_rowf(c, 0, TUI_ATTR_TITLE, "%s", tui_text_title(s));
 	for (r = 0; r < h; r++) {
-		size_t row = v->text.top + (size_t)r;
+		size_t row = l->top + (size_t)r;
 		enum tui_attr a = TUI_ATTR_NORMAL;
 
 		tui_bufreset(&c->b);
 		tui_bufaddf(&c->b, "%s", "");
-		if (row < nr && s == TUI_SCR_STATS) {
-			a = tui_stats_row(c, row, &c->b);
-		} else if (row < nr && row >= 2) {
-			size_t k = row - 2;
-
-			for (b = tui_bindings; b->key; b++)
-				if (b->keys && !k--)
-					break;
-			if (b->key)
-				tui_bufaddf(&c->b, "  %-16s %s", b->keys, b->help);
-		} else if (row == 0) {
-			tui_bufaddf(&c->b, "  c2c-lite tui: browse the contended cachelines of a trace");
+		if (row < nr) {
+			switch (s) {
+			case TUI_SCR_STATS:
+				a = tui_stats_row(c, row, &c->b);
+				break;
+			case TUI_SCR_FINDINGS:
+				tui_bufaddf(&c->b, " %s", v->text_lines[row]);
+				break;
+			case TUI_SCR_SORT:
+				if (row < nk)
+					tui_bufaddf(&c->b, "  %s%s", tui_sort_name(c->m, keys[row]),
+						    keys[row] == v->sort ? "  (now)" : "");
+				a = row == l->sel ? TUI_ATTR_SELECT : TUI_ATTR_NORMAL;
+				break;
+			default:
+				tui_help_row(row, &c->b);
+			}
 		}
-		tui_row(c, 1 + r, a, c->b.s, 0);
+		tui_row(c, 1 + r, a, c->b.s, s == TUI_SCR_SORT ? 0 : v->hscroll);
 	}
 }

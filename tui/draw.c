@@ -117,9 +117,9 @@ void tui_banner(struct tui_buf *b, int width, const char *word)
 static void tui_status(struct tui_ctx *c)
 {
 	const struct tui_view *v = c->v;
-	const struct tui_list *l = tui_view_screen(v) == TUI_SCR_LIST ? &v->list
-				   : tui_view_screen(v) == TUI_SCR_LINE ? &v->detail
-				   : tui_view_screen(v) == TUI_SCR_SOURCE ? &v->source : NULL;
+	enum tui_screen_id s = tui_view_screen(v);
+	const struct tui_list *l = s == TUI_SCR_LIST ? &v->list : s == TUI_SCR_LINE ? &v->detail
+				   : s == TUI_SCR_SOURCE ? &v->source : NULL;
 	char pos[48] = "";
 
 	if (l && l->nr)
@@ -128,10 +128,16 @@ static void tui_status(struct tui_ctx *c)
 		tui_rowf(c, c->s->rows - 1, TUI_ATTR_STATUS, "/%s_", v->query);
 	else if (v->msg[0])
 		tui_rowf(c, c->s->rows - 1, TUI_ATTR_STATUS, " %s%s", pos, v->msg);
-	else
+	else if (s == TUI_SCR_LIST)
 		tui_rowf(c, c->s->rows - 1, TUI_ATTR_STATUS,
-			 " %sEnter open  / search  s sort  d mode  c coalesce  t stats  "
-			 "? help  q quit", pos);
+			 " %sd/Enter details  f findings  o order  / search  %st stats  ? help  q quit",
+			 pos, c->m->kind == RM_PMU ? "m mode  c coalesce  " : "");
+	else if (s == TUI_SCR_LINE)
+		tui_rowf(c, c->s->rows - 1, TUI_ATTR_STATUS,
+			 " %sa/Enter source  v map  s full symbols  %s/ search  ? help  q back", pos,
+			 c->m->kind == RM_PMU ? "n node info  " : "");
+	else
+		tui_rowf(c, c->s->rows - 1, TUI_ATTR_STATUS, " %s/ search  ? help  q back", pos);
 }
 
 void tui_draw(struct tui_screen *s, struct tui_model *m, const struct tui_view *v)
@@ -152,6 +158,8 @@ void tui_draw(struct tui_screen *s, struct tui_model *m, const struct tui_view *
 		break;
 	case TUI_SCR_STATS:
 	case TUI_SCR_HELP:
+	case TUI_SCR_FINDINGS:
+	case TUI_SCR_SORT:
 		tui_draw_text(&c, tui_view_screen(v));
 		break;
 	}

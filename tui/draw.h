@@ -27,10 +27,32 @@ struct tui_screen {
 	void *ctx;
 };
 
+/* A growable row of text. */
+struct tui_buf {
+	char *s;
+	size_t len, cap;
+};
+
+void tui_bufaddf(struct tui_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tui_bufreset(struct tui_buf *b);
+
 void tui_draw(struct tui_screen *s, struct tui_model *m, const struct tui_view *v);
 
-/* Rows of the text screens (stats, help) for scrolling. */
+/* Rows of the text screens (stats, help, findings, sort menu) for scrolling. */
 size_t tui_text_rows(struct tui_model *m, const struct tui_view *v, enum tui_screen_id s);
+/* The text of row @row of the cacheline list, and of row @row of the open line, as drawn
+ * (before clipping): what the search looks in. */
+void tui_list_row_text(struct tui_model *m, const struct tui_view *v, size_t row,
+		       struct tui_buf *b);
+void tui_line_row_text(struct tui_model *m, const struct tui_view *v, size_t row,
+		       struct tui_buf *b);
+/* The panel above a line's rows: its heading, verdict, advice, predicted gain and threads, and
+ * its line map (when v->show_map), wrapped to v->cols. Returns the number of lines in *out
+ * (owned by the caller). */
+size_t tui_line_panel(struct tui_model *m, const struct tui_view *v, const struct rm_line *l,
+		      char ***out);
+/* The findings as the text report prints them, one string per line (owned by the caller). */
+size_t tui_findings_text(struct tui_model *m, char ***out);
 
 /* Copy the part of UTF-8 @text from display column @skip on, at most @width columns wide, into
  * @out. Invalid bytes count one column and show as '?'; tabs are not expanded. Returns the columns

@@ -200,6 +200,8 @@ int tui_term_key(struct tui_term *t)
 	case KEY_BACKSPACE: case 127: case 8: return TUI_KEY_BACKSPACE;
 	case KEY_ENTER: case '\r': case '\n': return TUI_KEY_ENTER;
 	case KEY_RESIZE: return TUI_KEY_RESIZE;
+	case KEY_F(3): return TUI_KEY_F3;
+	case KEY_F(15): return TUI_KEY_SHIFT_F3;   /* what terminfo calls Shift-F3 */
 	case KEY_MOUSE: return tui_term_mouse();
 	default: return c >= KEY_MIN ? -1 : c;
 	}

@@ -1,6 +1,6 @@
 /* The controller (see tui/view.h): one binding table maps keys to actions, each action changes the
- * view state and says whether the screen must be redrawn. Re-filtering and re-sorting go through
- * report/cltable-view.h; nothing here aggregates. */
+ * view state and says whether the screen must be redrawn. Ordering and searching work on the
+ * report model (report/model/); nothing here aggregates or judges. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -8,10 +8,11 @@
 #include <string.h>
 
 #include "c2c/xalloc.h"
+#include "report/cltable-view.h"
 #include "tui/draw.h"
 #include "tui/view.h"
 
-#define TUI_HSCROLL_MAX 320   /* wider than any table row */
+#define TUI_HSCROLL_MAX 400   /* wider than any table row */
 
 const struct tui_coalesce tui_coalesce_presets[] = {
 	{ "iaddr", { CLTAB_CO_IADDR }, 1 },
@@ -55,14 +56,15 @@ int tui_coalesce_parse(const char *s, struct tui_coalesce *out)
 
 int tui_view_body_rows(const struct tui_view *v, enum tui_screen_id s)
 {
-	/* title + status, plus the two header lines of tables, plus the line summary */
-	static const int chrome[] = {
-		[TUI_SCR_LIST] = 4, [TUI_SCR_LINE] = 6, [TUI_SCR_SOURCE] = 3,
-		[TUI_SCR_STATS] = 2, [TUI_SCR_HELP] = 2,
-	};
-	int n = v->rows - chrome[s];
+	int chrome;
 
-	return n > 1 ? n : 1;
+	switch (s) {
+	case TUI_SCR_LIST: chrome = 4; break;                     /* title, 2 headers, status */
+	case TUI_SCR_LINE: chrome = 4 + (int)v->nr_panel; break; /* and the panel */
+	case TUI_SCR_SOURCE: chrome = 3; break;
+	default: chrome = 2; break;
+	}
+	return v->rows - chrome > 1 ? v->rows - chrome : 1;
 }
 
 static struct tui_list *tui_view_list(struct tui_view *v)
@@ -71,6 +73,7 @@ static struct tui_list *tui_view_list(struct tui_view *v)
 	case TUI_SCR_LIST: return &v->list;
 	case TUI_SCR_LINE: return &v->detail;
 	case TUI_SCR_SOURCE: return &v->source;
+	case TUI_SCR_SORT: return &v->menu;
 	default: return &v->text;
 	}
 }
@@ -82,50 +85,138 @@ static void tui_view_push(struct tui_view *v, enum tui_screen_id s)
 	v->hscroll = 0;
 }
 
-const struct cltab_offset *tui_view_offset(const struct tui_view *v)
+const struct rm_line *tui_view_line(const struct tui_view *v, const struct tui_model *m)
 {
-	if (!v->open || !v->nr_off)
+	return v->open < m->rm->nr_line ? &m->rm->line[v->open] : NULL;
+}
+
+const struct rm_row *tui_view_row(const struct tui_view *v, const struct tui_model *m)
+{
+	const struct rm_line *l = tui_view_line(v, m);
+
+	if (!l || !v->nr_row_ix)
 		return NULL;
-	return v->open->off[v->off[v->detail.sel]];
+	return &l->row[v->row_ix[v->detail.sel]];
+}
+
+size_t tui_sort_keys(const struct tui_model *m, int *out)
+{
+	size_t i, n = 0;
+
+	out[n++] = TUI_SORT_COST;
+	out[n++] = TUI_SORT_ADDRESS;
+	for (i = 0; i < m->rm->nr_line_cols; i++)
+		if (m->rm->line_cols[i] != RM_COL_COST &&
+		    rm_col(m->kind, m->display, m->rm->line_cols[i])->fmt != RM_FMT_TEXT)
+			out[n++] = (int)m->rm->line_cols[i];
+	return n;
+}
+
+const char *tui_sort_name(const struct tui_model *m, int key)
+{
+	static char buf[64];
+	const struct rm_col *c;
+
+	if (key == TUI_SORT_COST)
+		return m->rm->cost_name ? m->rm->cost_name : "cost";
+	if (key == TUI_SORT_ADDRESS)
+		return "address";
+	c = rm_col(m->kind, m->display, (enum rm_col_id)key);
+	snprintf(buf, sizeof(buf), "%s%s%s", c->group, *c->group ? " " : "", c->hdr);
+	return buf;
+}
+
+struct tui_sort_arg {
+	const struct rm_model *rm;
+	int key;
+};
+
+static int tui_line_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct tui_sort_arg *s = arg;
+	const struct rm_line *a = &s->rm->line[*(const uint32_t *)pa];
+	const struct rm_line *b = &s->rm->line[*(const uint32_t *)pb];
+	double x, y;
+
+	if (s->key == TUI_SORT_ADDRESS) {
+		if (a->addr != b->addr)
+			return (a->addr > b->addr) - (a->addr < b->addr);
+	} else if (s->key >= 0) {
+		x = a->v[s->key];
+		y = b->v[s->key];
+		if (x != y)
+			return (x < y) - (x > y);
+	}
+	return (a->index > b->index) - (a->index < b->index);
 }
 
 static void tui_view_order(struct tui_view *v, struct tui_model *m)
 {
-	cltv_sort(m->t, v->line, v->nr_line, v->sort, v->display);
+	struct tui_sort_arg arg = { m->rm, v->sort };
+	size_t i;
+
+	free(v->order);
+	v->nr_line = m->rm->nr_line;
+	v->order = xcalloc(v->nr_line + 1, sizeof(*v->order));
+	for (i = 0; i < v->nr_line; i++)
+		v->order[i] = (uint32_t)i;
+	qsort_r(v->order, v->nr_line, sizeof(*v->order), tui_line_cmp, &arg);
 }
 
-static void tui_view_offsets(struct tui_view *v, struct tui_model *m)
+/* Rebuild the open line's panel (its height decides the body's). */
+static void tui_view_panel(struct tui_view *v, struct tui_model *m)
 {
-	size_t sel = v->detail.sel;
+	size_t i;
 
-	free(v->off);
-	v->off = NULL;
-	v->nr_off = 0;
-	if (!v->open)
+	for (i = 0; i < v->nr_panel; i++)
+		free(v->panel[i]);
+	free(v->panel);
+	v->panel = NULL;
+	v->nr_panel = 0;
+	if (tui_view_line(v, m))
+		v->nr_panel = tui_line_panel(m, v, tui_view_line(v, m), &v->panel);
+	/* leave at least three rows of the table on a small screen */
+	while (v->nr_panel && (int)v->nr_panel > v->rows - 7)
+		free(v->panel[--v->nr_panel]);
+}
+
+/* The rows of the open line in the order shown: a PMU line shows perf's rows (stores or the
+ * display metric), the others every row. */
+static void tui_view_rows(struct tui_view *v, struct tui_model *m)
+{
+	const struct rm_line *l = tui_view_line(v, m);
+	size_t sel = v->detail.sel, i;
+
+	free(v->row_ix);
+	v->row_ix = NULL;
+	v->nr_row_ix = 0;
+	if (!l)
 		return;
-	v->off = xcalloc(v->open->nr_off + 1, sizeof(*v->off));
-	v->nr_off = cltv_offsets(m->t, v->open, v->display, v->off);
-	tui_list_reset(&v->detail, v->nr_off);
+	v->row_ix = xcalloc(l->nr_row + 1, sizeof(*v->row_ix));
+	for (i = 0; i < l->nr_row; i++)
+		if (m->kind != RM_PMU || l->row[i].visible)
+			v->row_ix[v->nr_row_ix++] = (uint32_t)i;
+	tui_view_panel(v, m);
+	tui_list_reset(&v->detail, v->nr_row_ix);
 	tui_list_select(&v->detail, sel, tui_view_body_rows(v, TUI_SCR_LINE));
 }
 
-/* Filter for the display mode, order by the sort column, keep @keep selected when it is listed. */
-static void tui_view_refilter(struct tui_view *v, struct tui_model *m, const struct cltab_line *keep)
+static size_t tui_find_line(const struct tui_model *m, uint64_t addr)
 {
-	size_t i, nr_all = cltab_nr_lines(m->t);
+	size_t i;
 
-	free(v->line);
-	free(v->rank);
-	v->line = xcalloc(nr_all + 1, sizeof(*v->line));
-	v->rank = xcalloc(nr_all + 1, sizeof(*v->rank));
-	v->nr_line = cltv_filter(m->t, v->display, v->line);
+	for (i = 0; i < m->rm->nr_line; i++)
+		if (m->rm->line[i].addr == addr)
+			return i;
+	return SIZE_MAX;
+}
+
+static void tui_select_line(struct tui_view *v, size_t line)
+{
+	size_t i;
+
 	for (i = 0; i < v->nr_line; i++)
-		if (v->line[i]->index <= nr_all)
-			v->rank[v->line[i]->index] = (uint32_t)i;
-	tui_view_order(v, m);
-	tui_list_reset(&v->list, v->nr_line);
-	for (i = 0; keep && i < v->nr_line; i++)
-		if (v->line[i] == keep)
+		if (v->order[i] == line)
 			tui_list_select(&v->list, i, tui_view_body_rows(v, TUI_SCR_LIST));
 }
 
@@ -138,87 +229,96 @@ void tui_view_init(struct tui_view *v, struct tui_model *m, int rows, int cols)
 	v->cols = cols;
 	v->stack[v->depth++] = TUI_SCR_LIST;
 	v->display = m->display;
-	v->sort = CLTV_COL_SHARE;
+	v->sort = TUI_SORT_COST;
+	v->show_map = 1;
+	v->open = SIZE_MAX;
 	v->coalesce = -1;
 	snprintf(v->coalesce_name, sizeof(v->coalesce_name), "iaddr");
 	for (i = 0; i < tui_nr_coalesce_presets; i++) {
 		const struct tui_coalesce *p = &tui_coalesce_presets[i];
-		const struct cltab_opts *o = cltab_opts(m->t);
 
-		if (p->nr == o->nr_coalesce && !memcmp(p->key, o->coalesce, sizeof(p->key[0]) * p->nr)) {
+		if (p->nr == (m->opts.nr_coalesce ? m->opts.nr_coalesce : 1) &&
+		    (!m->opts.nr_coalesce ? p->key[0] == CLTAB_CO_IADDR :
+		     !memcmp(p->key, m->opts.coalesce, sizeof(p->key[0]) * (size_t)p->nr))) {
 			v->coalesce = i;
 			snprintf(v->coalesce_name, sizeof(v->coalesce_name), "%s", p->name);
 		}
 	}
-	tui_view_refilter(v, m, NULL);
+	tui_view_order(v, m);
+	tui_list_reset(&v->list, v->nr_line);
+}
+
+static void tui_free_lines(char **l, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(l[i]);
+	free(l);
 }
 
 void tui_view_release(struct tui_view *v)
 {
-	size_t i;
-
-	free(v->line);
-	free(v->rank);
-	free(v->off);
-	for (i = 0; i < v->nr_src; i++)
-		free(v->src_text[i]);
-	free(v->src_text);
+	free(v->order);
+	free(v->row_ix);
+	tui_free_lines(v->panel, v->nr_panel);
+	tui_free_lines(v->src_text, v->nr_src);
+	tui_free_lines(v->text_lines, v->nr_text);
 	free(v->src_file);
 	memset(v, 0, sizeof(*v));
 }
 
-void tui_view_resize(struct tui_view *v, int rows, int cols)
+void tui_view_resize(struct tui_view *v, struct tui_model *m, int rows, int cols)
 {
 	v->rows = rows;
 	v->cols = cols;
+	if (tui_view_line(v, m))
+		tui_view_panel(v, m);
 	tui_list_fit(&v->list, tui_view_body_rows(v, TUI_SCR_LIST));
 	tui_list_fit(&v->detail, tui_view_body_rows(v, TUI_SCR_LINE));
 	tui_list_fit(&v->source, tui_view_body_rows(v, TUI_SCR_SOURCE));
 	tui_list_fit(&v->text, tui_view_body_rows(v, TUI_SCR_STATS));
+	tui_list_fit(&v->menu, tui_view_body_rows(v, TUI_SCR_SORT));
 }
 
-/* The table was rebuilt (new coalescing): line pointers changed, find the lines by address. */
-static int tui_same_line(const struct cltab_line *a, const struct cltab_line *b)
+static void tui_view_reorder(struct tui_view *v, struct tui_model *m)
 {
-	return a && b && a->addr == b->addr && a->key_pid == b->key_pid && a->cpumode == b->cpumode;
-}
+	int i, n = 0;
 
-void tui_view_rebuild(struct tui_view *v, struct tui_model *m)
-{
-	const struct cltab_line *sel = v->nr_line ? v->line[v->list.sel] : NULL, *keep = NULL;
-	const struct cltab_line *open = v->open;
-	size_t i, nr;
-	struct cltab_line *const *all = cltab_lines(m->t, &nr);
-
-	/* the old table is still alive: compare keys, then forget its pointers */
-	v->open = NULL;
-	for (i = 0; i < nr; i++) {
-		if (!keep && tui_same_line(all[i], sel))
-			keep = all[i];
-		if (!v->open && tui_same_line(all[i], open))
-			v->open = all[i];
-	}
-	tui_view_refilter(v, m, keep);
+	v->display = m->display;
+	tui_view_order(v, m);
+	tui_list_reset(&v->list, v->nr_line);
 	v->detail.sel = 0;
-	tui_view_offsets(v, m);
-	/* drop the screens that showed the old table's offsets (the source view, a vanished line) */
-	{
-		int i, n = 0;
+	tui_view_rows(v, m);
+	/* drop the screens that showed the old model's rows (the source view, a vanished line) */
+	for (i = 0; i < v->depth; i++)
+		if (v->stack[i] != TUI_SCR_SOURCE && (v->stack[i] != TUI_SCR_LINE || v->open != SIZE_MAX))
+			v->stack[n++] = v->stack[i];
+	v->depth = n;
+}
 
-		for (i = 0; i < v->depth; i++)
-			if (v->stack[i] != TUI_SCR_SOURCE && (v->stack[i] != TUI_SCR_LINE || v->open))
-				v->stack[n++] = v->stack[i];
-		v->depth = n;
-	}
+/* Keep the selected and the open line by address across a new model. */
+static void tui_view_refresh(struct tui_view *v, struct tui_model *m, uint64_t sel_addr,
+			     uint64_t open_addr)
+{
+	v->open = open_addr ? tui_find_line(m, open_addr) : SIZE_MAX;
+	tui_view_reorder(v, m);
+	if (sel_addr)
+		tui_select_line(v, tui_find_line(m, sel_addr));
+}
+
+void tui_view_rebuild(struct tui_view *v, struct tui_model *old, struct tui_model *m)
+{
+	uint64_t sel = v->nr_line && v->order[v->list.sel] < old->rm->nr_line ?
+		       old->rm->line[v->order[v->list.sel]].addr : 0;
+	const struct rm_line *open = tui_view_line(v, old);
+
+	tui_view_refresh(v, m, sel, open ? open->addr : 0);
 }
 
 void tui_view_set_source(struct tui_view *v, char **text, size_t nr)
 {
-	size_t i;
-
-	for (i = 0; i < v->nr_src; i++)
-		free(v->src_text[i]);
-	free(v->src_text);
+	tui_free_lines(v->src_text, v->nr_src);
 	v->src_text = text;
 	v->nr_src = text ? nr : 0;
 	if (!text) {
@@ -240,52 +340,36 @@ void tui_view_set_source(struct tui_view *v, char **text, size_t nr)
 
 /* --- search ------------------------------------------------------------------------------------ */
 
-static int tui_has(const char *hay, const char *q)
-{
-	return hay && strcasestr(hay, q);
-}
-
-static int tui_match_hex(uint64_t x, const char *q)
-{
-	char b[24];
-
-	snprintf(b, sizeof(b), "0x%llx", (unsigned long long)x);
-	return strcasestr(b, q) != NULL;
-}
-
-static int tui_match_offset(struct tui_model *m, const struct cltab_line *l,
-			    const struct cltab_offset *o, const char *q)
-{
-	char buf[256];
-
-	return tui_has(o->code.symbol, q) || tui_match_hex(o->ip, q) || tui_has(o->code.srcfile, q) ||
-	       tui_has(o->dso_key, q) ||
-	       tui_has(tui_model_data_name(m, l, o, buf, sizeof(buf)), q);
-}
-
-static int tui_match_line(struct tui_model *m, const struct cltab_line *l, const char *q)
-{
-	char buf[256];
-	size_t i;
-
-	if (tui_match_hex(l->addr, q) ||
-	    tui_has(tui_model_line_name(m, l, buf, sizeof(buf)), q))
-		return 1;
-	for (i = 0; i < l->nr_off; i++)
-		if (tui_has(l->off[i]->code.symbol, q))
-			return 1;
-	return 0;
-}
-
+/* A row matches when the text drawn for it holds the query (case-insensitive). */
 static int tui_match_row(struct tui_view *v, struct tui_model *m, size_t row)
 {
+	struct tui_buf b = { 0 };
+	int hit = 0;
+
 	switch (tui_view_screen(v)) {
 	case TUI_SCR_LIST:
-		return tui_match_line(m, v->line[row], v->last);
+		tui_list_row_text(m, v, row, &b);
+		break;
 	case TUI_SCR_LINE:
-		return tui_match_offset(m, v->open, v->open->off[v->off[row]], v->last);
+		tui_line_row_text(m, v, row, &b);
+		break;
 	case TUI_SCR_SOURCE:
-		return tui_has(v->src_text[row], v->last);
+		return v->src_text[row] && strcasestr(v->src_text[row], v->last);
+	case TUI_SCR_FINDINGS:
+		return v->text_lines[row] && strcasestr(v->text_lines[row], v->last);
+	default:
+		return 0;
+	}
+	hit = b.s && strcasestr(b.s, v->last);
+	free(b.s);
+	return hit;
+}
+
+static int tui_searchable(const struct tui_view *v)
+{
+	switch (tui_view_screen(v)) {
+	case TUI_SCR_LIST: case TUI_SCR_LINE: case TUI_SCR_SOURCE: case TUI_SCR_FINDINGS:
+		return 1;
 	default:
 		return 0;
 	}
@@ -298,15 +382,21 @@ static enum tui_result tui_search_step(struct tui_view *v, struct tui_model *m, 
 	size_t i, row;
 
 	if (!v->last[0]) {
-		snprintf(v->msg, sizeof(v->msg), "no search yet: type / and a symbol, address or name");
+		snprintf(v->msg, sizeof(v->msg), "no search yet: type / and any text on the screen");
 		return TUI_RES_REDRAW;
 	}
-	if (tui_view_screen(v) > TUI_SCR_SOURCE || !l->nr)
+	if (!tui_searchable(v) || !l->nr)
 		return TUI_RES_NONE;
 	for (i = 1; i <= l->nr; i++) {
 		row = dir > 0 ? (l->sel + i) % l->nr : (l->sel + l->nr * 2 - i) % l->nr;
 		if (tui_match_row(v, m, row)) {
-			tui_list_select(l, row, tui_view_body_rows(v, tui_view_screen(v)));
+			if (tui_view_screen(v) == TUI_SCR_FINDINGS) {
+				l->sel = row;
+				l->top = row;
+				tui_list_fit(l, tui_view_body_rows(v, TUI_SCR_FINDINGS));
+			} else {
+				tui_list_select(l, row, tui_view_body_rows(v, tui_view_screen(v)));
+			}
 			snprintf(v->msg, sizeof(v->msg), "/%s", v->last);
 			return TUI_RES_REDRAW;
 		}
@@ -322,18 +412,16 @@ static enum tui_result tui_prompt_key(struct tui_view *v, struct tui_model *m, i
 		v->prompt = 0;
 		v->msg[0] = '\0';
 	} else if (key == TUI_KEY_ENTER || key == '\r') {
+		struct tui_list *l = tui_view_list(v);
+
 		v->prompt = 0;
 		if (!v->qlen)
 			return TUI_RES_REDRAW;
 		memcpy(v->last, v->query, v->qlen + 1);
 		/* the current row counts as the first candidate */
-		{
-			struct tui_list *l = tui_view_list(v);
-
-			if (l->nr && tui_view_screen(v) <= TUI_SCR_SOURCE && tui_match_row(v, m, l->sel)) {
-				snprintf(v->msg, sizeof(v->msg), "/%s", v->last);
-				return TUI_RES_REDRAW;
-			}
+		if (l->nr && tui_searchable(v) && tui_match_row(v, m, l->sel)) {
+			snprintf(v->msg, sizeof(v->msg), "/%s", v->last);
+			return TUI_RES_REDRAW;
 		}
 		return tui_search_step(v, m, 1);
 	} else if (key == TUI_KEY_BACKSPACE || key == 127 || key == 8) {
@@ -351,50 +439,61 @@ static enum tui_result tui_prompt_key(struct tui_view *v, struct tui_model *m, i
 
 enum tui_action {
 	TUI_ACT_UP, TUI_ACT_DOWN, TUI_ACT_PGUP, TUI_ACT_PGDN, TUI_ACT_HOME, TUI_ACT_END,
-	TUI_ACT_LEFT, TUI_ACT_RIGHT, TUI_ACT_OPEN, TUI_ACT_BACK, TUI_ACT_QUIT_OR_BACK,
-	TUI_ACT_SEARCH, TUI_ACT_NEXT, TUI_ACT_PREV, TUI_ACT_PREV_OR_NODE, TUI_ACT_SORT,
-	TUI_ACT_SORT_BACK, TUI_ACT_DISPLAY, TUI_ACT_COALESCE, TUI_ACT_NODE, TUI_ACT_HELP,
-	TUI_ACT_STATS, TUI_ACT_REDRAW,
+	TUI_ACT_SCROLL_LEFT, TUI_ACT_SCROLL_RIGHT, TUI_ACT_OPEN, TUI_ACT_DETAILS, TUI_ACT_SOURCE,
+	TUI_ACT_BACK, TUI_ACT_QUIT_OR_BACK, TUI_ACT_SEARCH, TUI_ACT_NEXT, TUI_ACT_PREV,
+	TUI_ACT_SORT_MENU, TUI_ACT_DISPLAY, TUI_ACT_COALESCE, TUI_ACT_NODE, TUI_ACT_FULL,
+	TUI_ACT_MAP, TUI_ACT_HELP, TUI_ACT_STATS, TUI_ACT_FINDINGS, TUI_ACT_REDRAW,
 };
 
-/* The key bindings; tui/draw.c prints the help screen from the same table. */
+/* The key bindings; tui/draw-text.c prints the help screen from the same table. */
 const struct tui_binding tui_bindings[] = {
-	{ TUI_KEY_UP, "Up, k", "move up", TUI_ACT_UP },
-	{ 'k', NULL, NULL, TUI_ACT_UP },
-	{ TUI_KEY_WHEEL_UP, NULL, NULL, TUI_ACT_UP },
-	{ TUI_KEY_DOWN, "Down, j", "move down", TUI_ACT_DOWN },
-	{ 'j', NULL, NULL, TUI_ACT_DOWN },
-	{ TUI_KEY_WHEEL_DOWN, NULL, NULL, TUI_ACT_DOWN },
-	{ TUI_KEY_PGUP, "PgUp", "page up", TUI_ACT_PGUP },
-	{ TUI_KEY_PGDN, "PgDn, Space", "page down", TUI_ACT_PGDN },
-	{ ' ', NULL, NULL, TUI_ACT_PGDN },
-	{ TUI_KEY_HOME, "Home, g", "first row", TUI_ACT_HOME },
-	{ 'g', NULL, NULL, TUI_ACT_HOME },
-	{ TUI_KEY_END, "End, G", "last row", TUI_ACT_END },
-	{ 'G', NULL, NULL, TUI_ACT_END },
-	{ TUI_KEY_LEFT, "Left, Right", "scroll wide tables sideways", TUI_ACT_LEFT },
-	{ TUI_KEY_RIGHT, NULL, NULL, TUI_ACT_RIGHT },
-	{ TUI_KEY_ENTER, "Enter", "open: line -> offsets -> source of the code address",
-	  TUI_ACT_OPEN },
-	{ '\r', NULL, NULL, TUI_ACT_OPEN },
-	{ TUI_KEY_ESC, "Esc, Backspace", "back", TUI_ACT_BACK },
-	{ TUI_KEY_BACKSPACE, NULL, NULL, TUI_ACT_BACK },
-	{ 127, NULL, NULL, TUI_ACT_BACK },
-	{ 'q', "q", "back; quit from the cacheline list", TUI_ACT_QUIT_OR_BACK },
-	{ '/', "/", "search a symbol, an address or a data name", TUI_ACT_SEARCH },
-	{ 'n', "n", "next match", TUI_ACT_NEXT },
-	{ 'N', "N", "previous match after a search, else node info", TUI_ACT_PREV_OR_NODE },
-	{ 'p', "p", "previous match", TUI_ACT_PREV },
-	{ 's', "s, S", "sort the list on the next (previous) column", TUI_ACT_SORT },
-	{ 'S', NULL, NULL, TUI_ACT_SORT_BACK },
-	{ 'd', "d", "display mode: tot, lcl, rmt, peer", TUI_ACT_DISPLAY },
-	{ 'c', "c", "coalescing of offset rows (re-reads the file)", TUI_ACT_COALESCE },
-	{ 'i', "i", "node info in the Pareto: nodes, shares, CPU lists", TUI_ACT_NODE },
-	{ 't', "t", "trace and shared-line statistics", TUI_ACT_STATS },
-	{ '?', "?, h", "this help", TUI_ACT_HELP },
-	{ 'h', NULL, NULL, TUI_ACT_HELP },
-	{ 12, "Ctrl-L", "redraw", TUI_ACT_REDRAW },
-	{ 0, NULL, NULL, 0 },
+	{ TUI_KEY_UP, "Up, k", TUI_ON_ALL, "move up", TUI_ACT_UP },
+	{ 'k', NULL, TUI_ON_ALL, NULL, TUI_ACT_UP },
+	{ TUI_KEY_WHEEL_UP, NULL, TUI_ON_ALL, NULL, TUI_ACT_UP },
+	{ TUI_KEY_DOWN, "Down, j", TUI_ON_ALL, "move down", TUI_ACT_DOWN },
+	{ 'j', NULL, TUI_ON_ALL, NULL, TUI_ACT_DOWN },
+	{ TUI_KEY_WHEEL_DOWN, NULL, TUI_ON_ALL, NULL, TUI_ACT_DOWN },
+	{ TUI_KEY_PGUP, "PgUp", TUI_ON_ALL, "page up", TUI_ACT_PGUP },
+	{ TUI_KEY_PGDN, "PgDn, Space", TUI_ON_ALL, "page down", TUI_ACT_PGDN },
+	{ ' ', NULL, TUI_ON_ALL, NULL, TUI_ACT_PGDN },
+	{ TUI_KEY_HOME, "Home, g", TUI_ON_ALL, "first row", TUI_ACT_HOME },
+	{ 'g', NULL, TUI_ON_ALL, NULL, TUI_ACT_HOME },
+	{ TUI_KEY_END, "End, G", TUI_ON_ALL, "last row", TUI_ACT_END },
+	{ 'G', NULL, TUI_ON_ALL, NULL, TUI_ACT_END },
+	{ '<', "<, >", TUI_ON_ALL, "scroll wide tables sideways (Right too)", TUI_ACT_SCROLL_LEFT },
+	{ '>', NULL, TUI_ON_ALL, NULL, TUI_ACT_SCROLL_RIGHT },
+	{ TUI_KEY_RIGHT, NULL, TUI_ON_ALL, NULL, TUI_ACT_SCROLL_RIGHT },
+	{ 'd', "d, Enter", TUI_ON_LIST, "cacheline details: findings, line map, offset rows",
+	  TUI_ACT_DETAILS },
+	{ TUI_KEY_ENTER, NULL, TUI_ON_ALL, NULL, TUI_ACT_OPEN },
+	{ '\r', NULL, TUI_ON_ALL, NULL, TUI_ACT_OPEN },
+	{ 'a', "a, Enter", TUI_ON_LINE, "source of the selected row's code (perf's annotate)",
+	  TUI_ACT_SOURCE },
+	{ 'n', "n", TUI_ON_LINE, "node info of the rows: nodes, shares, CPU lists", TUI_ACT_NODE },
+	{ 's', "s", TUI_ON_LINE, "full length of symbol and source line columns", TUI_ACT_FULL },
+	{ 'v', "v", TUI_ON_LINE, "line map on or off", TUI_ACT_MAP },
+	{ TUI_KEY_ESC, "Esc, Left, Bksp", TUI_ON_ALL, "back", TUI_ACT_BACK },
+	{ TUI_KEY_LEFT, NULL, TUI_ON_ALL, NULL, TUI_ACT_BACK },
+	{ TUI_KEY_BACKSPACE, NULL, TUI_ON_ALL, NULL, TUI_ACT_BACK },
+	{ 127, NULL, TUI_ON_ALL, NULL, TUI_ACT_BACK },
+	{ 'q', "q", TUI_ON_ALL, "back; quit from the cacheline list", TUI_ACT_QUIT_OR_BACK },
+	{ '/', "/", TUI_ON_ALL, "search any text on the screen", TUI_ACT_SEARCH },
+	{ TUI_KEY_F3, "F3, Ctrl-N", TUI_ON_ALL, "next match", TUI_ACT_NEXT },
+	{ TUI_KEY_CTRL_N, NULL, TUI_ON_ALL, NULL, TUI_ACT_NEXT },
+	{ TUI_KEY_SHIFT_F3, "Shift-F3, Ctrl-P", TUI_ON_ALL, "previous match", TUI_ACT_PREV },
+	{ TUI_KEY_CTRL_P, NULL, TUI_ON_ALL, NULL, TUI_ACT_PREV },
+	{ 'o', "o", TUI_ON_LIST, "order the list: choose a column", TUI_ACT_SORT_MENU },
+	{ 'm', "m", TUI_ON_LIST | TUI_ON_LINE, "display mode (PMU data): tot, lcl, rmt, peer",
+	  TUI_ACT_DISPLAY },
+	{ 'c', "c", TUI_ON_LIST | TUI_ON_LINE, "coalescing of offset rows (PMU data; re-reads "
+	  "the file)", TUI_ACT_COALESCE },
+	{ 'f', "f", TUI_ON_ALL, "the findings: what to fix, as the text report says it",
+	  TUI_ACT_FINDINGS },
+	{ 't', "t", TUI_ON_ALL, "statistics", TUI_ACT_STATS },
+	{ '?', "?, h", TUI_ON_ALL, "this help", TUI_ACT_HELP },
+	{ 'h', NULL, TUI_ON_ALL, NULL, TUI_ACT_HELP },
+	{ TUI_KEY_CTRL_L, "Ctrl-L", TUI_ON_ALL, "redraw", TUI_ACT_REDRAW },
+	{ 0, NULL, 0, NULL, 0 },
 };
 
 static enum tui_result tui_move(struct tui_view *v, long delta)
@@ -403,7 +502,8 @@ static enum tui_result tui_move(struct tui_view *v, long delta)
 	size_t sel = l->sel, top = l->top;
 	int h = tui_view_body_rows(v, tui_view_screen(v));
 
-	if (tui_view_screen(v) >= TUI_SCR_STATS) {
+	if (tui_view_screen(v) == TUI_SCR_STATS || tui_view_screen(v) == TUI_SCR_HELP ||
+	    tui_view_screen(v) == TUI_SCR_FINDINGS) {
 		/* text screens scroll their top row */
 		long t = (long)l->top + delta;
 		long max = (long)l->nr - h;
@@ -415,35 +515,34 @@ static enum tui_result tui_move(struct tui_view *v, long delta)
 	return l->sel != sel || l->top != top ? TUI_RES_REDRAW : TUI_RES_NONE;
 }
 
-static enum tui_result tui_open(struct tui_view *v, struct tui_model *m)
+static enum tui_result tui_details(struct tui_view *v, struct tui_model *m)
 {
-	const struct cltab_offset *o;
-
-	switch (tui_view_screen(v)) {
-	case TUI_SCR_LIST:
-		if (!v->nr_line)
-			return TUI_RES_NONE;
-		v->open = v->line[v->list.sel];
-		v->detail.sel = 0;
-		tui_view_offsets(v, m);
-		tui_view_push(v, TUI_SCR_LINE);
-		return TUI_RES_REDRAW;
-	case TUI_SCR_LINE:
-		o = tui_view_offset(v);
-		if (!o)
-			return TUI_RES_NONE;
-		if (!o->code.srcfile || !o->code.line) {
-			snprintf(v->msg, sizeof(v->msg), "no source line for 0x%llx",
-				 (unsigned long long)o->ip);
-			return TUI_RES_REDRAW;
-		}
-		free(v->src_file);
-		v->src_file = xstrdup(o->code.srcfile);
-		v->src_line = o->code.line;
-		return TUI_RES_SOURCE;
-	default:
+	if (!v->nr_line)
 		return TUI_RES_NONE;
+	v->open = v->order[v->list.sel];
+	v->detail.sel = 0;
+	v->detail.top = 0;
+	v->full_symbols = 0;   /* perf shows the compact columns first */
+	tui_view_push(v, TUI_SCR_LINE);
+	tui_view_rows(v, m);
+	return TUI_RES_REDRAW;
+}
+
+static enum tui_result tui_source(struct tui_view *v, struct tui_model *m)
+{
+	const struct rm_row *r = tui_view_row(v, m);
+
+	if (!r)
+		return TUI_RES_NONE;
+	if (!r->code.srcfile || !r->code.line) {
+		snprintf(v->msg, sizeof(v->msg), "no source line for 0x%llx",
+			 (unsigned long long)r->code.ip);
+		return TUI_RES_REDRAW;
 	}
+	free(v->src_file);
+	v->src_file = xstrdup(r->code.srcfile);
+	v->src_line = r->code.line;
+	return TUI_RES_SOURCE;
 }
 
 static enum tui_result tui_back(struct tui_view *v)
@@ -456,30 +555,43 @@ static enum tui_result tui_back(struct tui_view *v)
 	return TUI_RES_REDRAW;
 }
 
-/* The columns 's' steps through, in the table's order starting at the display metric. */
-static enum tui_result tui_sort(struct tui_view *v, struct tui_model *m, int dir)
+static enum tui_result tui_sort_menu(struct tui_view *v, struct tui_model *m)
 {
-	const struct cltab_line *keep;
-	size_t i;
+	int keys[RM_COL__NR + 2];
+	size_t n = tui_sort_keys(m, keys), i;
 
-	if (tui_view_screen(v) == TUI_SCR_LINE) {
-		snprintf(v->msg, sizeof(v->msg), "offset rows keep perf's order: offset, then %s",
-			 cltv_display_title(v->display));
-		return TUI_RES_REDRAW;
-	}
-	if (tui_view_screen(v) != TUI_SCR_LIST)
-		return TUI_RES_NONE;
-	keep = v->nr_line ? v->line[v->list.sel] : NULL;
-	do {
-		v->sort = (enum cltv_col)(((int)v->sort + dir + CLTV_COL__NR) % CLTV_COL__NR);
-	} while (v->sort == CLTV_COL_INDEX);
-	tui_view_order(v, m);
-	for (i = 0; keep && i < v->nr_line; i++)
-		if (v->line[i] == keep)
-			tui_list_select(&v->list, i, tui_view_body_rows(v, TUI_SCR_LIST));
-	snprintf(v->msg, sizeof(v->msg), "sorted on %s %s", cltv_col(v->sort, v->display)->group,
-		 cltv_col(v->sort, v->display)->name);
+	tui_view_push(v, TUI_SCR_SORT);
+	tui_list_reset(&v->menu, n);
+	for (i = 0; i < n; i++)
+		if (keys[i] == v->sort)
+			tui_list_select(&v->menu, i, tui_view_body_rows(v, TUI_SCR_SORT));
 	return TUI_RES_REDRAW;
+}
+
+static enum tui_result tui_sort_pick(struct tui_view *v, struct tui_model *m)
+{
+	int keys[RM_COL__NR + 2];
+	size_t n = tui_sort_keys(m, keys);
+	size_t keep = v->nr_line ? v->order[v->list.sel] : SIZE_MAX;
+
+	if (v->menu.sel >= n)
+		return TUI_RES_NONE;
+	v->sort = keys[v->menu.sel];
+	tui_view_order(v, m);
+	tui_select_line(v, keep);
+	tui_back(v);
+	snprintf(v->msg, sizeof(v->msg), "ordered by %s", tui_sort_name(m, v->sort));
+	return TUI_RES_REDRAW;
+}
+
+static enum tui_result tui_open(struct tui_view *v, struct tui_model *m)
+{
+	switch (tui_view_screen(v)) {
+	case TUI_SCR_LIST: return tui_details(v, m);
+	case TUI_SCR_LINE: return tui_source(v, m);   /* perf: callchains; none in our traces */
+	case TUI_SCR_SORT: return tui_sort_pick(v, m);
+	default: return TUI_RES_NONE;
+	}
 }
 
 static enum tui_result tui_display(struct tui_view *v, struct tui_model *m)
@@ -488,18 +600,30 @@ static enum tui_result tui_display(struct tui_view *v, struct tui_model *m)
 		[CLTAB_DISPLAY_TOT] = CLTAB_DISPLAY_LCL, [CLTAB_DISPLAY_LCL] = CLTAB_DISPLAY_RMT,
 		[CLTAB_DISPLAY_RMT] = CLTAB_DISPLAY_PEER, [CLTAB_DISPLAY_PEER] = CLTAB_DISPLAY_TOT,
 	};
-	const struct cltab_line *keep = v->nr_line ? v->line[v->list.sel] : NULL;
+	uint64_t sel = v->nr_line ? m->rm->line[v->order[v->list.sel]].addr : 0;
+	const struct rm_line *open = tui_view_line(v, m);
+	uint64_t open_addr = open ? open->addr : 0;
 
-	v->display = next[v->display];
-	tui_view_refilter(v, m, keep);
-	tui_view_offsets(v, m);
+	if (m->kind != RM_PMU) {
+		snprintf(v->msg, sizeof(v->msg), "display modes are HITM and peer views of PMU data; "
+			 "%s traces rank lines by %s", rm_kind_name(m->kind), m->rm->cost_name);
+		return TUI_RES_REDRAW;
+	}
+	if (tui_model_display(m, next[v->display]))
+		return TUI_RES_NONE;
+	tui_view_refresh(v, m, sel, open_addr);
 	snprintf(v->msg, sizeof(v->msg), "display %s: %zu lines sorted on %s",
 		 cltv_display_name(v->display), v->nr_line, cltv_display_title(v->display));
 	return TUI_RES_REDRAW;
 }
 
-static enum tui_result tui_coalesce_next(struct tui_view *v)
+static enum tui_result tui_coalesce_next(struct tui_view *v, struct tui_model *m)
 {
+	if (m->kind != RM_PMU) {
+		snprintf(v->msg, sizeof(v->msg), "%s rows are per offset and code address; the line "
+			 "map shows each thread", rm_kind_name(m->kind));
+		return TUI_RES_REDRAW;
+	}
 	v->coalesce = (v->coalesce + 1) % tui_nr_coalesce_presets;
 	snprintf(v->coalesce_name, sizeof(v->coalesce_name), "%s",
 		 tui_coalesce_presets[v->coalesce].name);
@@ -511,6 +635,10 @@ static enum tui_result tui_text_screen(struct tui_view *v, struct tui_model *m,
 {
 	if (tui_view_screen(v) == s)
 		return TUI_RES_NONE;
+	if (s == TUI_SCR_FINDINGS) {
+		tui_free_lines(v->text_lines, v->nr_text);
+		v->nr_text = tui_findings_text(m, &v->text_lines);
+	}
 	tui_view_push(v, s);
 	tui_list_reset(&v->text, tui_text_rows(m, v, s));
 	return TUI_RES_REDRAW;
@@ -527,17 +655,19 @@ static enum tui_result tui_act(struct tui_view *v, struct tui_model *m, enum tui
 	case TUI_ACT_PGDN: return tui_move(v, page);
 	case TUI_ACT_HOME: return tui_move(v, -(long)tui_view_list(v)->nr - 1);
 	case TUI_ACT_END: return tui_move(v, (long)tui_view_list(v)->nr + 1);
-	case TUI_ACT_LEFT:
+	case TUI_ACT_SCROLL_LEFT:
 		if (!v->hscroll)
 			return TUI_RES_NONE;
 		v->hscroll = v->hscroll > 8 ? v->hscroll - 8 : 0;
 		return TUI_RES_REDRAW;
-	case TUI_ACT_RIGHT:
+	case TUI_ACT_SCROLL_RIGHT:
 		if (v->hscroll >= TUI_HSCROLL_MAX)
 			return TUI_RES_NONE;
 		v->hscroll += 8;
 		return TUI_RES_REDRAW;
 	case TUI_ACT_OPEN: return tui_open(v, m);
+	case TUI_ACT_DETAILS: return tui_details(v, m);
+	case TUI_ACT_SOURCE: return tui_source(v, m);
 	case TUI_ACT_BACK: return tui_back(v);
 	case TUI_ACT_QUIT_OR_BACK: return v->depth > 1 ? tui_back(v) : TUI_RES_QUIT;
 	case TUI_ACT_SEARCH:
@@ -547,21 +677,43 @@ static enum tui_result tui_act(struct tui_view *v, struct tui_model *m, enum tui
 		return TUI_RES_REDRAW;
 	case TUI_ACT_NEXT: return tui_search_step(v, m, 1);
 	case TUI_ACT_PREV: return tui_search_step(v, m, -1);
-	case TUI_ACT_PREV_OR_NODE:
-		return v->last[0] ? tui_search_step(v, m, -1) : tui_act(v, m, TUI_ACT_NODE);
-	case TUI_ACT_SORT: return tui_sort(v, m, 1);
-	case TUI_ACT_SORT_BACK: return tui_sort(v, m, -1);
+	case TUI_ACT_SORT_MENU: return tui_sort_menu(v, m);
 	case TUI_ACT_DISPLAY: return tui_display(v, m);
-	case TUI_ACT_COALESCE: return tui_coalesce_next(v);
+	case TUI_ACT_COALESCE: return tui_coalesce_next(v, m);
 	case TUI_ACT_NODE:
+		if (m->kind != RM_PMU) {
+			snprintf(v->msg, sizeof(v->msg), "node info needs PMU data");
+			return TUI_RES_REDRAW;
+		}
 		v->node_info = (v->node_info + 1) % 3;
 		snprintf(v->msg, sizeof(v->msg), "node info level %d", v->node_info);
 		return TUI_RES_REDRAW;
+	case TUI_ACT_FULL:
+		v->full_symbols = !v->full_symbols;
+		snprintf(v->msg, sizeof(v->msg), "%s symbol and source line columns",
+			 v->full_symbols ? "full" : "compact");
+		return TUI_RES_REDRAW;
+	case TUI_ACT_MAP:
+		v->show_map = !v->show_map;
+		tui_view_panel(v, m);
+		tui_list_fit(&v->detail, tui_view_body_rows(v, TUI_SCR_LINE));
+		snprintf(v->msg, sizeof(v->msg), "line map %s", v->show_map ? "on" : "off");
+		return TUI_RES_REDRAW;
 	case TUI_ACT_HELP: return tui_text_screen(v, m, TUI_SCR_HELP);
 	case TUI_ACT_STATS: return tui_text_screen(v, m, TUI_SCR_STATS);
+	case TUI_ACT_FINDINGS: return tui_text_screen(v, m, TUI_SCR_FINDINGS);
 	case TUI_ACT_REDRAW: return TUI_RES_REDRAW;
 	}
 	return TUI_RES_NONE;
+}
+
+static int tui_on(enum tui_screen_id s)
+{
+	switch (s) {
+	case TUI_SCR_LIST: return TUI_ON_LIST;
+	case TUI_SCR_LINE: return TUI_ON_LINE;
+	default: return TUI_ON_OTHER;
+	}
 }
 
 enum tui_result tui_view_key(struct tui_view *v, struct tui_model *m, int key)
@@ -573,11 +725,8 @@ enum tui_result tui_view_key(struct tui_view *v, struct tui_model *m, int key)
 	if (v->prompt)
 		return tui_prompt_key(v, m, key);
 	for (b = tui_bindings; b->key; b++)
-		if (b->key == key) {
-			if (b->action != TUI_ACT_NEXT && b->action != TUI_ACT_PREV &&
-			    b->action != TUI_ACT_PREV_OR_NODE && b->action != TUI_ACT_SORT &&
-			    b->action != TUI_ACT_SORT_BACK && b->action != TUI_ACT_DISPLAY &&
-			    b->action != TUI_ACT_NODE)
+		if (b->key == key && (b->on & tui_on(tui_view_screen(v)))) {
+			if (b->action != TUI_ACT_NEXT && b->action != TUI_ACT_PREV)
 				v->msg[0] = '\0';
 			return tui_act(v, m, (enum tui_action)b->action);
 		}

@@ -496,20 +496,51 @@ static int finding_cmp(const void *pa, const void *pb)
 	return line_conflict_cmp(&a->line[0], &b->line[0]);
 }
 
+/* The element of an array a member belongs to: its name up to the first index's ']' (0 when
+ * it is no array element). */
+static size_t element_len(const char *name)
+{
+	const char *b = name ? strchr(name, '[') : NULL;
+	const char *e = b ? strchr(b, ']') : NULL;
+
+	return e ? (size_t)(e - name) + 1 : 0;
+}
+
+static int disjoint(const struct rm_member *a, const struct rm_member *b)
+{
+	size_t i, k;
+
+	for (i = 0; i < a->nr_writers; i++)
+		for (k = 0; k < b->nr_writers; k++)
+			if (a->writers[i] == b->writers[k])
+				return 0;
+	return 1;
+}
+
+/* Per-thread elements of an array: members of different elements written by different threads
+ * (not different members of one element, and not one thread writing several elements). */
 static int is_array(const struct rm_finding *f)
 {
-	size_t i, k, named = 0, indexed = 0;
+	size_t i, j, k, l;
 
 	for (i = 0; i < f->nr_line; i++)
 		for (k = 0; k < f->line[i]->nr_mem; k++) {
-			const struct rm_member *mb = &f->line[i]->mem[k];
+			const struct rm_member *a = &f->line[i]->mem[k];
+			size_t na = element_len(a->name);
 
-			if (!mb->name || !mb->nr_writers)
+			if (!na || !a->nr_writers)
 				continue;
-			named++;
-			indexed += strchr(mb->name, '[') != NULL;
+			for (j = i; j < f->nr_line; j++)
+				for (l = j == i ? k + 1 : 0; l < f->line[j]->nr_mem; l++) {
+					const struct rm_member *b = &f->line[j]->mem[l];
+
+					if (element_len(b->name) && b->nr_writers &&
+					    (element_len(b->name) != na || strncmp(a->name, b->name, na)) &&
+					    disjoint(a, b))
+						return 1;
+				}
 		}
-	return named && indexed == named;
+	return 0;
 }
 
 struct rm_findings *rm_findings_build(struct rm_model *m)

@@ -66,6 +66,17 @@ const char *rm_verdict_name(enum rm_verdict v)
 	}
 }
 
+const char *rm_verdict_short(enum rm_verdict v)
+{
+	switch (v) {
+	case RM_V_FALSE: return "FALSE SHARING";
+	case RM_V_TRUE: return "TRUE SHARING";
+	case RM_V_MIXED: return "TRUE+FALSE";
+	case RM_V_UNCLEAR: return "UNCLEAR";
+	case RM_V_NONE: default: return "-";
+	}
+}
+
 static const struct rm_col cols[RM_COL__NR] = {
 	[RM_COL_COST] = { RM_COL_COST, "share", "", "Share", 7, RM_FMT_PCT },
 	[RM_COL_SAMPLES] = { RM_COL_SAMPLES, "samples", "", "Samples", 8, RM_FMT_COUNT },

@@ -146,6 +146,9 @@ enum rm_verdict {
 };
 
 const char *rm_verdict_name(enum rm_verdict v);
+/* At most 13 characters, for narrow columns: "FALSE SHARING", "TRUE SHARING", "TRUE+FALSE",
+ * "UNCLEAR", "-". */
+const char *rm_verdict_short(enum rm_verdict v);
 
 struct rm_finding;
 

@@ -14,17 +14,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-cat >"$tmp/prog.c" <<'EOF'
-struct pair { long a; long b; };
-/* .bss, page-aligned: past the file-backed pages, in the anonymous map that follows them */
-__attribute__((aligned(4096))) struct pair buf1;
-long counter = 1;         /* .data: file-backed */
-__attribute__((noinline)) void writer_a(void) { buf1.a++; }
-__attribute__((noinline)) void writer_b(void) { buf1.b++; }
-__attribute__((noinline)) void bump(void) { __atomic_fetch_add(&counter, 1, __ATOMIC_SEQ_CST); }
-int main(void) { writer_a(); writer_b(); bump(); return 0; }
-EOF
-"$CC" -g -O1 -o "$tmp/prog" "$tmp/prog.c" || { echo "skip: cannot build the test program"; exit 77; }
+
+"$CC" -g -O1 -o "$tmp/prog" tests/e2e/lib/estimate-prog.c || { echo "skip: cannot build the test program"; exit 77; }
 
 want() {   # file text...: each text must appear in file
 	local f=$1; shift
@@ -51,7 +42,7 @@ for s in soft-false soft-true soft-none watch; do
 		{ echo "FAIL: report of $s"; fail=1; }
 done
 
-want "$tmp/soft-false.out" "ESTIMATED FIGURES" "FALSE SHARING" "writer_a+0x4" "prog.c:5" \
+want "$tmp/soft-false.out" "ESTIMATED FIGURES" "FALSE SHARING" "writer_a+0x4" "estimate-prog.c:7" \
 	"buf1.a" "buf1.b" "stack push/pop/call/ret" "base/index register overwritten" \
 	"80 (89.89% of samples, 89.89% of time)" \
 	"advice: buf1.a (written by tid 101) and buf1.b (written by tid 102) share a 64-byte line: put them on separate lines"

@@ -20,16 +20,8 @@ done
 [ -n "$py" ] || { echo "skip: no python3 with jsonschema (apt-get install python3-jsonschema)"; exit 77; }
 command -v cc >/dev/null || { echo "skip: no C compiler"; exit 77; }
 
-cat >"$tmp/prog.c" <<'C'
-struct pair { long a; long b; };
-__attribute__((aligned(4096))) struct pair buf1;
-long counter = 1;
-__attribute__((noinline)) void writer_a(void) { buf1.a++; }
-__attribute__((noinline)) void writer_b(void) { buf1.b++; }
-__attribute__((noinline)) void bump(void) { __atomic_fetch_add(&counter, 1, __ATOMIC_SEQ_CST); }
-int main(void) { writer_a(); writer_b(); bump(); return 0; }
-C
-cc -g -O1 -o "$tmp/prog" "$tmp/prog.c" || { echo "skip: cannot build the test program"; exit 77; }
+
+cc -g -O1 -o "$tmp/prog" tests/e2e/lib/estimate-prog.c || { echo "skip: cannot build the test program"; exit 77; }
 "$GEN" -s soft-false --elf "$tmp/prog" -t "$tmp/soft.c2c" || bad "estimate-gen soft"
 "$GEN" -s watch --elf "$tmp/prog" -t "$tmp/watch.c2c" || bad "estimate-gen watch"
 cp data/demo.c2c "$tmp/pmu.c2c"
