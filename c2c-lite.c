@@ -18,6 +18,7 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "report", cmd_report, "show contended cachelines of a trace, as perf c2c report does" },
 	{ "tui", cmd_tui, "browse contended cachelines in the terminal (perf c2c report's TUI)" },
+	{ "diff", cmd_diff, "compare the findings of two runs: before and after a fix" },
 	{ "convert", cmd_convert, "convert a perf.data file into a c2c-lite trace" },
 	{ "record", cmd_record, "sample loads and stores into a trace (perf c2c record)" },
 	{ "doctor", cmd_doctor, "check what this machine can record, and why not" },

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "report/diff/diff.h"
 #include "report/model/findings.h"
 #include "report/stdio/summary.h"
 
@@ -432,6 +433,60 @@ static void test_findings_cap(void **state)
 	fx_close(&f);
 }
 
+/* diff: findings match by object without run-specific ids, unnamed data by its code; shares
+ * decide gone, shrank, same, grew and new. */
+static void test_findings_diff(void **state)
+{
+	struct rm_row rows[2] = { { .code = { .symbol = "bump_a" } }, { .code = { .symbol = "bump_b" } } };
+	struct rm_line line = { .row = rows, .nr_row = 2 };
+	const struct rm_line *lp = &line;
+	struct rm_finding o[4] = {
+		{ .object = "heap of pid 100: *c", .what = "w1", .share = 50, .gain = 40,
+		  .verdict = RM_V_FALSE },
+		{ .object = "counter", .what = "w2", .share = 20, .verdict = RM_V_TRUE },
+		{ .object = "stats", .what = "w3", .share = 10, .verdict = RM_V_FALSE },
+		{ .what = "0x1000", .share = 5, .verdict = RM_V_FALSE },
+	};
+	struct rm_finding n[4] = {
+		{ .object = "heap of pid 200: *c", .what = "w1", .share = 10, .verdict = RM_V_FALSE },
+		{ .object = "counter", .what = "w2", .share = 21, .verdict = RM_V_TRUE },
+		{ .object = "lock", .what = "w4", .share = 30, .verdict = RM_V_TRUE },
+		{ .what = "0x2000", .share = 5, .verdict = RM_V_FALSE },
+	};
+	struct rm_findings a = { .f = o, .nr = 4 }, b = { .f = n, .nr = 4 };
+	struct diff *d;
+	char key[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		o[i].line = &lp;
+		n[i].line = &lp;
+		o[i].nr_line = n[i].nr_line = 1;
+		snprintf(o[i].addr, sizeof(o[i].addr), "%s", o[i].what);
+		snprintf(n[i].addr, sizeof(n[i].addr), "%s", n[i].what);
+	}
+	o[3].object = o[3].what;   /* unnamed: the object is its heading */
+	n[3].object = n[3].what;
+	diff_key(&o[0], key, sizeof(key));
+	assert_string_equal(key, "heap: *c");
+	diff_key(&o[3], key, sizeof(key));
+	assert_string_equal(key, "code:bump_a,bump_b");
+	d = diff_build(&a, &b);
+	assert_int_equal(d->nr, 5);
+	assert_int_equal(d->gone, 1);      /* stats */
+	assert_int_equal(d->shrank, 1);    /* the heap object: 50 -> 10 */
+	assert_int_equal(d->same, 2);      /* counter 20 -> 21, the unnamed line by its code */
+	assert_int_equal(d->appeared, 1);  /* lock */
+	assert_int_equal(d->e[0].status, DIFF_GONE);
+	assert_string_equal(d->e[0].key, "stats");
+	assert_int_equal(d->e[1].status, DIFF_SHRANK);
+	assert_true(d->e[1].old.gain == 40);
+	assert_int_equal(d->e[4].status, DIFF_NEW);
+	assert_string_equal(d->e[4].key, "lock");
+	diff_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_findings_object_over_lines),
 		cmocka_unit_test(test_findings_print),
 		cmocka_unit_test(test_findings_cap),
+		cmocka_unit_test(test_findings_diff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

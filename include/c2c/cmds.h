@@ -17,5 +17,6 @@ int cmd_convert(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif

@@ -1,0 +1,251 @@
+/* `c2c-lite diff OLD NEW`: the before and after of a fix, finding by finding (report/diff/). Both
+ * inputs go through the report session as `report` reads them; text or JSON out. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/cmds.h"
+#include "c2c/log.h"
+#include "report/cltable-view.h"
+#include "report/diff/diff.h"
+#include "report/json/jw.h"
+#include "report/model/session.h"
+
+static const char diff_usage[] =
+	"usage: c2c-lite diff [options] OLD NEW\n"
+	"\n"
+	"Compare the findings of two traces or perf.data files (before and after a fix): which\n"
+	"went away, shrank, grew or appeared, by their share of each run's cost. Findings match by\n"
+	"data object and code, not by address.\n"
+	"\n"
+	"  -d, --display MODE      PMU data: rank by tot, rmt, lcl or peer HITMs/snoops\n"
+	"      --cacheline-size N  bytes per cacheline (default: this machine's)\n"
+	"  -k, --vmlinux FILE      kernel image for kernel symbols\n"
+	"      --symfs DIR         look for mapped files under DIR\n"
+	"      --json              JSON (schema c2c-lite-diff, version 1: docs/report-json.md)\n"
+	"  -v, --verbose           more messages\n"
+	"  -q, --quiet             errors only\n";
+
+struct diff_opts {
+	const char *old, *new;
+	int display;
+	uint32_t cl_size;
+	const char *vmlinux, *symfs;
+	int json;
+};
+
+enum { OPT_CL_SIZE = 256, OPT_SYMFS, OPT_JSON };
+
+static int parse_opts(struct diff_opts *o, int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "display", required_argument, NULL, 'd' },
+		{ "cacheline-size", required_argument, NULL, OPT_CL_SIZE },
+		{ "vmlinux", required_argument, NULL, 'k' }, { "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "json", no_argument, NULL, OPT_JSON }, { "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long v;
+	int c, d;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:k:vqh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			for (d = CLTAB_DISPLAY_TOT; d <= CLTAB_DISPLAY_PEER; d++)
+				if (!strcmp(optarg, cltv_display_name((enum cltab_display)d)))
+					break;
+			if (d > CLTAB_DISPLAY_PEER) {
+				c2c_log(C2C_LOG_ERROR, "unknown display type '%s' (tot, rmt, lcl, peer)",
+					optarg);
+				return EXIT_USAGE;
+			}
+			o->display = d;
+			break;
+		case OPT_CL_SIZE:
+			v = strtol(optarg, &end, 0);
+			if (*end || v <= 0 || v > (1 << 20) || (v & (v - 1))) {
+				c2c_log(C2C_LOG_ERROR, "--cacheline-size '%s' is not a power of two",
+					optarg);
+				return EXIT_USAGE;
+			}
+			o->cl_size = (uint32_t)v;
+			break;
+		case 'k': o->vmlinux = optarg; break;
+		case OPT_SYMFS: o->symfs = optarg; break;
+		case OPT_JSON: o->json = 1; break;
+		case 'v': c2c_log_set_level(C2C_LOG_DEBUG); break;
+		case 'q': c2c_log_set_level(C2C_LOG_ERROR); break;
+		case 'h': fputs(diff_usage, stdout); return -1;
+		default: fputs(diff_usage, stderr); return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		c2c_log(C2C_LOG_ERROR, "diff needs two inputs, OLD and NEW (see 'c2c-lite diff --help')");
+		return EXIT_USAGE;
+	}
+	o->old = argv[optind];
+	o->new = argv[optind + 1];
+	return 0;
+}
+
+/* -d applies to PMU data only. */
+static int check(void *ctx, enum rm_kind kind, const struct trace_info *info)
+{
+	const struct diff_opts *o = ctx;
+
+	(void)info;
+	if (kind != RM_PMU && o->display >= 0)
+		return c2c_err(-EINVAL, "-d/--display does not apply to %s traces: they have no HITM "
+			       "or peer-snoop counts", rm_kind_name(kind));
+	return 0;
+}
+
+static int load(const struct diff_opts *o, const char *path, struct report_session **out)
+{
+	struct rs_opts ro = { .input = path, .cl_size = o->cl_size, .display = o->display,
+			      .symfs = o->symfs, .vmlinux = o->vmlinux, .no_topdown = 1,
+			      .check = check, .check_ctx = (void *)o };
+
+	return rs_open(out, &ro);
+}
+
+static void side_text(char *buf, size_t n, const struct diff_side *s, const char *cost)
+{
+	if (!s->f)
+		snprintf(buf, n, "no contention");
+	else
+		snprintf(buf, n, "%s, %.2f%% of %s", rm_verdict_name(s->verdict), s->share, cost);
+}
+
+static int print_text(FILE *f, const struct report_session *a, const struct report_session *b,
+		      const struct diff *d)
+{
+	char before[160], after[160];
+	size_t i;
+
+	fprintf(f, "# c2c-lite diff: '%s' (%s) -> '%s' (%s)\n", source_path(a->src),
+		rm_kind_name(a->kind), source_path(b->src), rm_kind_name(b->kind));
+	if (a->kind != b->kind)
+		fprintf(f, "# the runs come from different backends: shares are compared, figures "
+			"are not\n");
+	fprintf(f, "# findings by their share of each run's %s: %zu gone, %zu shrank, %zu same, "
+		"%zu grew, %zu new\n", b->m->cost_name, d->gone, d->shrank, d->same, d->grew,
+		d->appeared);
+	for (i = 0; i < d->nr; i++) {
+		const struct diff_entry *e = &d->e[i];
+
+		side_text(before, sizeof(before), &e->old, a->m->cost_name);
+		side_text(after, sizeof(after), &e->new, b->m->cost_name);
+		fprintf(f, "\n%-7s %s\n", diff_status_name(e->status), e->what ? e->what : e->key);
+		fprintf(f, "        before: %s\n", before);
+		fprintf(f, "        after:  %s\n", after);
+		if (e->status == DIFF_GONE && e->old.gain > 0)
+			fprintf(f, "        the false sharing the fix addressed cost up to %.2f%% of %s\n",
+				e->old.gain, a->m->cost_name);
+		if (e->new.f && e->status != DIFF_SAME)
+			fprintf(f, "        advice: %s\n", e->new.f->advice);
+	}
+	if (!d->nr)
+		fprintf(f, "\nno contended cacheline in either run\n");
+	return ferror(f) ? -EIO : 0;
+}
+
+static const char *verdict_key(enum rm_verdict v)
+{
+	switch (v) {
+	case RM_V_FALSE: return "false";
+	case RM_V_TRUE: return "true";
+	case RM_V_MIXED: return "mixed";
+	case RM_V_UNCLEAR: return "unclear";
+	case RM_V_NONE: default: return "none";
+	}
+}
+
+static void json_run(struct jw *w, const char *key, const struct report_session *s)
+{
+	jw_obj(w, key);
+	jw_str(w, "input", source_path(s->src));
+	jw_str(w, "kind", rm_kind_name(s->kind));
+	jw_str(w, "cost", s->m->cost_name);
+	jw_num(w, "total_cost", s->m->total_cost);
+	jw_num(w, "findings", (double)s->fs->nr);
+	jw_end(w);
+}
+
+static void json_side(struct jw *w, const char *key, const struct diff_side *s)
+{
+	if (!s->f) {
+		jw_str(w, key, NULL);
+		return;
+	}
+	jw_obj(w, key);
+	jw_str(w, "what", s->f->what);
+	jw_str(w, "verdict", verdict_key(s->verdict));
+	jw_num(w, "share", s->share);
+	jw_num(w, "gain", s->gain);
+	jw_str(w, "advice", s->f->advice);
+	jw_end(w);
+}
+
+static int print_json(FILE *f, const struct report_session *a, const struct report_session *b,
+		      const struct diff *d)
+{
+	struct jw w = { .f = f };
+	size_t i;
+
+	fputc('{', f);
+	jw_str(&w, "schema", "c2c-lite-diff");
+	jw_num(&w, "version", 1);
+	json_run(&w, "old", a);
+	json_run(&w, "new", b);
+	jw_obj(&w, "summary");
+	jw_num(&w, "gone", (double)d->gone);
+	jw_num(&w, "shrank", (double)d->shrank);
+	jw_num(&w, "same", (double)d->same);
+	jw_num(&w, "grew", (double)d->grew);
+	jw_num(&w, "new", (double)d->appeared);
+	jw_end(&w);
+	jw_arr(&w, "findings");
+	for (i = 0; i < d->nr; i++) {
+		static const char *const st[] = { "gone", "shrank", "same", "grew", "new" };
+
+		jw_obj(&w, NULL);
+		jw_str(&w, "key", d->e[i].key);
+		jw_str(&w, "what", d->e[i].what);
+		jw_str(&w, "status", st[d->e[i].status]);
+		json_side(&w, "old", &d->e[i].old);
+		json_side(&w, "new", &d->e[i].new);
+		jw_end(&w);
+	}
+	jw_aend(&w);
+	fputs("\n}\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_opts o = { .display = -1 };
+	struct report_session *a = NULL, *b = NULL;
+	struct diff *d;
+	int ret = parse_opts(&o, argc, argv), err;
+
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (load(&o, o.old, &a) || load(&o, o.new, &b)) {
+		rs_free(a);
+		return EXIT_FAIL;
+	}
+	d = diff_build(a->fs, b->fs);
+	err = o.json ? print_json(stdout, a, b, d) : print_text(stdout, a, b, d);
+	if (err || fflush(stdout))
+		err = c2c_err(-EIO, "cannot write the diff: %s", strerror(errno));
+	diff_free(d);
+	rs_free(a);
+	rs_free(b);
+	return err ? EXIT_FAIL : EXIT_OK;
+}

@@ -1,0 +1,152 @@
+/* Matching the findings of two runs (see diff.h). */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/xalloc.h"
+#include "report/diff/diff.h"
+
+const char *diff_status_name(enum diff_status s)
+{
+	switch (s) {
+	case DIFF_GONE: return "GONE";
+	case DIFF_SHRANK: return "SHRANK";
+	case DIFF_SAME: return "SAME";
+	case DIFF_GREW: return "GREW";
+	case DIFF_NEW: default: return "NEW";
+	}
+}
+
+/* @s without " of pid N" and " of tid N": those change from run to run. */
+static void strip_ids(const char *s, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	while (*s && o + 1 < n) {
+		if (!strncmp(s, " of pid ", 8) || !strncmp(s, " of tid ", 8)) {
+			s += 8;
+			while (isdigit((unsigned char)*s))
+				s++;
+			continue;
+		}
+		buf[o++] = *s++;
+	}
+	buf[o] = 0;
+}
+
+void diff_key(const struct rm_finding *f, char *buf, size_t n)
+{
+	const struct rm_line *l = f->line[0];
+	size_t i, len;
+
+	if (f->object && f->object != f->what && f->object != f->addr) {
+		strip_ids(f->object, buf, n);
+		return;
+	}
+	/* unnamed data: the code that touches it */
+	len = (size_t)snprintf(buf, n, "code:");
+	for (i = 0; i < l->nr_row && len < n; i++) {
+		const char *sym = l->row[i].code.symbol;
+
+		if (!sym || strstr(buf, sym))
+			continue;
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", len > 5 ? "," : "", sym);
+	}
+	if (len == 5)
+		snprintf(buf, n, "line:%s", f->addr);
+}
+
+static void side(struct diff_side *s, const struct rm_finding *f)
+{
+	s->f = f;
+	s->verdict = f ? f->verdict : RM_V_NONE;
+	s->share = f ? f->share : 0;
+	s->gain = f ? f->gain : 0;
+}
+
+static enum diff_status status_of(const struct diff_entry *e)
+{
+	double a = e->old.share, b = e->new.share;
+
+	if (!e->old.f)
+		return DIFF_NEW;
+	if (!e->new.f)
+		return DIFF_GONE;
+	if (fabs(b - a) < DIFF_SAME_POINTS || fabs(b - a) < 0.1 * a)
+		return DIFF_SAME;
+	return b < a ? DIFF_SHRANK : DIFF_GREW;
+}
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct diff_entry *a = pa, *b = pb;
+	double x = a->old.share > a->new.share ? a->old.share : a->new.share;
+	double y = b->old.share > b->new.share ? b->old.share : b->new.share;
+
+	if (a->status != b->status)
+		return (a->status > b->status) - (a->status < b->status);
+	if (x != y)
+		return (x < y) - (x > y);
+	return strcmp(a->key, b->key);
+}
+
+struct diff *diff_build(const struct rm_findings *old, const struct rm_findings *new)
+{
+	struct diff *d = xcalloc(1, sizeof(*d));
+	char key[256];
+	size_t i, k;
+
+	d->e = xcalloc(old->nr + new->nr + 1, sizeof(*d->e));
+	for (i = 0; i < old->nr; i++) {
+		struct diff_entry *e = &d->e[d->nr];
+
+		diff_key(&old->f[i], key, sizeof(key));
+		for (k = 0; k < d->nr && strcmp(d->e[k].key, key); k++)
+			;
+		if (k < d->nr)
+			continue;   /* two old findings of one key: the costlier (first) stands */
+		snprintf(e->key, sizeof(e->key), "%s", key);
+		e->what = old->f[i].what;
+		side(&e->old, &old->f[i]);
+		d->nr++;
+	}
+	for (i = 0; i < new->nr; i++) {
+		struct diff_entry *e;
+
+		diff_key(&new->f[i], key, sizeof(key));
+		for (k = 0; k < d->nr && strcmp(d->e[k].key, key); k++)
+			;
+		e = &d->e[k];
+		if (k == d->nr) {
+			snprintf(e->key, sizeof(e->key), "%s", key);
+			d->nr++;
+		} else if (e->new.f) {
+			continue;
+		}
+		e->what = new->f[i].what;
+		side(&e->new, &new->f[i]);
+	}
+	for (i = 0; i < d->nr; i++) {
+		d->e[i].status = status_of(&d->e[i]);
+		switch (d->e[i].status) {
+		case DIFF_GONE: d->gone++; break;
+		case DIFF_SHRANK: d->shrank++; break;
+		case DIFF_SAME: d->same++; break;
+		case DIFF_GREW: d->grew++; break;
+		case DIFF_NEW: d->appeared++; break;
+		}
+	}
+	if (d->nr)
+		qsort(d->e, d->nr, sizeof(*d->e), entry_cmp);
+	return d;
+}
+
+void diff_free(struct diff *d)
+{
+	if (!d)
+		return;
+	free(d->e);
+	free(d);
+}
