@@ -8,7 +8,7 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
-#include "report/cltable-view.h"
+#include "report/cmdline.h"
 #include "report/diff/diff.h"
 #include "report/json/jw.h"
 #include "report/model/session.h"
@@ -48,32 +48,18 @@ static int parse_opts(struct diff_opts *o, int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
-	long v;
-	int c, d;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:k:vqh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			for (d = CLTAB_DISPLAY_TOT; d <= CLTAB_DISPLAY_PEER; d++)
-				if (!strcmp(optarg, cltv_display_name((enum cltab_display)d)))
-					break;
-			if (d > CLTAB_DISPLAY_PEER) {
-				c2c_log(C2C_LOG_ERROR, "unknown display type '%s' (tot, rmt, lcl, peer)",
-					optarg);
+			if ((o->display = cmdline_display(optarg)) < 0)
 				return EXIT_USAGE;
-			}
-			o->display = d;
 			break;
 		case OPT_CL_SIZE:
-			v = strtol(optarg, &end, 0);
-			if (*end || v <= 0 || v > (1 << 20) || (v & (v - 1))) {
-				c2c_log(C2C_LOG_ERROR, "--cacheline-size '%s' is not a power of two",
-					optarg);
+			if (cmdline_cl_size(optarg, &o->cl_size))
 				return EXIT_USAGE;
-			}
-			o->cl_size = (uint32_t)v;
 			break;
 		case 'k': o->vmlinux = optarg; break;
 		case OPT_SYMFS: o->symfs = optarg; break;
@@ -155,17 +141,6 @@ static int print_text(FILE *f, const struct report_session *a, const struct repo
 	return ferror(f) ? -EIO : 0;
 }
 
-static const char *verdict_key(enum rm_verdict v)
-{
-	switch (v) {
-	case RM_V_FALSE: return "false";
-	case RM_V_TRUE: return "true";
-	case RM_V_MIXED: return "mixed";
-	case RM_V_UNCLEAR: return "unclear";
-	case RM_V_NONE: default: return "none";
-	}
-}
-
 static void json_run(struct jw *w, const char *key, const struct report_session *s)
 {
 	jw_obj(w, key);
@@ -185,7 +160,7 @@ static void json_side(struct jw *w, const char *key, const struct diff_side *s)
 	}
 	jw_obj(w, key);
 	jw_str(w, "what", s->f->what);
-	jw_str(w, "verdict", verdict_key(s->verdict));
+	jw_str(w, "verdict", rm_verdict_key(s->verdict));
 	jw_num(w, "share", s->share);
 	jw_num(w, "gain", s->gain);
 	jw_str(w, "advice", s->f->advice);

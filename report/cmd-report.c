@@ -11,6 +11,7 @@
 #include "c2c/cmds.h"
 #include "c2c/log.h"
 #include "report/cltable.h"
+#include "report/cmdline.h"
 #include "report/json/json.h"
 #include "report/model/session.h"
 #include "report/stdio-estimate.h"
@@ -66,20 +67,6 @@ enum {
 	OPT_STDIO = 256, OPT_STATS, OPT_SHOW_ALL, OPT_NO_SOURCE, OPT_FULL_SYMBOLS, OPT_CL_SIZE,
 	OPT_DOUBLE_CL, OPT_SYMFS, OPT_SUMMARY, OPT_NO_DATA_NAMES, OPT_MAP, OPT_JSON, OPT_CSV,
 };
-
-static int parse_display(const char *s)
-{
-	static const char *const names[] = {
-		[CLTAB_DISPLAY_TOT] = "tot", [CLTAB_DISPLAY_RMT] = "rmt",
-		[CLTAB_DISPLAY_LCL] = "lcl", [CLTAB_DISPLAY_PEER] = "peer",
-	};
-	int i;
-
-	for (i = 0; i < 4; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
 
 /* perf's setup_coalesce(): tokens in user order; "offset" is accepted and ignored. */
 static int parse_coalesce(struct report_opts *o, const char *s)
@@ -141,11 +128,8 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		case OPT_STDIO: o->stdio = 1; break;
 		case OPT_STATS: o->stats = 1; break;
 		case 'd':
-			if ((o->display = parse_display(optarg)) < 0) {
-				c2c_log(C2C_LOG_ERROR, "unknown display type '%s' (tot, rmt, lcl, peer)",
-					optarg);
+			if ((o->display = cmdline_display(optarg)) < 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'c':
 			if (parse_coalesce(o, optarg))
@@ -166,13 +150,8 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 			break;
 		case OPT_FULL_SYMBOLS: o->full_symbols = 1; break;
 		case OPT_CL_SIZE:
-			v = strtol(optarg, &end, 0);
-			if (*end || v <= 0 || v > (1 << 20) || (v & (v - 1))) {
-				c2c_log(C2C_LOG_ERROR, "--cacheline-size '%s' is not a power of two",
-					optarg);
+			if (cmdline_cl_size(optarg, &o->cl_size))
 				return EXIT_USAGE;
-			}
-			o->cl_size = (uint32_t)v;
 			break;
 		case OPT_DOUBLE_CL: o->double_cl = 1; break;
 		case 'k': o->vmlinux = optarg; break;

@@ -13,7 +13,7 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
-#include "report/cltable-view.h"
+#include "report/cmdline.h"
 #include "report/source.h"
 #include "tui/draw.h"
 #include "tui/srcfile.h"
@@ -57,16 +57,6 @@ static void tui_cmd_log(enum c2c_log_level level, const char *msg, void *ctx)
 			 msg);
 }
 
-static int tui_parse_display(const char *s)
-{
-	int d;
-
-	for (d = CLTAB_DISPLAY_TOT; d <= CLTAB_DISPLAY_PEER; d++)
-		if (!strcmp(s, cltv_display_name((enum cltab_display)d)))
-			return d;
-	return -1;
-}
-
 static int tui_parse_opts(struct tui_cmd *c, int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -76,8 +66,6 @@ static int tui_parse_opts(struct tui_cmd *c, int argc, char **argv)
 		{ "vmlinux", required_argument, NULL, 'k' }, { "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	char *end;
-	long val;
 	int o;
 
 	optind = 1;
@@ -85,11 +73,8 @@ static int tui_parse_opts(struct tui_cmd *c, int argc, char **argv)
 		switch (o) {
 		case 'i': c->lo.input = optarg; break;
 		case 'd':
-			if ((c->lo.display = tui_parse_display(optarg)) < 0) {
-				fprintf(stderr, "c2c-lite: unknown display type '%s' (tot, rmt, lcl, peer)\n",
-					optarg);
+			if ((c->lo.display = cmdline_display(optarg)) < 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'c':
 			if (tui_coalesce_parse(optarg, &c->co)) {
@@ -101,13 +86,8 @@ static int tui_parse_opts(struct tui_cmd *c, int argc, char **argv)
 			c->lo.nr_coalesce = c->co.nr;
 			break;
 		case OPT_CL_SIZE:
-			val = strtol(optarg, &end, 0);
-			if (*end || val <= 0 || val > (1 << 20) || (val & (val - 1))) {
-				fprintf(stderr, "c2c-lite: --cacheline-size '%s' is not a power of two\n",
-					optarg);
+			if (cmdline_cl_size(optarg, &c->lo.cl_size))
 				return EXIT_USAGE;
-			}
-			c->lo.cl_size = (uint32_t)val;
 			break;
 		case 'k': c->lo.vmlinux = optarg; break;
 		case OPT_SYMFS: c->lo.symfs = optarg; break;

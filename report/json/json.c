@@ -14,17 +14,6 @@
 
 /* --- shared pieces ------------------------------------------------------------------------------ */
 
-static const char *verdict_key(enum rm_verdict v)
-{
-	switch (v) {
-	case RM_V_FALSE: return "false";
-	case RM_V_TRUE: return "true";
-	case RM_V_MIXED: return "mixed";
-	case RM_V_UNCLEAR: return "unclear";
-	case RM_V_NONE: default: return "none";
-	}
-}
-
 static void thread_obj(struct jw *w, const char *key, const struct maps_thread *t)
 {
 	jw_obj(w, key);
@@ -250,7 +239,7 @@ static void line_obj(struct jw *w, const struct rm_model *m, const struct rm_lin
 	jw_hex(w, "address", l->addr);
 	jw_str(w, "what", l->what);
 	jw_str(w, "object", l->object);
-	jw_str(w, "verdict", verdict_key(l->verdict));
+	jw_str(w, "verdict", rm_verdict_key(l->verdict));
 	jw_num(w, "cost", l->cost);
 	jw_num(w, "true_cost", l->true_cost);
 	jw_num(w, "false_cost", l->false_cost);
@@ -308,7 +297,7 @@ static void findings(struct jw *w, const struct rm_findings *fs)
 		jw_num(w, "rank", (double)i + 1);
 		jw_str(w, "object", f->object);
 		jw_str(w, "what", f->what);
-		jw_str(w, "verdict", verdict_key(f->verdict));
+		jw_str(w, "verdict", rm_verdict_key(f->verdict));
 		jw_num(w, "cost", f->cost);
 		jw_num(w, "true_cost", f->true_cost);
 		jw_num(w, "false_cost", f->false_cost);
@@ -462,7 +451,7 @@ int csv_print(FILE *f, const struct report_session *s, enum csv_table t)
 			csv_field(f, l->what, 0);
 			csv_field(f, l->object, 0);
 			csv_values(f, m, l, NULL);
-			csv_field(f, verdict_key(l->verdict), 0);
+			csv_field(f, rm_verdict_key(l->verdict), 0);
 			csv_num(f, l->cost);
 			csv_num(f, l->true_cost);
 			csv_num(f, l->false_cost);

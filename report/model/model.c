@@ -77,6 +77,17 @@ const char *rm_verdict_short(enum rm_verdict v)
 	}
 }
 
+const char *rm_verdict_key(enum rm_verdict v)
+{
+	switch (v) {
+	case RM_V_FALSE: return "false";
+	case RM_V_TRUE: return "true";
+	case RM_V_MIXED: return "mixed";
+	case RM_V_UNCLEAR: return "unclear";
+	case RM_V_NONE: default: return "none";
+	}
+}
+
 static const struct rm_col cols[RM_COL__NR] = {
 	[RM_COL_COST] = { RM_COL_COST, "share", "", "Share", 7, RM_FMT_PCT },
 	[RM_COL_SAMPLES] = { RM_COL_SAMPLES, "samples", "", "Samples", 8, RM_FMT_COUNT },

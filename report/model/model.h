@@ -149,6 +149,8 @@ const char *rm_verdict_name(enum rm_verdict v);
 /* At most 13 characters, for narrow columns: "FALSE SHARING", "TRUE SHARING", "TRUE+FALSE",
  * "UNCLEAR", "-". */
 const char *rm_verdict_short(enum rm_verdict v);
+/* The machine name of a verdict (JSON, CSV): "none", "false", "true", "mixed", "unclear". */
+const char *rm_verdict_key(enum rm_verdict v);
 
 struct rm_finding;
 

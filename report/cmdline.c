@@ -1,0 +1,29 @@
+/* Shared option values (see cmdline.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/log.h"
+#include "report/cltable-view.h"
+#include "report/cmdline.h"
+
+int cmdline_display(const char *s)
+{
+	int d;
+
+	for (d = CLTAB_DISPLAY_TOT; d <= CLTAB_DISPLAY_PEER; d++)
+		if (!strcmp(s, cltv_display_name((enum cltab_display)d)))
+			return d;
+	return c2c_err(-EINVAL, "unknown display type '%s' (tot, rmt, lcl, peer)", s);
+}
+
+int cmdline_cl_size(const char *s, uint32_t *out)
+{
+	char *end;
+	long v = strtol(s, &end, 0);
+
+	if (!*s || *end || v <= 0 || v > (1 << 20) || (v & (v - 1)))
+		return c2c_err(-EINVAL, "--cacheline-size '%s' is not a power of two", s);
+	*out = (uint32_t)v;
+	return 0;
+}
