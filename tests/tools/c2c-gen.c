@@ -18,9 +18,12 @@
  * point under /nonexistent so both tools print their unresolved-symbol forms, except in scenario
  * "spec", whose MMAP2 records (with the build-id form when the spec gives one) map real files.
  *
- * One event carries loads and stores (as AMD's ibs_op does): perf 6.1 failed to attribute samples
- * of a second attr of these files to its evsel ("Can't parse sample, err = -14") and the cause was
- * not found in the time available; a single attr needs no sample id lookup. */
+ * One event carries loads and stores (as AMD's ibs_op does). An earlier version of this writer
+ * reserved 88 bytes instead of 80 for the header's three sections and feature bitmap, so the id
+ * arrays began at offset 112 while each attr pointed at 104 + 8 * i: the first attr read id 0 and
+ * every other attr the id of the one before it. A single attr needs no id lookup, which hid the
+ * slip; with two, perf's evlist__event2evsel found no evsel for the last attr's id and
+ * evlist__parse_sample returned -EFAULT ("Can't parse sample, err = -14"). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -1089,8 +1092,8 @@ static int write_perf(const struct gen *g, const char *path)
 	put(&b, "PERFILE2", 8);
 	put64(&b, 104);
 	put64(&b, 144);
-	for (i = 0; i < 11; i++)
-		put64(&b, 0);     /* sections and bitmap, patched below */
+	for (i = 0; i < 10; i++)
+		put64(&b, 0);     /* attrs, data, event_types sections, feature bitmap: patched below */
 	for (i = 0; i < g->info.nr_events; i++)
 		put64(&b, ID_BASE + i);
 	attrs_off = b.len;
