@@ -868,6 +868,65 @@ static void test_perfdata_synthesized_id0(void **state)
 	}
 }
 
+/* perf 6.1 writes an ID_INDEX record into every file (perf_event__synthesize_id_index): one
+ * entry {id, idx, cpu, tid} per id, where idx is the id's ring-buffer (mmap) index, not its event:
+ * the two events of a two-CPU recording get idx 0, 1, 0, 1. perf reads it only to fill in each
+ * known id's idx, cpu and tid; the attrs alone say which event an id is. Regression: the reader
+ * took idx for the event and gave the first event's CPU 1 samples to the second event. */
+static void test_perfdata_id_index(void **state)
+{
+	static const uint64_t idbits[] = { PERF_IDENTIFIER, PERF_ID };
+
+	(void)state;
+	for (size_t i = 0; i < 2 * 2; i++) {
+		struct tfile f;
+		struct buf o;
+		struct got g;
+		size_t at;
+		int a, k;
+
+		log_reset();
+		tfile_init(&f, 0, i >= 2);
+		f.nr_attr = 2;
+		f.attr[0].sample_type |= idbits[i % 2];
+		f.attr[1] = f.attr[0];
+		f.attr[1].ids[0] = 201;
+		f.attr[1].ids[1] = 202;
+		f.attr[1].name = "minor-faults";
+		at = rec_begin(&f.data, 69, 0);
+		put64(&f.data, 5);
+		for (a = 0; a < 2; a++)
+			for (k = 0; k < 2; k++) {
+				put64(&f.data, f.attr[a].ids[k]);
+				put64(&f.data, (uint64_t)k);       /* idx: the CPU's mmap */
+				put64(&f.data, (uint64_t)k);       /* cpu */
+				put64(&f.data, UINT64_MAX);        /* tid -1 */
+			}
+		/* an id no attr has: perf 6.1 stops with -ENOENT, this reader ignores it */
+		put64(&f.data, 777);
+		put64(&f.data, 0);
+		put64(&f.data, 0);
+		put64(&f.data, UINT64_MAX);
+		rec_end(&f.data, at);
+		rec_sample(&f, 0, &(struct tsample){ .id = 102, .time = 10, .pid = 1, .tid = 1,
+						     .cpu = 1 });
+		rec_sample(&f, 1, &(struct tsample){ .id = 201, .time = 20, .pid = 1, .tid = 1 });
+		rec_sample(&f, 1, &(struct tsample){ .id = 202, .time = 30, .pid = 1, .tid = 1,
+						     .cpu = 1 });
+		build(&f, &o);
+		assert_int_equal(read_all(&o, &g, NULL), 0);
+		if (g.n != 3)
+			fail_msg("case %zu: %d records", i, g.n);
+		if (g.ev[0].sample.event != 0 || g.ev[1].sample.event != 1 ||
+		    g.ev[2].sample.event != 1)
+			fail_msg("case %zu: events %u %u %u, want 0 1 1", i, g.ev[0].sample.event,
+				 g.ev[1].sample.event, g.ev[2].sample.event);
+		assert_int_equal(logcap.warnings + logcap.errors, 0);
+		free(o.p);
+		free(f.data.p);
+	}
+}
+
 /* --- files written by the real perf (data/perf/README.md) ------------------------------------ */
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -891,6 +950,7 @@ static uint8_t *slurp(const char *path, size_t *len)
 struct counts {
 	uint64_t rec[8];
 	uint64_t events;
+	uint64_t per_event[4];   /* samples of the first four events */
 };
 
 /* Read @len bytes as a perf.data file; the info must respect the readers' bounds whatever the
@@ -920,8 +980,10 @@ static int read_bounded(const uint8_t *p, size_t len, struct counts *c)
 			assert_true(strlen(ev.mmap.filename) < len);
 		if (ev.type == TRACE_REC_COMM)
 			assert_true(strlen(ev.comm.comm) < len);
-		if (ev.type == TRACE_REC_SAMPLE)
+		if (ev.type == TRACE_REC_SAMPLE) {
 			assert_true(ev.sample.event < in->nr_events);
+			c->per_event[ev.sample.event & 3] += ev.sample.event < 4;
+		}
 	}
 	perfdata_reader_free(r);
 	return 1;
@@ -959,6 +1021,11 @@ static void test_perfdata_real_files(void **state)
 				 (unsigned long long)c.events);
 		if (strstr(logcap.last, "skipped"))
 			fail_msg("%s: %s", files[i].path, logcap.last);
+		/* perf script -F event: 9 page-faults, 9 minor-faults (ID_INDEX regression) */
+		if (i == 0 && (c.per_event[0] != 9 || c.per_event[1] != 9 || c.per_event[2]))
+			fail_msg("%s: %llu %llu %llu samples per event", files[i].path,
+				 (unsigned long long)c.per_event[0], (unsigned long long)c.per_event[1],
+				 (unsigned long long)c.per_event[2]);
 		free(p);
 	}
 }
@@ -1489,6 +1556,7 @@ int main(void)
 		cmocka_unit_test(test_perfdata_ordering),
 		cmocka_unit_test(test_perfdata_multi_event),
 		cmocka_unit_test(test_perfdata_synthesized_id0),
+		cmocka_unit_test(test_perfdata_id_index),
 		cmocka_unit_test(test_perfdata_real_files),
 		cmocka_unit_test(test_perfdata_real_mutations),
 		cmocka_unit_test(test_perfdata_all_fields),
