@@ -214,6 +214,8 @@ void pd_attr_derive(struct pd_attr *a);
 /* perfdata-queue.c */
 void pd_queue_push(struct perfdata_reader *r, const uint8_t *rec, uint64_t n, int vol,
 		   uint32_t attr, uint64_t time);
+void pd_queue_now(struct perfdata_reader *r, const uint8_t *rec, uint64_t n, int vol,
+		  uint32_t attr);
 void pd_queue_flush(struct perfdata_reader *r, uint64_t limit);
 void pd_queue_round(struct perfdata_reader *r);
 void pd_queue_half(struct perfdata_reader *r);

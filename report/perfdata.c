@@ -376,14 +376,15 @@ static void queue_kernel(struct perfdata_reader *r, const uint8_t *rec, uint64_t
 		r->nr_bad++;
 		return;
 	}
-	if (rc == 0) {
-		time = r->max_time;   /* untimed: stays after what came before it in the file */
-	} else if (time > r->max_time) {
-		r->max_time = time;
-	}
-	pd_queue_push(r, rec, total, vol, attr, time);
 	if (pd_u32(r, rec) == PD_SAMPLE)
 		r->init_done = 1;
+	if (rc == 0 || time == 0 || time == UINT64_MAX) {
+		pd_queue_now(r, rec, total, vol, attr);
+		return;
+	}
+	if (time > r->max_time)
+		r->max_time = time;
+	pd_queue_push(r, rec, total, vol, attr, time);
 }
 
 static void auxtrace(struct perfdata_reader *r, const uint8_t *rec, uint64_t total, int vol)

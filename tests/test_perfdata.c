@@ -761,6 +761,45 @@ static void test_perfdata_ordering(void **state)
 	free(f.data.p);
 }
 
+/* perf's ordered_events__queue takes only records with a time: one without (no sample_id_all,
+ * no TIME) or with time 0 (what perf synthesizes) is delivered the moment it is read, ahead of
+ * the samples still queued. Regression: such records were queued after everything read before
+ * them, so a mid-stream MMAP of a file without sample_id_all came after the samples perf
+ * resolves through it. */
+static void test_perfdata_untimed_now(void **state)
+{
+	(void)state;
+	for (int idall = 0; idall < 2; idall++) {
+		struct tfile f;
+		struct buf o;
+		struct got g;
+		struct perfdata_stats st;
+
+		log_reset();
+		tfile_init(&f, 0, 0);
+		if (!idall)
+			f.attr[0].flags &= ~FLAG_SAMPLE_ID_ALL;
+		rec_sample(&f, 0, &(struct tsample){ .time = 10, .pid = 7, .tid = 7, .ip = 0x401000 });
+		rec_empty(&f, 68);
+		rec_sample(&f, 0, &(struct tsample){ .time = 20, .pid = 7, .tid = 7, .ip = 0x401000 });
+		/* untimed (no sample_id_all) or time 0: before the queued samples 10 and 20 */
+		rec_mmap2(&f, 7, 0x400000, "/usr/bin/late", 0);
+		rec_sample(&f, 0, &(struct tsample){ .time = 30, .pid = 7, .tid = 7, .ip = 0x401000 });
+		rec_empty(&f, 68);
+		build(&f, &o);
+		assert_int_equal(read_all(&o, &g, &st), 0);
+		assert_int_equal(g.n, 4);
+		if (g.ev[0].type != TRACE_REC_MMAP)
+			fail_msg("sample_id_all %d: record 0 has type %u, want the MMAP", idall,
+				 g.ev[0].type);
+		assert_int_equal(g.ev[1].sample.time, 10);
+		assert_int_equal(g.ev[3].sample.time, 30);
+		assert_int_equal(st.nr_unordered, 0);
+		free(o.p);
+		free(f.data.p);
+	}
+}
+
 /* Two events with different sample_type, told apart by IDENTIFIER; or both with ID. */
 static void test_perfdata_multi_event(void **state)
 {
@@ -1554,6 +1593,7 @@ int main(void)
 		cmocka_unit_test(test_perfdata_modes),
 		cmocka_unit_test(test_perfdata_attr_extra_bytes),
 		cmocka_unit_test(test_perfdata_ordering),
+		cmocka_unit_test(test_perfdata_untimed_now),
 		cmocka_unit_test(test_perfdata_multi_event),
 		cmocka_unit_test(test_perfdata_synthesized_id0),
 		cmocka_unit_test(test_perfdata_id_index),
