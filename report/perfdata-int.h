@@ -175,6 +175,7 @@ struct perfdata_reader {
 	uint64_t nr_bad;
 	struct perfdata_stats stats;
 	int init_done;            /* pipe mode: FINISHED_INIT or the first sample was seen */
+	int unordered;            /* no sample_id_all: records are delivered in file order */
 	uint8_t scratch_hdr[65536];
 };
 

@@ -378,7 +378,7 @@ static void queue_kernel(struct perfdata_reader *r, const uint8_t *rec, uint64_t
 	}
 	if (pd_u32(r, rec) == PD_SAMPLE)
 		r->init_done = 1;
-	if (rc == 0 || time == 0 || time == UINT64_MAX) {
+	if (r->unordered || rc == 0 || time == 0 || time == UINT64_MAX) {
 		pd_queue_now(r, rec, total, vol, attr);
 		return;
 	}
@@ -669,6 +669,10 @@ static int read_file_header(struct perfdata_reader *r, uint64_t hsize)
 	rc = pd_attrs_check(r);
 	if (rc < 0)
 		return rc;
+	/* perf_session__new: without sample_id_all on the first event, perf's tools that need
+	 * timestamps to order records (report, script, c2c) turn ordering off (not in pipe mode,
+	 * whose attrs are not known yet then) */
+	r->unordered = !r->attr[0].sample_id_all;
 	pd_info_finish(r);
 	return 0;
 }

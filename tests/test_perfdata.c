@@ -763,36 +763,45 @@ static void test_perfdata_ordering(void **state)
 
 /* perf's ordered_events__queue takes only records with a time: one without (no sample_id_all,
  * no TIME) or with time 0 (what perf synthesizes) is delivered the moment it is read, ahead of
- * the samples still queued. Regression: such records were queued after everything read before
- * them, so a mid-stream MMAP of a file without sample_id_all came after the samples perf
- * resolves through it. */
+ * the samples still queued. A file (not a pipe) whose first event lacks sample_id_all is not
+ * ordered at all (perf_session__new turns ordered_events off): file order. Regressions: untimed
+ * records were queued after everything read before them; then delivered at once in files that
+ * perf reads in file order. */
 static void test_perfdata_untimed_now(void **state)
 {
+	static const struct { int line, pipe, idall, first_ip; } rows[] = {
+		{ __LINE__, 0, 0, 0x401010 },   /* file order: the sample of time 10 first */
+		{ __LINE__, 1, 0, 0 },          /* untimed MMAP first */
+		{ __LINE__, 0, 1, 0 },          /* MMAP of time 0 first */
+		{ __LINE__, 1, 1, 0 },
+	};
+
 	(void)state;
-	for (int idall = 0; idall < 2; idall++) {
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct tfile f;
 		struct buf o;
 		struct got g;
 		struct perfdata_stats st;
 
 		log_reset();
-		tfile_init(&f, 0, 0);
-		if (!idall)
+		tfile_init(&f, 0, rows[i].pipe);
+		if (!rows[i].idall)
 			f.attr[0].flags &= ~FLAG_SAMPLE_ID_ALL;
-		rec_sample(&f, 0, &(struct tsample){ .time = 10, .pid = 7, .tid = 7, .ip = 0x401000 });
+		rec_sample(&f, 0, &(struct tsample){ .time = 10, .pid = 7, .tid = 7, .ip = 0x401010 });
 		rec_empty(&f, 68);
-		rec_sample(&f, 0, &(struct tsample){ .time = 20, .pid = 7, .tid = 7, .ip = 0x401000 });
+		rec_sample(&f, 0, &(struct tsample){ .time = 20, .pid = 7, .tid = 7, .ip = 0x401020 });
 		/* untimed (no sample_id_all) or time 0: before the queued samples 10 and 20 */
 		rec_mmap2(&f, 7, 0x400000, "/usr/bin/late", 0);
-		rec_sample(&f, 0, &(struct tsample){ .time = 30, .pid = 7, .tid = 7, .ip = 0x401000 });
+		rec_sample(&f, 0, &(struct tsample){ .time = 30, .pid = 7, .tid = 7, .ip = 0x401030 });
 		rec_empty(&f, 68);
 		build(&f, &o);
 		assert_int_equal(read_all(&o, &g, &st), 0);
 		assert_int_equal(g.n, 4);
-		if (g.ev[0].type != TRACE_REC_MMAP)
-			fail_msg("sample_id_all %d: record 0 has type %u, want the MMAP", idall,
-				 g.ev[0].type);
-		assert_int_equal(g.ev[1].sample.time, 10);
+		if (rows[i].first_ip ? g.ev[0].type != TRACE_REC_SAMPLE ||
+		    g.ev[0].sample.ip != (uint64_t)rows[i].first_ip || g.ev[2].type != TRACE_REC_MMAP :
+		    g.ev[0].type != TRACE_REC_MMAP)
+			fail_msg("line %d: record 0 has type %u, record 2 type %u", rows[i].line,
+				 g.ev[0].type, g.ev[2].type);
 		assert_int_equal(g.ev[3].sample.time, 30);
 		assert_int_equal(st.nr_unordered, 0);
 		free(o.p);
