@@ -46,6 +46,7 @@ enum {
 enum {
 	PD_MISC_CPUMODE = 7,
 	PD_MISC_MMAP_DATA = 1 << 13,   /* = COMM_EXEC */
+	PD_MISC_FORK_EXEC = 1 << 13,
 	PD_MISC_EXACT_IP = 1 << 14,    /* = MMAP_BUILD_ID */
 	PD_MISC_BUILD_ID_SIZE = 1 << 15,
 };

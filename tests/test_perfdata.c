@@ -975,6 +975,44 @@ static void test_perfdata_id_index(void **state)
 	}
 }
 
+/* perf_event__synthesize_fork() sets PERF_RECORD_MISC_FORK_EXEC on the FORKs it writes for
+ * tasks that already ran; a kernel FORK has misc 0. The reader passes the mark on, so the maps of
+ * a synthesized child are not copied from its parent (report/maps.c). */
+static void test_perfdata_fork_exec(void **state)
+{
+	(void)state;
+	for (int pipe = 0; pipe < 2; pipe++) {
+		struct tfile f;
+		struct buf o;
+		struct got g;
+		size_t at;
+		int k;
+
+		log_reset();
+		tfile_init(&f, 0, pipe);
+		for (k = 0; k < 3; k++) {   /* synthesized FORK, kernel FORK, EXIT with misc set */
+			at = rec_begin(&f.data, k == 2 ? 4 : 7, k == 1 ? 0 : 1 << 13);
+			put32(&f.data, 300);
+			put32(&f.data, 100);
+			put32(&f.data, 300);
+			put32(&f.data, 100);
+			put64(&f.data, 0);
+			put_trailer(&f.data, &f.attr[0], 0, 0, 0, 0);
+			rec_end(&f.data, at);
+		}
+		build(&f, &o);
+		assert_int_equal(read_all(&o, &g, NULL), 0);
+		assert_int_equal(g.n, 3);
+		assert_int_equal(g.ev[0].type, TRACE_REC_FORK);
+		assert_int_equal(g.ev[0].task.flags, TRACE_TASK_SYNTHESIZED);
+		assert_int_equal(g.ev[1].task.flags, 0);
+		assert_int_equal(g.ev[2].type, TRACE_REC_EXIT);
+		assert_int_equal(g.ev[2].task.flags, 0);
+		free(o.p);
+		free(f.data.p);
+	}
+}
+
 /* --- files written by the real perf (data/perf/README.md) ------------------------------------ */
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -1606,6 +1644,7 @@ int main(void)
 		cmocka_unit_test(test_perfdata_multi_event),
 		cmocka_unit_test(test_perfdata_synthesized_id0),
 		cmocka_unit_test(test_perfdata_id_index),
+		cmocka_unit_test(test_perfdata_fork_exec),
 		cmocka_unit_test(test_perfdata_real_files),
 		cmocka_unit_test(test_perfdata_real_mutations),
 		cmocka_unit_test(test_perfdata_all_fields),
