@@ -24,6 +24,7 @@
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
 #include "report/perfdata.h"
+#include "tests/tools/gen/perf-bytes.h"
 
 /* --- log capture ------------------------------------------------------------------------------ */
 
@@ -45,74 +46,6 @@ static void log_reset(void)
 {
 	memset(&logcap, 0, sizeof(logcap));
 	c2c_log_set_hook(capture, NULL);
-}
-
-/* --- a byte buffer that writes in either byte order -------------------------------------------- */
-
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-	int swap;
-};
-
-static void put(struct buf *b, const void *d, size_t n)
-{
-	if (b->len + n > b->cap)
-		b->p = xgrow(b->p, &b->cap, b->len + n, 1);
-	memcpy(b->p + b->len, d, n);
-	b->len += n;
-}
-
-static void put16(struct buf *b, uint16_t v)
-{
-	v = b->swap ? bswap_16(v) : v;
-	put(b, &v, 2);
-}
-
-static void put32(struct buf *b, uint32_t v)
-{
-	v = b->swap ? bswap_32(v) : v;
-	put(b, &v, 4);
-}
-
-static void put64(struct buf *b, uint64_t v)
-{
-	v = b->swap ? bswap_64(v) : v;
-	put(b, &v, 8);
-}
-
-static void put_zero(struct buf *b, size_t n)
-{
-	static const uint8_t z[256];
-
-	while (n) {
-		size_t k = n < sizeof(z) ? n : sizeof(z);
-
-		put(b, z, k);
-		n -= k;
-	}
-}
-
-static void set64(struct buf *b, size_t off, uint64_t v)
-{
-	v = b->swap ? bswap_64(v) : v;
-	memcpy(b->p + off, &v, 8);
-}
-
-static void set16(struct buf *b, size_t off, uint16_t v)
-{
-	v = b->swap ? bswap_16(v) : v;
-	memcpy(b->p + off, &v, 2);
-}
-
-/* perf_header_string: u32 len (multiple of 64) + NUL-padded text */
-static void put_str(struct buf *b, const char *s)
-{
-	size_t n = strlen(s) + 1, len = (n + 63) / 64 * 64;
-
-	put32(b, (uint32_t)len);
-	put(b, s, n);
-	put_zero(b, len - n);
 }
 
 /* --- the perf.data model ------------------------------------------------------------------------ */
@@ -229,21 +162,6 @@ static void put_trailer(struct buf *b, const struct tattr *a, uint32_t pid, uint
 	}
 	if (st & PERF_IDENTIFIER)
 		put64(b, a->ids[0]);
-}
-
-static size_t rec_begin(struct buf *b, uint32_t type, uint16_t misc)
-{
-	size_t at = b->len;
-
-	put32(b, type);
-	put16(b, misc);
-	put16(b, 0);
-	return at;
-}
-
-static void rec_end(struct buf *b, size_t at)
-{
-	set16(b, at + 6, (uint16_t)(b->len - at));
 }
 
 static void rec_sample(struct tfile *f, int ai, const struct tsample *s)
