@@ -1,6 +1,7 @@
 /* perfdata-dump: print what the perf.data reader delivers, one line per record, for the
  * end-to-end comparison with `perf script` (tests/e2e/perfdata-real.sh).
- *   perfdata-dump FILE|-   samples as "S pid tid cpu time addr ip phys weight data_src event"
+ *   perfdata-dump FILE|-   samples as "S pid tid cpu time addr ip phys weight data_src event",
+ *                          LOST/THROTTLE records as "L kind count time event"
  *   perfdata-dump -s FILE  only samples, as "pid tid time ip sym dso": the ip's map through the
  *                          side-band (report/maps.h) and its symbol (report/symbols.h), "[unknown]"
  *                          for what is not found, as perf script -F pid,tid,time,ip,sym,dso
@@ -145,7 +146,8 @@ static void print_event(const struct trace_info *in, const struct trace_event *e
 		       ev->task.tid, ev->task.time);
 		break;
 	case TRACE_REC_LOST:
-		printf("L %u %" PRIu64 "\n", ev->lost.kind, ev->lost.count);
+		printf("L %u %" PRIu64 " %" PRIu64 " %s\n", ev->lost.kind, ev->lost.count, ev->lost.time,
+		       ev->lost.event < in->nr_events ? in->events[ev->lost.event].name : "?");
 		break;
 	case TRACE_REC_BLOB:
 		printf("B %u %" PRIu64 "\n", ev->blob.kind, ev->blob.size);
