@@ -4,7 +4,7 @@
 # a perf.data file. For each scenario and option set, everything from the first "=====" line on
 # (perf's sections; c2c-lite's own header comes before it) must be byte-identical with
 # --no-data-names, and without it perf's lines plus data names only (tests/tools/pareto-names.awk).
-# Skips (77) when perf is missing or is not perf 6.x.
+# Skips (77) when perf is missing or is not perf 6.1.
 set -u
 BUILD=${BUILD:-build}
 C2C=${C2C:-$PWD/$BUILD/c2c-lite}
