@@ -52,12 +52,14 @@ static size_t running_kernel_id(uint8_t *id)
  * or the running kernel's ("No kallsyms or vmlinux with build-id ... was found" otherwise). */
 static int kallsyms_fits(const struct trace_mmap *k)
 {
-	uint8_t id[TRACE_BUILD_ID_MAX];
-	size_t n;
+	static uint8_t id[TRACE_BUILD_ID_MAX];
+	static size_t n;
+	static int known;
 
 	if (!k->build_id_size)
 		return 1;
-	n = running_kernel_id(id);
+	if (!known++)
+		n = running_kernel_id(id);
 	return n == k->build_id_size && !memcmp(id, k->build_id, n);
 }
 

@@ -17,6 +17,8 @@ struct buf {
 
 static inline void put(struct buf *b, const void *d, size_t n)
 {
+	if (!n)
+		return;
 	if (b->len + n > b->cap)
 		b->p = xgrow(b->p, &b->cap, b->len + n, 1);
 	memcpy(b->p + b->len, d, n);

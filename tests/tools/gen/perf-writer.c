@@ -1149,16 +1149,18 @@ static void feat_group_desc(struct buf *b, const struct pw *pw)
 		}
 }
 
+/* The lower half of the CPUs are cpu_core's, the upper half cpu_atom's (event_of()). */
 static void feat_hybrid(struct buf *b, const struct trace_info *in)
 {
+	uint32_t half = in->nr_cpus / 2;
 	char cpus[32];
 
 	put32(b, 2);
 	put_str(b, "cpu_core");
-	snprintf(cpus, sizeof(cpus), "0-%u", in->nr_cpus / 2 - 1);
+	snprintf(cpus, sizeof(cpus), half > 1 ? "0-%u" : "%u", half ? half - 1 : 0);
 	put_str(b, cpus);
 	put_str(b, "cpu_atom");
-	snprintf(cpus, sizeof(cpus), "%u-%u", in->nr_cpus / 2, in->nr_cpus - 1);
+	snprintf(cpus, sizeof(cpus), "%u-%u", half, in->nr_cpus ? in->nr_cpus - 1 : 0);
 	put_str(b, cpus);
 }
 
@@ -1380,7 +1382,7 @@ int pw_write(const char *path, const struct trace_info *in, const struct trace_e
 	else
 		write_file_mode(&pw, &out);
 	err = pw.err;
-	fp = fopen(path, "wb");
+	fp = err ? NULL : fopen(path, "wb");
 	if (!err && (!fp || fwrite(out.p, 1, out.len, fp) != out.len))
 		err = -errno;
 	if (fp && fclose(fp) && !err)
