@@ -73,6 +73,10 @@ $(BIN): $(BUILD)/c2c-lite.o $(LIBTUI) $(LIBCORE)
 # Tests, tools, benchmarks and examples link the archives: only the members they use are pulled in.
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBCORE)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDFLAGS) $(LDLIBS)
+# c2c-gen's perf.data writer is a file of its own (tests/tools/gen/).
+$(BUILD)/tests/tools/c2c-gen: $(BUILD)/tests/tools/c2c-gen.o $(BUILD)/tests/tools/gen/perf-writer.o \
+		$(LIBCORE)
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBCORE)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # Examples are workloads: built with -O1 -g and frame pointers so their reports name their code.

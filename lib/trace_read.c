@@ -568,6 +568,7 @@ static void read_task(struct trace_reader *r, struct tcur *c, struct trace_task 
 	t->ppid = get_u32v(c);
 	t->tid = get_u32v(c);
 	t->ptid = get_u32v(c);
+	t->flags = c->p < c->end ? get_u32v(c) : 0;   /* 1.1 */
 }
 
 static void read_lost(struct trace_reader *r, struct tcur *c, struct trace_lost *l)

@@ -480,6 +480,8 @@ static void body_task(struct trace_writer *w, struct tbuf *b, const struct trace
 	put_v(b, t->ppid);
 	put_v(b, t->tid);
 	put_v(b, t->ptid);
+	if (t->flags)   /* 1.1: only when set, so 1.0 readers see 1.0 bodies otherwise */
+		put_v(b, t->flags);
 }
 
 static void body_lost(struct trace_writer *w, struct tbuf *b, const struct trace_lost *l)

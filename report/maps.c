@@ -429,7 +429,10 @@ void maps_fork(struct maps *m, const struct trace_task *tk)
 		t->comm = parent->comm;
 		t->comm_set = 1;
 	}
-	if (t->pid != parent->pid && t->space != parent->space)
+	/* a new process gets a copy of its parent's maps, unless perf synthesized the FORK for a
+	 * task that already ran: its own MMAPs follow (perf's thread__fork without do_maps_clone) */
+	if (t->pid != parent->pid && t->space != parent->space &&
+	    !(tk->flags & TRACE_TASK_SYNTHESIZED))
 		maps_clone_space(m, t->space, parent->space);
 }
 

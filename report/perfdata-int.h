@@ -46,6 +46,7 @@ enum {
 enum {
 	PD_MISC_CPUMODE = 7,
 	PD_MISC_MMAP_DATA = 1 << 13,   /* = COMM_EXEC */
+	PD_MISC_FORK_EXEC = 1 << 13,
 	PD_MISC_EXACT_IP = 1 << 14,    /* = MMAP_BUILD_ID */
 	PD_MISC_BUILD_ID_SIZE = 1 << 15,
 };
@@ -175,6 +176,7 @@ struct perfdata_reader {
 	uint64_t nr_bad;
 	struct perfdata_stats stats;
 	int init_done;            /* pipe mode: FINISHED_INIT or the first sample was seen */
+	int unordered;            /* no sample_id_all: records are delivered in file order */
 	uint8_t scratch_hdr[65536];
 };
 
@@ -214,6 +216,8 @@ void pd_attr_derive(struct pd_attr *a);
 /* perfdata-queue.c */
 void pd_queue_push(struct perfdata_reader *r, const uint8_t *rec, uint64_t n, int vol,
 		   uint32_t attr, uint64_t time);
+void pd_queue_now(struct perfdata_reader *r, const uint8_t *rec, uint64_t n, int vol,
+		  uint32_t attr);
 void pd_queue_flush(struct perfdata_reader *r, uint64_t limit);
 void pd_queue_round(struct perfdata_reader *r);
 void pd_queue_half(struct perfdata_reader *r);

@@ -121,6 +121,25 @@ void pd_queue_push(struct perfdata_reader *r, const uint8_t *rec, uint64_t n, in
 		r->stats.nr_unordered++;
 }
 
+/* A record without a time, or with time 0: perf's ordered_events__queue refuses it (-ETIME) and
+ * perf delivers it at once, ahead of what is still queued. Called with the ready list empty. */
+void pd_queue_now(struct perfdata_reader *r, const uint8_t *rec, uint64_t n, int vol,
+		  uint32_t attr)
+{
+	struct pd_qent *e;
+
+	if (!r->ready_cap)
+		r->ready = xgrow(r->ready, &r->ready_cap, 1, sizeof(*r->ready));
+	e = &r->ready[0];
+	e->time = 0;
+	e->seq = r->seq++;
+	e->attr = attr;
+	e->chunk = NULL;
+	e->rec = vol ? chunk_copy(r, rec, (size_t)n, &e->chunk) : rec;
+	r->ready_n = 1;
+	r->ready_pos = 0;
+}
+
 /* The merged entries in tmp become the ready list; the old ready array is the next tmp. */
 static void swap_ready_tmp(struct perfdata_reader *r)
 {

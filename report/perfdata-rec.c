@@ -339,6 +339,10 @@ static int decode_task(struct perfdata_reader *r, const uint8_t *rec, struct tra
 	struct cur c = { r, rec + 8, rec + pd_u16(r, rec + 6), 0 };
 
 	memset(t, 0, sizeof(*t));
+	/* perf_event__synthesize_fork() marks the FORKs of tasks that already ran: perf's
+	 * machine__process_fork_event then copies no maps from the parent */
+	if (pd_u32(r, rec) == PD_FORK && (pd_u16(r, rec + 4) & PD_MISC_FORK_EXEC))
+		t->flags = TRACE_TASK_SYNTHESIZED;
 	t->pid = u32(&c);
 	t->ppid = u32(&c);
 	t->tid = u32(&c);

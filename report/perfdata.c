@@ -288,24 +288,6 @@ static int header_attr(struct perfdata_reader *r, const uint8_t *rec, uint16_t s
 	return 0;
 }
 
-static void id_index(struct perfdata_reader *r, const uint8_t *rec, uint16_t size)
-{
-	uint64_t nr, i;
-
-	if (size < 16)
-		return;
-	nr = pd_u64(r, rec + 8);
-	if (nr > (size - 16u) / 32)
-		nr = (size - 16u) / 32;
-	for (i = 0; i < nr; i++) {
-		const uint8_t *e = rec + 16 + 32 * i;
-		uint64_t idx = pd_u64(r, e + 8);
-
-		if (idx < r->nr_attr)
-			pd_attr_add_id(r, pd_u64(r, e), (uint32_t)idx);
-	}
-}
-
 static void auxtrace_info(struct perfdata_reader *r, const uint8_t *rec, uint16_t size)
 {
 	if (size < 12)
@@ -394,14 +376,15 @@ static void queue_kernel(struct perfdata_reader *r, const uint8_t *rec, uint64_t
 		r->nr_bad++;
 		return;
 	}
-	if (rc == 0) {
-		time = r->max_time;   /* untimed: stays after what came before it in the file */
-	} else if (time > r->max_time) {
-		r->max_time = time;
-	}
-	pd_queue_push(r, rec, total, vol, attr, time);
 	if (pd_u32(r, rec) == PD_SAMPLE)
 		r->init_done = 1;
+	if (r->unordered || rc == 0 || time == 0 || time == UINT64_MAX) {
+		pd_queue_now(r, rec, total, vol, attr);
+		return;
+	}
+	if (time > r->max_time)
+		r->max_time = time;
+	pd_queue_push(r, rec, total, vol, attr, time);
 }
 
 static void auxtrace(struct perfdata_reader *r, const uint8_t *rec, uint64_t total, int vol)
@@ -436,7 +419,8 @@ static int process_user(struct perfdata_reader *r, const uint8_t *rec, uint64_t 
 	case PD_EVENT_UPDATE:
 		return pd_event_update(r, rec + 8, size - 8u);
 	case PD_ID_INDEX:
-		id_index(r, rec, size);
+		/* {id, idx, cpu, tid} per id: idx is the id's ring buffer, not its event (perf
+		 * reads it for AUX tracing only); the attrs alone say which event an id is */
 		return 0;
 	case PD_AUXTRACE_INFO:
 		auxtrace_info(r, rec, size);
@@ -685,6 +669,10 @@ static int read_file_header(struct perfdata_reader *r, uint64_t hsize)
 	rc = pd_attrs_check(r);
 	if (rc < 0)
 		return rc;
+	/* perf_session__new: without sample_id_all on the first event, perf's tools that need
+	 * timestamps to order records (report, script, c2c) turn ordering off (not in pipe mode,
+	 * whose attrs are not known yet then) */
+	r->unordered = !r->attr[0].sample_id_all;
 	pd_info_finish(r);
 	return 0;
 }

@@ -129,6 +129,32 @@ static void test_maps_fork_copies_and_shares(void **state)
 	assert_int_equal(maps_find(m, t, 2, 0x7f0000000000ULL, &loc), 1); /* shared */
 }
 
+/* perf synthesizes a FORK (misc FORK_EXEC) for each task that already ran when it started: the
+ * task's own MMAPs follow, and perf's machine__process_fork_event copies nothing from the
+ * parent. Regression: the parent's maps were copied, so a sample at an address only the parent
+ * (the shell that started the workload, say) maps was resolved to the parent's file. */
+static void test_maps_synthesized_fork_copies_nothing(void **state)
+{
+	struct maps *m = *state;
+	struct trace_task child = { .pid = 300, .ppid = 100, .tid = 300, .ptid = 100,
+				    .flags = TRACE_TASK_SYNTHESIZED };
+	struct trace_task thr = { .pid = 300, .ppid = 300, .tid = 301, .ptid = 300,
+				  .flags = TRACE_TASK_SYNTHESIZED };
+	struct trace_mmap own = mm(300, 0x7f0000000000ULL, 0x1000, 0, 2, 0, "//anon", 2);
+	struct maps_thread *c, *t;
+	struct maps_loc loc;
+
+	maps_fork(m, &child);
+	maps_mmap(m, &own);
+	maps_fork(m, &thr);
+	c = maps_findnew_thread(m, 300, 300);
+	t = maps_findnew_thread(m, 300, 301);
+	assert_string_equal(c->comm, "app");                              /* the comm is inherited */
+	assert_int_equal(maps_find(m, c, 2, 0x400000, &loc), 0);          /* the parent's: not copied */
+	assert_int_equal(maps_find(m, c, 2, 0x7f0000000000ULL, &loc), 1); /* its own */
+	assert_int_equal(maps_find(m, t, 2, 0x7f0000000000ULL, &loc), 1); /* a thread shares them */
+}
+
 static void test_maps_anon_and_names(void **state)
 {
 	struct maps *m = *state;
@@ -161,6 +187,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_maps_find_any_tries_kernel, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maps_overlap_trims, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maps_fork_copies_and_shares, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_maps_synthesized_fork_copies_nothing, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_maps_anon_and_names, setup, teardown),
 	};
 

@@ -24,6 +24,7 @@
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
 #include "report/perfdata.h"
+#include "tests/tools/gen/perf-bytes.h"
 
 /* --- log capture ------------------------------------------------------------------------------ */
 
@@ -45,74 +46,6 @@ static void log_reset(void)
 {
 	memset(&logcap, 0, sizeof(logcap));
 	c2c_log_set_hook(capture, NULL);
-}
-
-/* --- a byte buffer that writes in either byte order -------------------------------------------- */
-
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-	int swap;
-};
-
-static void put(struct buf *b, const void *d, size_t n)
-{
-	if (b->len + n > b->cap)
-		b->p = xgrow(b->p, &b->cap, b->len + n, 1);
-	memcpy(b->p + b->len, d, n);
-	b->len += n;
-}
-
-static void put16(struct buf *b, uint16_t v)
-{
-	v = b->swap ? bswap_16(v) : v;
-	put(b, &v, 2);
-}
-
-static void put32(struct buf *b, uint32_t v)
-{
-	v = b->swap ? bswap_32(v) : v;
-	put(b, &v, 4);
-}
-
-static void put64(struct buf *b, uint64_t v)
-{
-	v = b->swap ? bswap_64(v) : v;
-	put(b, &v, 8);
-}
-
-static void put_zero(struct buf *b, size_t n)
-{
-	static const uint8_t z[256];
-
-	while (n) {
-		size_t k = n < sizeof(z) ? n : sizeof(z);
-
-		put(b, z, k);
-		n -= k;
-	}
-}
-
-static void set64(struct buf *b, size_t off, uint64_t v)
-{
-	v = b->swap ? bswap_64(v) : v;
-	memcpy(b->p + off, &v, 8);
-}
-
-static void set16(struct buf *b, size_t off, uint16_t v)
-{
-	v = b->swap ? bswap_16(v) : v;
-	memcpy(b->p + off, &v, 2);
-}
-
-/* perf_header_string: u32 len (multiple of 64) + NUL-padded text */
-static void put_str(struct buf *b, const char *s)
-{
-	size_t n = strlen(s) + 1, len = (n + 63) / 64 * 64;
-
-	put32(b, (uint32_t)len);
-	put(b, s, n);
-	put_zero(b, len - n);
 }
 
 /* --- the perf.data model ------------------------------------------------------------------------ */
@@ -229,21 +162,6 @@ static void put_trailer(struct buf *b, const struct tattr *a, uint32_t pid, uint
 	}
 	if (st & PERF_IDENTIFIER)
 		put64(b, a->ids[0]);
-}
-
-static size_t rec_begin(struct buf *b, uint32_t type, uint16_t misc)
-{
-	size_t at = b->len;
-
-	put32(b, type);
-	put16(b, misc);
-	put16(b, 0);
-	return at;
-}
-
-static void rec_end(struct buf *b, size_t at)
-{
-	set16(b, at + 6, (uint16_t)(b->len - at));
 }
 
 static void rec_sample(struct tfile *f, int ai, const struct tsample *s)
@@ -761,6 +679,54 @@ static void test_perfdata_ordering(void **state)
 	free(f.data.p);
 }
 
+/* perf's ordered_events__queue takes only records with a time: one without (no sample_id_all,
+ * no TIME) or with time 0 (what perf synthesizes) is delivered the moment it is read, ahead of
+ * the samples still queued. A file (not a pipe) whose first event lacks sample_id_all is not
+ * ordered at all (perf_session__new turns ordered_events off): file order. Regressions: untimed
+ * records were queued after everything read before them; then delivered at once in files that
+ * perf reads in file order. */
+static void test_perfdata_untimed_now(void **state)
+{
+	static const struct { int line, pipe, idall, first_ip; } rows[] = {
+		{ __LINE__, 0, 0, 0x401010 },   /* file order: the sample of time 10 first */
+		{ __LINE__, 1, 0, 0 },          /* untimed MMAP first */
+		{ __LINE__, 0, 1, 0 },          /* MMAP of time 0 first */
+		{ __LINE__, 1, 1, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct tfile f;
+		struct buf o;
+		struct got g;
+		struct perfdata_stats st;
+
+		log_reset();
+		tfile_init(&f, 0, rows[i].pipe);
+		if (!rows[i].idall)
+			f.attr[0].flags &= ~FLAG_SAMPLE_ID_ALL;
+		rec_sample(&f, 0, &(struct tsample){ .time = 10, .pid = 7, .tid = 7, .ip = 0x401010 });
+		rec_empty(&f, 68);
+		rec_sample(&f, 0, &(struct tsample){ .time = 20, .pid = 7, .tid = 7, .ip = 0x401020 });
+		/* untimed (no sample_id_all) or time 0: before the queued samples 10 and 20 */
+		rec_mmap2(&f, 7, 0x400000, "/usr/bin/late", 0);
+		rec_sample(&f, 0, &(struct tsample){ .time = 30, .pid = 7, .tid = 7, .ip = 0x401030 });
+		rec_empty(&f, 68);
+		build(&f, &o);
+		assert_int_equal(read_all(&o, &g, &st), 0);
+		assert_int_equal(g.n, 4);
+		if (rows[i].first_ip ? g.ev[0].type != TRACE_REC_SAMPLE ||
+		    g.ev[0].sample.ip != (uint64_t)rows[i].first_ip || g.ev[2].type != TRACE_REC_MMAP :
+		    g.ev[0].type != TRACE_REC_MMAP)
+			fail_msg("line %d: record 0 has type %u, record 2 type %u", rows[i].line,
+				 g.ev[0].type, g.ev[2].type);
+		assert_int_equal(g.ev[3].sample.time, 30);
+		assert_int_equal(st.nr_unordered, 0);
+		free(o.p);
+		free(f.data.p);
+	}
+}
+
 /* Two events with different sample_type, told apart by IDENTIFIER; or both with ID. */
 static void test_perfdata_multi_event(void **state)
 {
@@ -868,6 +834,103 @@ static void test_perfdata_synthesized_id0(void **state)
 	}
 }
 
+/* perf 6.1 writes an ID_INDEX record into every file (perf_event__synthesize_id_index): one
+ * entry {id, idx, cpu, tid} per id, where idx is the id's ring-buffer (mmap) index, not its event:
+ * the two events of a two-CPU recording get idx 0, 1, 0, 1. perf reads it only to fill in each
+ * known id's idx, cpu and tid; the attrs alone say which event an id is. Regression: the reader
+ * took idx for the event and gave the first event's CPU 1 samples to the second event. */
+static void test_perfdata_id_index(void **state)
+{
+	static const uint64_t idbits[] = { PERF_IDENTIFIER, PERF_ID };
+
+	(void)state;
+	for (size_t i = 0; i < 2 * 2; i++) {
+		struct tfile f;
+		struct buf o;
+		struct got g;
+		size_t at;
+		int a, k;
+
+		log_reset();
+		tfile_init(&f, 0, i >= 2);
+		f.nr_attr = 2;
+		f.attr[0].sample_type |= idbits[i % 2];
+		f.attr[1] = f.attr[0];
+		f.attr[1].ids[0] = 201;
+		f.attr[1].ids[1] = 202;
+		f.attr[1].name = "minor-faults";
+		at = rec_begin(&f.data, 69, 0);
+		put64(&f.data, 5);
+		for (a = 0; a < 2; a++)
+			for (k = 0; k < 2; k++) {
+				put64(&f.data, f.attr[a].ids[k]);
+				put64(&f.data, (uint64_t)k);       /* idx: the CPU's mmap */
+				put64(&f.data, (uint64_t)k);       /* cpu */
+				put64(&f.data, UINT64_MAX);        /* tid -1 */
+			}
+		/* an id no attr has: perf 6.1 stops with -ENOENT, this reader ignores it */
+		put64(&f.data, 777);
+		put64(&f.data, 0);
+		put64(&f.data, 0);
+		put64(&f.data, UINT64_MAX);
+		rec_end(&f.data, at);
+		rec_sample(&f, 0, &(struct tsample){ .id = 102, .time = 10, .pid = 1, .tid = 1,
+						     .cpu = 1 });
+		rec_sample(&f, 1, &(struct tsample){ .id = 201, .time = 20, .pid = 1, .tid = 1 });
+		rec_sample(&f, 1, &(struct tsample){ .id = 202, .time = 30, .pid = 1, .tid = 1,
+						     .cpu = 1 });
+		build(&f, &o);
+		assert_int_equal(read_all(&o, &g, NULL), 0);
+		if (g.n != 3)
+			fail_msg("case %zu: %d records", i, g.n);
+		if (g.ev[0].sample.event != 0 || g.ev[1].sample.event != 1 ||
+		    g.ev[2].sample.event != 1)
+			fail_msg("case %zu: events %u %u %u, want 0 1 1", i, g.ev[0].sample.event,
+				 g.ev[1].sample.event, g.ev[2].sample.event);
+		assert_int_equal(logcap.warnings + logcap.errors, 0);
+		free(o.p);
+		free(f.data.p);
+	}
+}
+
+/* perf_event__synthesize_fork() sets PERF_RECORD_MISC_FORK_EXEC on the FORKs it writes for
+ * tasks that already ran; a kernel FORK has misc 0. The reader passes the mark on, so the maps of
+ * a synthesized child are not copied from its parent (report/maps.c). */
+static void test_perfdata_fork_exec(void **state)
+{
+	(void)state;
+	for (int pipe = 0; pipe < 2; pipe++) {
+		struct tfile f;
+		struct buf o;
+		struct got g;
+		size_t at;
+		int k;
+
+		log_reset();
+		tfile_init(&f, 0, pipe);
+		for (k = 0; k < 3; k++) {   /* synthesized FORK, kernel FORK, EXIT with misc set */
+			at = rec_begin(&f.data, k == 2 ? 4 : 7, k == 1 ? 0 : 1 << 13);
+			put32(&f.data, 300);
+			put32(&f.data, 100);
+			put32(&f.data, 300);
+			put32(&f.data, 100);
+			put64(&f.data, 0);
+			put_trailer(&f.data, &f.attr[0], 0, 0, 0, 0);
+			rec_end(&f.data, at);
+		}
+		build(&f, &o);
+		assert_int_equal(read_all(&o, &g, NULL), 0);
+		assert_int_equal(g.n, 3);
+		assert_int_equal(g.ev[0].type, TRACE_REC_FORK);
+		assert_int_equal(g.ev[0].task.flags, TRACE_TASK_SYNTHESIZED);
+		assert_int_equal(g.ev[1].task.flags, 0);
+		assert_int_equal(g.ev[2].type, TRACE_REC_EXIT);
+		assert_int_equal(g.ev[2].task.flags, 0);
+		free(o.p);
+		free(f.data.p);
+	}
+}
+
 /* --- files written by the real perf (data/perf/README.md) ------------------------------------ */
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -891,6 +954,7 @@ static uint8_t *slurp(const char *path, size_t *len)
 struct counts {
 	uint64_t rec[8];
 	uint64_t events;
+	uint64_t per_event[4];   /* samples of the first four events */
 };
 
 /* Read @len bytes as a perf.data file; the info must respect the readers' bounds whatever the
@@ -920,8 +984,10 @@ static int read_bounded(const uint8_t *p, size_t len, struct counts *c)
 			assert_true(strlen(ev.mmap.filename) < len);
 		if (ev.type == TRACE_REC_COMM)
 			assert_true(strlen(ev.comm.comm) < len);
-		if (ev.type == TRACE_REC_SAMPLE)
+		if (ev.type == TRACE_REC_SAMPLE) {
 			assert_true(ev.sample.event < in->nr_events);
+			c->per_event[ev.sample.event & 3] += ev.sample.event < 4;
+		}
 	}
 	perfdata_reader_free(r);
 	return 1;
@@ -959,6 +1025,11 @@ static void test_perfdata_real_files(void **state)
 				 (unsigned long long)c.events);
 		if (strstr(logcap.last, "skipped"))
 			fail_msg("%s: %s", files[i].path, logcap.last);
+		/* perf script -F event: 9 page-faults, 9 minor-faults (ID_INDEX regression) */
+		if (i == 0 && (c.per_event[0] != 9 || c.per_event[1] != 9 || c.per_event[2]))
+			fail_msg("%s: %llu %llu %llu samples per event", files[i].path,
+				 (unsigned long long)c.per_event[0], (unsigned long long)c.per_event[1],
+				 (unsigned long long)c.per_event[2]);
 		free(p);
 	}
 }
@@ -1487,8 +1558,11 @@ int main(void)
 		cmocka_unit_test(test_perfdata_modes),
 		cmocka_unit_test(test_perfdata_attr_extra_bytes),
 		cmocka_unit_test(test_perfdata_ordering),
+		cmocka_unit_test(test_perfdata_untimed_now),
 		cmocka_unit_test(test_perfdata_multi_event),
 		cmocka_unit_test(test_perfdata_synthesized_id0),
+		cmocka_unit_test(test_perfdata_id_index),
+		cmocka_unit_test(test_perfdata_fork_exec),
 		cmocka_unit_test(test_perfdata_real_files),
 		cmocka_unit_test(test_perfdata_real_mutations),
 		cmocka_unit_test(test_perfdata_all_fields),

@@ -30,7 +30,7 @@
 
 #define TRACE_MAGIC         "C2CTRACE"
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 0
+#define TRACE_VERSION_MINOR 1   /* 1.1: FORK/EXIT records may carry flags */
 
 #define TRACE_CPU_NONE      UINT32_MAX  /* sample carried no CPU */
 #define TRACE_NODE_NONE     (-1)
@@ -160,10 +160,19 @@ struct trace_comm {
 	const char *comm;
 };
 
+/* trace_task.flags */
+enum trace_task_flags {
+	/* a FORK perf synthesized for a task that was already running (perf.data's
+	 * PERF_RECORD_MISC_FORK_EXEC): the child's maps are the MMAP records that follow, so a new
+	 * process copies none from its parent */
+	TRACE_TASK_SYNTHESIZED = 1 << 0,
+};
+
 /* FORK and EXIT records. */
 struct trace_task {
 	uint64_t time;
 	uint32_t pid, ppid, tid, ptid;
+	uint32_t flags;          /* enum trace_task_flags */
 };
 
 enum trace_lost_kind {

@@ -82,23 +82,13 @@ cc=${CC:-cc}
 # whose forced build-id repeats from run to run, out of the user's cache
 export PERF_BUILDID_DIR=$tmp/buildid-cache
 
-# perf script's view: "pid tid time ip sym dso" (C++ symbols hold spaces: the dso is the last
-# parenthesised word, the symbol what lies between the ip and it)
-perf_view() {
-	perf script -i "$1" -F pid,tid,time,ip,sym,dso --ns 2>/dev/null |
-		awk '{ split($1, pt, "/"); t = $2; sub(/:$/, "", t); split(t, s, ".");
-		       rest = $0; sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ /, "", rest)
-		       d = rest; sub(/.* \(/, "", d); sub(/\)$/, "", d)
-		       sym = rest; sub(/ \([^(]*\)$/, "", sym)
-		       print pt[1], pt[2], s[1] s[2], $3, sym, d }'
-}
-same_view() {  # FILE WHAT
-	perf_view "$1" >"$tmp/perf.txt"
-	"$DUMP" -s "$1" >"$tmp/ours.txt" 2>"$tmp/dump.err" || fail "$2: perfdata-dump failed"
-	[ -s "$tmp/perf.txt" ] || fail "$2: perf script shows no samples"
-	diff "$tmp/perf.txt" "$tmp/ours.txt" >"$tmp/view.diff" ||
-		{ head -6 "$tmp/view.diff"; fail "$2: samples differ from perf script"; }
-	echo "ok: $2: $(wc -l <"$tmp/ours.txt") samples, pid tid time ip symbol dso as perf script"
+# perf script's view against perfdata-dump's: "pid tid time ip sym dso" (tests/e2e/lib/perf-diff.sh;
+# symbols may hold spaces: C++ names of other processes in an -a recording)
+. tests/e2e/lib/perf-diff.sh
+view() {  # FILE WHAT
+	same_view "$2" "$1" pid,tid,time,ip,sym,dso
+	[ "$fail" -eq 0 ] || fail "$2: samples differ from perf script"
+	echo "ok: $2: $(wc -l <"$tmp/ours.view") samples, pid tid time ip symbol dso as perf script"
 }
 no_skips() {  # FILE WHAT
 	"$C2C" report --stdio -i "$1" >"$tmp/rep" 2>"$tmp/rep.err" || fail "$2: report failed"
@@ -141,8 +131,8 @@ if ! perf record -q -a -d -e page-faults -e minor-faults -o "$tmp/sys.data" -- "
 	echo "skip: perf record -a failed: $(head -1 "$tmp/err")"; exit 77
 fi
 no_skips "$tmp/sys.data" "perf record -a, two events"
-same_view "$tmp/sys.data" "perf record -a, two events"
-grep -q ' touch .*/pf$' "$tmp/ours.txt" || fail "-a: the workload's samples are not named touch"
+view "$tmp/sys.data" "perf record -a, two events"
+grep -q ' touch .*/pf$' "$tmp/ours.view" || fail "-a: the workload's samples are not named touch"
 
 # 1. -p of a process started before perf, two events
 "$tmp/pf" 3 &
@@ -152,8 +142,8 @@ perf record -q -d -e page-faults -e minor-faults -p $bg -o "$tmp/p.data" -- slee
 	fail "perf record -p"
 wait $bg
 no_skips "$tmp/p.data" "perf record -p PID, two events"
-same_view "$tmp/p.data" "perf record -p PID, two events"
-grep -q "^$bg $bg .* touch .*/pf$" "$tmp/ours.txt" || fail "-p: no sample of touch in pf"
+view "$tmp/p.data" "perf record -p PID, two events"
+grep -q "^$bg $bg .* touch .*/pf$" "$tmp/ours.view" || fail "-p: no sample of touch in pf"
 
 # 2. build-id ending in 00
 perf record -q -e page-faults -c 1 -d -o "$tmp/b.data" -- "$tmp/pf00" 2>/dev/null || fail "perf record pf00"
@@ -161,6 +151,6 @@ perf buildid-list -i "$tmp/b.data" 2>/dev/null | grep -q '^0123456789abcdef01234
 	fail "perf did not record the build-id ending in 00"
 "$C2C" report --stdio -i "$tmp/b.data" >/dev/null 2>"$tmp/err" || fail "report b.data"
 grep -q "build-id mismatch" "$tmp/err" && fail "build-id ending in 00: $(cat "$tmp/err")"
-same_view "$tmp/b.data" "build-id ending in 00"
-grep -q ' touch .*/pf00$' "$tmp/ours.txt" || fail "build-id 00: touch is not named"
+view "$tmp/b.data" "build-id ending in 00"
+grep -q ' touch .*/pf00$' "$tmp/ours.view" || fail "build-id 00: touch is not named"
 exit 0

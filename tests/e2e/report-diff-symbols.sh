@@ -22,10 +22,8 @@ set -u
 BUILD=${BUILD:-build}
 C2C=${C2C:-$PWD/$BUILD/c2c-lite}
 GEN=$PWD/$BUILD/tests/tools/c2c-gen
-NAMES=$PWD/tests/tools/pareto-names.awk
-command -v perf >/dev/null 2>&1 || { echo "skip: perf is not installed"; exit 77; }
-ver=$(perf version 2>/dev/null | awk '{print $3}')
-case "$ver" in 6.1.*) ;; *) echo "skip: perf $ver is not 6.1 (the reference)"; exit 77 ;; esac
+. tests/e2e/lib/perf-diff.sh
+need_perf61
 for t in cc nm readelf objcopy strip stat addr2line ldd; do
 	command -v $t >/dev/null || { echo "skip: $t not installed"; exit 77; }
 done
@@ -123,25 +121,6 @@ spec_data() {
 }
 
 
-fail=0 runs=0
-check() {   # name file-prefix input-suffix options...
-	local name=$1 p=$2 in=$3; shift 3
-	perf c2c report --stdio -i "$p.perf.data" "$@" 2>/dev/null | sed -n '/^=====/,$p' >"$p.want"
-	"$C2C" report --stdio --no-data-names -i "$p.$in" "$@" 2>"$p.err" |
-		sed -n '/^=====/,$p' >"$p.got"
-	"$C2C" report --stdio -i "$p.$in" "$@" 2>/dev/null | sed -n '/^=====/,$p' >"$p.named"
-	runs=$((runs + 1))
-	if [ ! -s "$p.want" ]; then
-		echo "FAIL $name ($in) [$*]: perf printed nothing"; fail=$((fail + 1))
-	elif ! grep -qF "$SYM_EXPECT" "$p.want"; then
-		echo "FAIL $name ($in) [$*]: perf resolved no symbol of the binary"; fail=$((fail + 1))
-	elif ! cmp -s "$p.want" "$p.got"; then
-		echo "FAIL $name ($in) [$*]"; diff "$p.want" "$p.got" | head -20; fail=$((fail + 1))
-	elif ! awk -f "$NAMES" "$p.want" "$p.named" 2>/dev/null; then
-		echo "FAIL $name ($in) [$*] (with data names)"; fail=$((fail + 1))
-	fi
-}
-
 run_case() {   # name spec-file
 	local name=$1 p=$tmp/$1 o want
 	"$GEN" -s spec --spec "$p.spec" -n 3000 -t "$p.c2c" -p "$p.perf.data" ||
@@ -151,9 +130,9 @@ run_case() {   # name spec-file
 		want="[.] main"
 		[ "$o" = "-c dso" ] && want=$(awk '/^map/ { n = split($NF, a, "/"); print a[n]; exit }' "$p.spec")
 		# shellcheck disable=SC2086
-		SYM_EXPECT=$want check "$name" "$p" perf.data $o
+		PERF_EXPECT=$want INPUT=perf.data check "$name (perf.data)" "$p" $o
 		# shellcheck disable=SC2086
-		SYM_EXPECT=$want check "$name" "$p" c2c $o
+		PERF_EXPECT=$want INPUT=c2c check "$name (c2c)" "$p" $o
 	done
 }
 

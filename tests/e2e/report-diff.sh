@@ -4,15 +4,13 @@
 # a perf.data file. For each scenario and option set, everything from the first "=====" line on
 # (perf's sections; c2c-lite's own header comes before it) must be byte-identical with
 # --no-data-names, and without it perf's lines plus data names only (tests/tools/pareto-names.awk).
-# Skips (77) when perf is missing or is not perf 6.x.
+# Skips (77) when perf is missing or is not perf 6.1.
 set -u
 BUILD=${BUILD:-build}
 C2C=${C2C:-$PWD/$BUILD/c2c-lite}
 GEN=$PWD/$BUILD/tests/tools/c2c-gen
-NAMES=$PWD/tests/tools/pareto-names.awk
-command -v perf >/dev/null 2>&1 || { echo "skip: perf is not installed"; exit 77; }
-ver=$(perf version 2>/dev/null | awk '{print $3}')
-case "$ver" in 6.1.*) ;; *) echo "skip: perf $ver is not 6.1 (the reference)"; exit 77 ;; esac
+. tests/e2e/lib/perf-diff.sh
+need_perf61
 [ -x "$GEN" ] || { echo "fail: $GEN is not built"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -23,22 +21,6 @@ trap '' PIPE
 scenarios="falseshare trueshare padded dsrcall kernel multiproc lost random chaos"
 optsets=("" "-N" "-NN" "-d lcl" "-d rmt" "-d peer" "-c tid,iaddr" "-c pid,iaddr" "--show-all"
 	 "-c dso" "-c pid" "-c tid,pid,iaddr" "--no-source" "--stats" "-d rmt -NN --show-all")
-fail=0 runs=0
-check() {   # name file-prefix options...   (INPUT=perf.data: c2c-lite reads the perf.data too)
-	local name=$1 p=$2; shift 2
-	perf c2c report --stdio -i "$p.perf.data" "$@" 2>/dev/null | sed -n '/^=====/,$p' >"$p.want"
-	"$C2C" report --stdio --no-data-names -i "$p.${INPUT:-c2c}" "$@" 2>"$p.err" |
-		sed -n '/^=====/,$p' >"$p.got"
-	"$C2C" report --stdio -i "$p.${INPUT:-c2c}" "$@" 2>/dev/null | sed -n '/^=====/,$p' >"$p.named"
-	runs=$((runs + 1))
-	if [ ! -s "$p.want" ]; then
-		echo "FAIL $name [$*]: perf printed nothing"; fail=$((fail + 1))
-	elif ! cmp -s "$p.want" "$p.got"; then
-		echo "FAIL $name [$*]"; diff "$p.want" "$p.got" | head -10; fail=$((fail + 1))
-	elif ! awk -f "$NAMES" "$p.want" "$p.named" 2>/dev/null; then
-		echo "FAIL $name [$*] (with data names)"; fail=$((fail + 1))
-	fi
-}
 for s in $scenarios; do
 	"$GEN" -s "$s" -t "$tmp/$s.c2c" -p "$tmp/$s.perf.data" || { echo "FAIL: c2c-gen -s $s"; exit 1; }
 	for o in "${optsets[@]}"; do

@@ -3,24 +3,29 @@
  * oracle for `c2c-lite report` (tests/e2e/report-diff.sh). Test-only: nothing here is measured.
  *
  *   c2c-gen -s SCENARIO [-n SAMPLES] [--seed N] [--arch ARCH] [-t OUT.c2c] [-p OUT.perf.data]
+ *           [--perf TRAITS]
  *   c2c-gen -s spec --spec FILE ...  mappings of real files and sample IPs from FILE (sc_spec())
  *   c2c-gen -l                      list the scenarios
  *
  * Regenerating the demo trace without make (from the repository root):
- *   cc -std=gnu11 -O2 -Iinclude -I. tests/tools/c2c-gen.c lib/[a-z]*.c -lzstd -lz -o /tmp/c2c-gen &&
+ *   cc -std=gnu11 -O2 -Iinclude -I. tests/tools/c2c-gen.c tests/tools/gen/perf-writer.c \
+ *      lib/[a-z]*.c -lzstd -lz -o /tmp/c2c-gen &&
  *   /tmp/c2c-gen -s falseshare -t data/demo.c2c
  * (or, after `make`, simply: build/tests/tools/c2c-gen -s falseshare -t data/demo.c2c).
  *
- * The perf.data writer emits: the file header, per-attr id arrays, the attrs (sample_id_all,
- * IDENTIFIER), a data section of MMAP/MMAP2/COMM/FORK/EXIT/LOST/THROTTLE and SAMPLE records with
- * FINISHED_ROUND every 1000 records, and the features HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS,
- * CPUDESC, CPUID, EVENT_DESC, NUMA_TOPOLOGY, MEM_TOPOLOGY (perf-data-format.md §1-§8). Mapped files
- * point under /nonexistent so both tools print their unresolved-symbol forms, except in scenario
- * "spec", whose MMAP2 records (with the build-id form when the spec gives one) map real files.
+ * The perf.data writer is tests/tools/gen/perf-writer.c: without --perf it writes the plain file
+ * (one attr carrying loads and stores, as AMD's ibs_op does; no preamble); --perf TRAITS adds what
+ * real perf 6.1 recordings hold: two or three events with distinct ids, the mem-loads-aux leader,
+ * hybrid PMUs, a dummy tracking event, the side-band perf synthesizes for -a and -p, ID/IDENTIFIER,
+ * ID_INDEX, missing CPU/PERIOD/TIME, WEIGHT_STRUCT, old attr sizes, pipe mode and zstd; that
+ * file's header names, per trait, the perf writer function it imitates.
  *
- * One event carries loads and stores (as AMD's ibs_op does): perf 6.1 failed to attribute samples
- * of a second attr of these files to its evsel ("Can't parse sample, err = -14") and the cause was
- * not found in the time available; a single attr needs no sample id lookup. */
+ * Earlier versions wrote one attr only: perf 6.1 failed to attribute samples of a second attr
+ * ("Can't parse sample, err = -14"). The cause was this writer's file header: 88 bytes reserved
+ * for the attrs, data and event_types sections and the feature bitmap, which take 80, so the id
+ * arrays began at offset 112 while each attr pointed at 104 + 8 * i: the first attr read id 0 and
+ * every other attr the id of the one before it. With two, perf's evlist__event2evsel found no
+ * evsel for the second attr's id and evlist__parse_sample returned -EFAULT. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -30,6 +35,7 @@
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
 #include "report/dsrc.h"
+#include "tests/tools/gen/perf-writer.h"
 
 /* --- data_src builders ---------------------------------------------------------------------- */
 
@@ -212,7 +218,7 @@ static void g_sample(struct gen *g, uint32_t pid, uint32_t tid, uint32_t cpu, ui
 	s->cpu = cpu;
 	s->cpumode = cpumode;
 	(void)op;
-	s->event = 0;   /* one event (IBS-style loads and stores): see write_perf() */
+	s->event = 0;   /* the trace has one event; the perf.data writer picks its own */
 	s->flags = TRACE_SAMPLE_HAS_CPU | TRACE_SAMPLE_HAS_ADDR | TRACE_SAMPLE_HAS_PHYS |
 		   TRACE_SAMPLE_HAS_WEIGHT | TRACE_SAMPLE_HAS_DSRC;
 }
@@ -735,403 +741,6 @@ static int write_trace(const struct gen *g, const char *path)
 	return trace_writer_close(w);
 }
 
-/* --- perf.data writer ----------------------------------------------------------------------- */
-
-struct buf {
-	unsigned char *p;
-	size_t len, cap;
-};
-
-static void put(struct buf *b, const void *src, size_t n)
-{
-	b->p = xgrow(b->p, &b->cap, b->len + n, 1);
-	memcpy(b->p + b->len, src, n);
-	b->len += n;
-}
-
-static void put64(struct buf *b, uint64_t v) { put(b, &v, 8); }
-static void put32(struct buf *b, uint32_t v) { put(b, &v, 4); }
-static void put16(struct buf *b, uint16_t v) { put(b, &v, 2); }
-
-static void put_str(struct buf *b, const char *s)
-{
-	size_t n = strlen(s) + 1, len = (n + 63) / 64 * 64;
-	unsigned char zero[64] = { 0 };
-
-	put32(b, (uint32_t)len);
-	put(b, s, n);
-	put(b, zero, len - n);
-}
-
-/* A NUL-terminated string padded to 8 bytes (record payloads). */
-static void put_rstr(struct buf *b, const char *s)
-{
-	size_t n = strlen(s) + 1, len = (n + 7) / 8 * 8;
-	unsigned char zero[8] = { 0 };
-
-	put(b, s, n);
-	put(b, zero, len - n);
-}
-
-enum {
-	ST_IP = 1 << 0, ST_TID = 1 << 1, ST_TIME = 1 << 2, ST_ADDR = 1 << 3, ST_CPU = 1 << 7,
-	ST_PERIOD = 1 << 8, ST_WEIGHT = 1 << 14, ST_DATA_SRC = 1 << 15, ST_IDENTIFIER = 1 << 16,
-	ST_PHYS_ADDR = 1 << 19,
-};
-#define SAMPLE_TYPE (ST_IDENTIFIER | ST_IP | ST_TID | ST_TIME | ST_ADDR | ST_CPU | ST_PERIOD | \
-		     ST_WEIGHT | ST_DATA_SRC | ST_PHYS_ADDR)
-#define ID_BASE 100
-
-static void put_attr(struct buf *b, const struct trace_event_desc *e)
-{
-	unsigned char a[128] = { 0 };
-	uint64_t flags = (1ULL << 0) | (1ULL << 1) | (1ULL << 8) | (1ULL << 9) | (1ULL << 13) |
-			 ((uint64_t)e->precise_ip << 15) | (1ULL << 18) | (1ULL << 23) | (1ULL << 24);
-	uint32_t size = 128;
-	uint64_t st = SAMPLE_TYPE;
-
-	memcpy(a + 0, &e->type, 4);
-	memcpy(a + 4, &size, 4);
-	memcpy(a + 8, &e->config, 8);
-	memcpy(a + 16, &e->period, 8);
-	memcpy(a + 24, &st, 8);
-	memcpy(a + 40, &flags, 8);
-	memcpy(a + 56, &e->config1, 8);
-	put(b, a, sizeof(a));
-}
-
-/* The sample_id trailer for TID|TIME|CPU|IDENTIFIER. */
-static void put_sample_id(struct buf *b, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu)
-{
-	put32(b, pid);
-	put32(b, tid);
-	put64(b, time);
-	put32(b, cpu);
-	put32(b, 0);
-	put64(b, ID_BASE);
-}
-
-static void put_header(struct buf *b, uint32_t type, uint16_t misc, size_t at)
-{
-	uint16_t size = (uint16_t)(b->len - at);
-
-	memcpy(b->p + at, &type, 4);
-	memcpy(b->p + at + 4, &misc, 2);
-	memcpy(b->p + at + 6, &size, 2);
-}
-
-static void rec_sample(struct buf *b, const struct trace_sample *s)
-{
-	size_t at = b->len;
-
-	put64(b, 0);
-	put64(b, ID_BASE + s->event);
-	put64(b, s->ip);
-	put32(b, s->pid);
-	put32(b, s->tid);
-	put64(b, s->time);
-	put64(b, s->addr);
-	put32(b, s->cpu);
-	put32(b, 0);
-	put64(b, 4000);
-	put64(b, s->weight);
-	put64(b, s->data_src);
-	put64(b, s->phys_addr);
-	put_header(b, 9, s->cpumode, at);
-}
-
-static void rec_mmap(struct buf *b, const struct trace_mmap *m)
-{
-	size_t at = b->len;
-
-	put64(b, 0);
-	if (m->cpumode == 1) {          /* kernel: PERF_RECORD_MMAP */
-		put32(b, m->pid);
-		put32(b, m->tid);
-		put64(b, m->start);
-		put64(b, m->len);
-		put64(b, m->pgoff);
-		put_rstr(b, m->filename);
-		put_sample_id(b, m->pid, m->tid, m->time, 0);
-		put_header(b, 1, 1, at);
-		return;
-	}
-	put32(b, m->pid);
-	put32(b, m->tid);
-	put64(b, m->start);
-	put64(b, m->len);
-	put64(b, m->pgoff);
-	if (m->build_id_size) {         /* PERF_RECORD_MISC_MMAP_BUILD_ID form */
-		unsigned char id[24] = { 0 };
-
-		id[0] = m->build_id_size;
-		memcpy(id + 4, m->build_id, m->build_id_size);
-		put(b, id, sizeof(id));
-	} else {
-		put32(b, m->maj);
-		put32(b, m->min);
-		put64(b, m->ino);
-		put64(b, m->ino_generation);
-	}
-	put32(b, m->prot);
-	put32(b, m->flags);
-	put_rstr(b, m->filename);
-	put_sample_id(b, m->pid, m->tid, m->time, 0);
-	put_header(b, 10, (uint16_t)(m->cpumode | (m->build_id_size ? 1 << 14 : 0)), at);
-}
-
-static void rec_other(struct buf *b, const struct trace_event *e)
-{
-	size_t at = b->len;
-
-	put64(b, 0);
-	switch (e->type) {
-	case TRACE_REC_COMM:
-		put32(b, e->comm.pid);
-		put32(b, e->comm.tid);
-		put_rstr(b, e->comm.comm);
-		put_sample_id(b, e->comm.pid, e->comm.tid, e->comm.time, 0);
-		put_header(b, 3, e->comm.exec ? (1 << 13) : 0, at);
-		break;
-	case TRACE_REC_FORK:
-	case TRACE_REC_EXIT:
-		put32(b, e->task.pid);
-		put32(b, e->task.ppid);
-		put32(b, e->task.tid);
-		put32(b, e->task.ptid);
-		put64(b, e->task.time);
-		put_sample_id(b, e->task.pid, e->task.tid, e->task.time, 0);
-		put_header(b, e->type == TRACE_REC_FORK ? 7 : 4, 0, at);
-		break;
-	case TRACE_REC_LOST:
-		if (e->lost.kind == TRACE_LOST_RECORDS) {
-			put64(b, ID_BASE);
-			put64(b, e->lost.count);
-			put_sample_id(b, 0, 0, e->lost.time, 0);
-			put_header(b, 2, 0, at);
-		} else if (e->lost.kind == TRACE_LOST_SAMPLES) {
-			put64(b, e->lost.count);
-			put_sample_id(b, 0, 0, e->lost.time, 0);
-			put_header(b, 13, 0, at);
-		} else {
-			put64(b, e->lost.time);
-			put64(b, ID_BASE);
-			put64(b, ID_BASE);
-			put_sample_id(b, 0, 0, e->lost.time, 0);
-			put_header(b, e->lost.kind == TRACE_LOST_THROTTLE ? 5 : 6, 0, at);
-		}
-		break;
-	default:
-		b->len = at;
-		break;
-	}
-}
-
-static void put_data(struct buf *b, const struct gen *g)
-{
-	size_t i;
-
-	for (i = 0; i < g->nr; i++) {
-		const struct trace_event *e = &g->ev[i];
-
-		if (e->type == TRACE_REC_SAMPLE)
-			rec_sample(b, &e->sample);
-		else if (e->type == TRACE_REC_MMAP)
-			rec_mmap(b, &e->mmap);
-		else
-			rec_other(b, e);
-		if (i % 1000 == 999) {
-			put32(b, 68);
-			put16(b, 0);
-			put16(b, 8);
-		}
-	}
-}
-
-static void feat_event_desc(struct buf *b, const struct gen *g)
-{
-	uint32_t i;
-
-	put32(b, g->info.nr_events);
-	put32(b, 128);
-	for (i = 0; i < g->info.nr_events; i++) {
-		put_attr(b, &g->info.events[i]);
-		put32(b, 1);
-		put_str(b, g->info.events[i].name);
-		put64(b, ID_BASE + i);
-	}
-}
-
-static void feat_numa(struct buf *b, const struct gen *g)
-{
-	uint32_t n;
-
-	put32(b, g->info.nr_nodes);
-	for (n = 0; n < g->info.nr_nodes; n++) {
-		char list[256] = "";
-		uint32_t c;
-
-		for (c = 0; c < g->info.nr_cpus; c++) {
-			if (g->info.cpu_node[c] != (int32_t)n)
-				continue;
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%u",
-				 list[0] ? "," : "", c);
-		}
-		put32(b, n);
-		put64(b, 1 << 20);
-		put64(b, 1 << 19);
-		put_str(b, list);
-	}
-}
-
-#define BLOCK 0x8000000ULL
-
-static void feat_mem(struct buf *b, const struct gen *g)
-{
-	uint32_t n, r;
-
-	put64(b, 1);
-	put64(b, BLOCK);
-	put64(b, g->info.nr_nodes);
-	for (n = 0; n < g->info.nr_nodes; n++) {
-		uint64_t words[4] = { 0 }, bits = 64 * 4, blk;
-
-		for (r = 0; r < g->info.nr_mem_ranges; r++) {
-			const struct trace_mem_range *m = &g->info.mem_ranges[r];
-
-			if (m->node != n)
-				continue;
-			for (blk = m->start / BLOCK; blk < m->end / BLOCK && blk < bits; blk++)
-				words[blk / 64] |= 1ULL << (blk % 64);
-		}
-		put64(b, n);
-		put64(b, bits);
-		put64(b, bits);
-		put(b, words, sizeof(words));
-	}
-}
-
-/* A made-up build-id for the kernel: perf then looks for that kernel in its build-id cache instead
- * of reading this machine's /proc/kallsyms, so its output does not depend on the host. */
-static const uint8_t kernel_build_id[20] = { 0xc2, 0xc0, 0x6e, 0x17, 0xe0, 0x01, 0x02, 0x03, 0x04,
-					     0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d,
-					     0x0e, 0x0f };
-
-static void feat_build_id(struct buf *b)
-{
-	unsigned char name[64] = "[kernel.kallsyms]", pad[3] = { 0 };
-	uint8_t size = 20;
-
-	put32(b, 0);
-	put16(b, 0x8001);
-	put16(b, 8 + 4 + 20 + 1 + 3 + 64);
-	put32(b, UINT32_MAX);
-	put(b, kernel_build_id, 20);
-	put(b, &size, 1);
-	put(b, pad, 3);
-	put(b, name, sizeof(name));
-}
-
-static void feat_one(struct buf *b, const struct gen *g, int f)
-{
-	char cpuid[128];
-
-	switch (f) {
-	case 3:
-		put_str(b, g->info.hostname);
-		break;
-	case 4:
-		put_str(b, g->info.kernel_release);
-		break;
-	case 5:
-		put_str(b, "6.1.0");
-		break;
-	case 6:
-		put_str(b, g->info.arch);
-		break;
-	case 7:
-		put32(b, g->info.nr_cpus);
-		put32(b, g->info.nr_cpus);
-		break;
-	case 8:
-		put_str(b, g->info.cpu_desc);
-		break;
-	case 9:
-		snprintf(cpuid, sizeof(cpuid), "%s,%u,%u,%u", g->info.cpu_vendor, g->info.cpu_family,
-			 g->info.cpu_model, g->info.cpu_stepping);
-		put_str(b, cpuid);
-		break;
-	case 2:
-		feat_build_id(b);
-		break;
-	case 12:
-		feat_event_desc(b, g);
-		break;
-	case 14:
-		feat_numa(b, g);
-		break;
-	case 22:
-		feat_mem(b, g);
-		break;
-	}
-}
-
-static int write_perf(const struct gen *g, const char *path)
-{
-	static const int feats[] = { 2, 3, 4, 5, 6, 7, 8, 9, 12, 14, 22 };
-	const size_t nf = sizeof(feats) / sizeof(feats[0]);
-	struct buf b = { 0 }, f = { 0 };
-	uint64_t attrs_off, data_off, data_size, bitmap[4] = { 0 }, off;
-	size_t i, table;
-	FILE *fp;
-	int err = 0;
-
-	put(&b, "PERFILE2", 8);
-	put64(&b, 104);
-	put64(&b, 144);
-	for (i = 0; i < 11; i++)
-		put64(&b, 0);     /* sections and bitmap, patched below */
-	for (i = 0; i < g->info.nr_events; i++)
-		put64(&b, ID_BASE + i);
-	attrs_off = b.len;
-	for (i = 0; i < g->info.nr_events; i++) {
-		put_attr(&b, &g->info.events[i]);
-		put64(&b, 104 + 8 * i);
-		put64(&b, 8);
-	}
-	data_off = b.len;
-	put_data(&b, g);
-	data_size = b.len - data_off;
-	table = b.len;
-	for (i = 0; i < nf; i++) {
-		put64(&b, 0);
-		put64(&b, 0);
-		bitmap[feats[i] / 64] |= 1ULL << (feats[i] % 64);
-	}
-	for (i = 0; i < nf; i++) {
-		off = b.len;
-		f.len = 0;
-		feat_one(&f, g, feats[i]);
-		put(&b, f.p, f.len);
-		memcpy(b.p + table + 16 * i, &off, 8);
-		memcpy(b.p + table + 16 * i + 8, &f.len, 8);
-	}
-	off = 144 * g->info.nr_events;
-	memcpy(b.p + 24, &attrs_off, 8);
-	memcpy(b.p + 32, &off, 8);
-	memcpy(b.p + 40, &data_off, 8);
-	memcpy(b.p + 48, &data_size, 8);
-	memcpy(b.p + 72, bitmap, sizeof(bitmap));
-	fp = fopen(path, "wb");
-	if (!fp || fwrite(b.p, 1, b.len, fp) != b.len)
-		err = -errno;
-	if (fp && fclose(fp) && !err)
-		err = -errno;
-	free(b.p);
-	free(f.p);
-	return err;
-}
-
 /* --- main ----------------------------------------------------------------------------------- */
 
 static void usage(FILE *f)
@@ -1139,9 +748,12 @@ static void usage(FILE *f)
 	const struct scenario *s;
 
 	fprintf(f, "usage: c2c-gen -s SCENARIO [-n SAMPLES] [--seed N] [--arch ARCH] "
-		   "[-t OUT.c2c] [-p OUT.perf.data] [--exe PATH] [--spec FILE]\n"
+		   "[-t OUT.c2c] [-p OUT.perf.data] [--perf TRAITS] [--exe PATH] [--spec FILE]\n"
 		   "(--exe: map this file as the workload's executable instead of a missing one;\n"
-		   " --spec: mappings and sample addresses for scenario 'spec', see sc_spec())\n"
+		   " --spec: mappings and sample addresses for scenario 'spec', see sc_spec();\n"
+		   " --perf: traits of real perf.data files, comma-separated: ls aux hybrid dummy\n"
+		   "   init system pids id=identifier|id|none nocpu noperiod weight=plain|struct|none\n"
+		   "   attr=N noidall perthread noindex pipe zstd (tests/tools/gen/perf-writer.c))\n"
 		   "scenarios:\n");
 	for (s = scenarios; s->name; s++)
 		fprintf(f, "  %-11s %s (default %zu samples)\n", s->name, s->help, s->n);
@@ -1152,11 +764,13 @@ int main(int argc, char **argv)
 	static const struct option lopts[] = {
 		{ "seed", required_argument, NULL, 'S' }, { "arch", required_argument, NULL, 'a' },
 		{ "exe", required_argument, NULL, 'e' }, { "spec", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "perf", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *name = NULL, *tpath = NULL, *ppath = NULL, *arch = "x86_64";
 	const struct scenario *s;
 	struct gen g = { .rng = 0x9e3779b97f4a7c15ULL };
+	struct pw_opts popts = { 0 };
 	long n = -1;
 	int c, err = 0;
 
@@ -1170,6 +784,10 @@ int main(int argc, char **argv)
 		case 'a': arch = optarg; break;
 		case 'e': gen_exe = optarg; break;
 		case 'P': gen_spec_path = optarg; break;
+		case 'F':
+			if (pw_parse(&popts, optarg))
+				return 2;
+			break;
 		case 'l': usage(stdout); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -1200,7 +818,7 @@ int main(int argc, char **argv)
 	s->fn(&g, n >= 0 ? (size_t)n : s->n);
 	if (tpath && (err = write_trace(&g, tpath)))
 		fprintf(stderr, "c2c-gen: cannot write '%s': %s\n", tpath, strerror(-err));
-	else if (ppath && (err = write_perf(&g, ppath)))
+	else if (ppath && (err = pw_write(ppath, &g.info, g.ev, g.nr, &popts)))
 		fprintf(stderr, "c2c-gen: cannot write '%s': %s\n", ppath, strerror(-err));
 	free(g.ev);
 	spec_free(&gen_spec);

@@ -1,9 +1,14 @@
 /* perfdata-dump: print what the perf.data reader delivers, one line per record, for the
  * end-to-end comparison with `perf script` (tests/e2e/perfdata-real.sh).
- *   perfdata-dump FILE|-   samples as "S pid tid cpu time addr ip phys weight data_src event"
+ *   perfdata-dump FILE|-   samples as "S pid tid cpu time addr ip phys weight data_src event",
+ *                          LOST/THROTTLE records as "L kind count time event"
  *   perfdata-dump -s FILE  only samples, as "pid tid time ip sym dso": the ip's map through the
  *                          side-band (report/maps.h) and its symbol (report/symbols.h), "[unknown]"
  *                          for what is not found, as perf script -F pid,tid,time,ip,sym,dso
+ *   perfdata-dump -F LIST FILE  only samples, the fields of LIST (comma-separated, any order):
+ *                          comm pid tid cpu time (ns) event addr ip phys dsrc (hex without 0x)
+ *                          weight sym dso mode (the cpumode) -- tests/e2e/lib/perf-view.sh gives
+ *                          perf script's view in the same form
  *   perfdata-dump -c FILE  only the counts per record type */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,24 +19,107 @@
 #include "report/perfdata.h"
 #include "report/symbols.h"
 
-/* One sample with its code address resolved as `perf script` does. */
-static void print_resolved(struct maps *m, struct sym_session *sym, const struct trace_sample *s)
+/* The running kernel's build-id (the GNU note in /sys/kernel/notes); 0 bytes when unknown. */
+static size_t running_kernel_id(uint8_t *id)
+{
+	uint8_t notes[4096];
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+	size_t len = f ? fread(notes, 1, sizeof(notes), f) : 0, at = 0;
+
+	if (f)
+		fclose(f);
+	while (at + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name_at = at + 12, desc_at;
+
+		memcpy(&namesz, notes + at, 4);
+		memcpy(&descsz, notes + at + 4, 4);
+		memcpy(&type, notes + at + 8, 4);
+		desc_at = name_at + (namesz + 3) / 4 * 4;
+		if (namesz > len || descsz > len || desc_at + descsz > len)
+			break;
+		if (type == 3 && namesz == 4 && !memcmp(notes + name_at, "GNU", 4) &&
+		    descsz <= TRACE_BUILD_ID_MAX) {
+			memcpy(id, notes + desc_at, descsz);
+			return descsz;
+		}
+		at = desc_at + (descsz + 3) / 4 * 4;
+	}
+	return 0;
+}
+
+/* perf reads this host's kallsyms for a kernel map only when the file names no kernel build-id
+ * or the running kernel's ("No kallsyms or vmlinux with build-id ... was found" otherwise). */
+static int kallsyms_fits(const struct trace_mmap *k)
+{
+	static uint8_t id[TRACE_BUILD_ID_MAX];
+	static size_t n;
+	static int known;
+
+	if (!k->build_id_size)
+		return 1;
+	if (!known++)
+		n = running_kernel_id(id);
+	return n == k->build_id_size && !memcmp(id, k->build_id, n);
+}
+
+/* One sample's fields, its code address resolved as `perf script` does. */
+static void print_fields(struct maps *m, struct sym_session *sym, const struct trace_info *in,
+			 const struct trace_sample *s, const char *fields)
 {
 	struct maps_thread *t = maps_findnew_thread(m, (int32_t)s->pid, (int32_t)s->tid);
 	struct sym_code_info ci;
 	struct maps_loc loc;
-	const char *name = "[unknown]", *dso = "[unknown]";
+	const char *name = "[unknown]", *dso = "[unknown]", *f = fields;
 
 	if (maps_find(m, t, s->cpumode, s->ip, &loc) && loc.map) {
 		dso = loc.map->dso->name;
 		if (loc.map->dso->kernel) {
-			if (!sym_kernel_code(sym, s->ip, &ci) && ci.symbol)
+			if (kallsyms_fits(&loc.map->mmap) && !sym_kernel_code(sym, s->ip, &ci) &&
+			    ci.symbol)
 				name = ci.symbol;
 		} else if (!sym_code(sym, &loc.map->mmap, s->ip, &ci) && ci.symbol) {
 			name = ci.symbol;
 		}
 	}
-	printf("%u %u %" PRIu64 " %" PRIx64 " %s %s\n", s->pid, s->tid, s->time, s->ip, name, dso);
+	while (*f) {
+		size_t n = strcspn(f, ",");
+
+#define IS(x) (n == strlen(x) && !strncmp(f, x, n))
+		if (IS("comm"))
+			printf("%s", t->comm);
+		else if (IS("pid"))
+			printf("%u", s->pid);
+		else if (IS("tid"))
+			printf("%u", s->tid);
+		else if (IS("cpu"))
+			printf("%d", s->cpu == TRACE_CPU_NONE ? -1 : (int)s->cpu);
+		else if (IS("time"))
+			printf("%" PRIu64, s->time);
+		else if (IS("event"))
+			printf("%s", s->event < in->nr_events ? in->events[s->event].name : "?");
+		else if (IS("addr"))
+			printf("%" PRIx64, s->addr);
+		else if (IS("ip"))
+			printf("%" PRIx64, s->ip);
+		else if (IS("phys"))
+			printf("%" PRIx64, s->phys_addr);
+		else if (IS("dsrc"))
+			printf("%" PRIx64, s->data_src);
+		else if (IS("weight"))
+			printf("%" PRIu64, s->weight);
+		else if (IS("sym"))
+			printf("%s", name);
+		else if (IS("dso"))
+			printf("%s", dso);
+		else if (IS("mode"))
+			printf("%u", s->cpumode);
+		else
+			printf("?");
+#undef IS
+		f += n + !!f[n];
+		putchar(*f ? ' ' : '\n');
+	}
 }
 
 static void print_event(const struct trace_info *in, const struct trace_event *ev)
@@ -60,7 +148,8 @@ static void print_event(const struct trace_info *in, const struct trace_event *e
 		       ev->task.tid, ev->task.time);
 		break;
 	case TRACE_REC_LOST:
-		printf("L %u %" PRIu64 "\n", ev->lost.kind, ev->lost.count);
+		printf("L %u %" PRIu64 " %" PRIu64 " %s\n", ev->lost.kind, ev->lost.count, ev->lost.time,
+		       ev->lost.event < in->nr_events ? in->events[ev->lost.event].name : "?");
 		break;
 	case TRACE_REC_BLOB:
 		printf("B %u %" PRIu64 "\n", ev->blob.kind, ev->blob.size);
@@ -73,18 +162,24 @@ int main(int argc, char **argv)
 	struct perfdata_reader *r;
 	struct trace_event ev;
 	uint64_t count[8] = { 0 }, last = 0, backwards = 0;
-	int counts = argc > 2 && !strcmp(argv[1], "-c"), rc;
+	int counts = argc > 2 && !strcmp(argv[1], "-c"), rc, skip;
 	int resolve = argc > 2 && !strcmp(argv[1], "-s");
+	const char *fields = resolve ? "pid,tid,time,ip,sym,dso" : NULL;
 	const struct trace_info *in;
 	struct sym_session *sym = NULL;
 	struct sym_opts so = { .use_proc_kallsyms = 1 };
 	struct maps *m = NULL;
 
-	if (argc < 2 + counts + resolve) {
-		fprintf(stderr, "usage: perfdata-dump [-c|-s] FILE\n");
+	if (argc > 3 && !strcmp(argv[1], "-F")) {
+		fields = argv[2];
+		resolve = 2;
+	}
+	skip = counts + resolve;
+	if (argc != 2 + skip || !argv[1 + skip][0]) {
+		fprintf(stderr, "usage: perfdata-dump [-c|-s|-F FIELDS] FILE\n");
 		return 2;
 	}
-	if (perfdata_reader_open(&r, argv[1 + counts + resolve]) < 0)
+	if (perfdata_reader_open(&r, argv[1 + skip]) < 0)
 		return 1;
 	in = perfdata_reader_info(r);
 	if (resolve) {
@@ -99,7 +194,7 @@ int main(int argc, char **argv)
 			case TRACE_REC_COMM: maps_comm(m, &ev.comm); break;
 			case TRACE_REC_FORK: maps_fork(m, &ev.task); break;
 			case TRACE_REC_EXIT: maps_exit(m, &ev.task); break;
-			case TRACE_REC_SAMPLE: print_resolved(m, sym, &ev.sample); break;
+			case TRACE_REC_SAMPLE: print_fields(m, sym, in, &ev.sample, fields); break;
 			default: break;
 			}
 			continue;
