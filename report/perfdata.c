@@ -288,24 +288,6 @@ static int header_attr(struct perfdata_reader *r, const uint8_t *rec, uint16_t s
 	return 0;
 }
 
-static void id_index(struct perfdata_reader *r, const uint8_t *rec, uint16_t size)
-{
-	uint64_t nr, i;
-
-	if (size < 16)
-		return;
-	nr = pd_u64(r, rec + 8);
-	if (nr > (size - 16u) / 32)
-		nr = (size - 16u) / 32;
-	for (i = 0; i < nr; i++) {
-		const uint8_t *e = rec + 16 + 32 * i;
-		uint64_t idx = pd_u64(r, e + 8);
-
-		if (idx < r->nr_attr)
-			pd_attr_add_id(r, pd_u64(r, e), (uint32_t)idx);
-	}
-}
-
 static void auxtrace_info(struct perfdata_reader *r, const uint8_t *rec, uint16_t size)
 {
 	if (size < 12)
@@ -435,9 +417,6 @@ static int process_user(struct perfdata_reader *r, const uint8_t *rec, uint64_t 
 		return 0;
 	case PD_EVENT_UPDATE:
 		return pd_event_update(r, rec + 8, size - 8u);
-	case PD_ID_INDEX:
-		id_index(r, rec, size);
-		return 0;
 	case PD_AUXTRACE_INFO:
 		auxtrace_info(r, rec, size);
 		return 0;
@@ -450,7 +429,11 @@ static int process_user(struct perfdata_reader *r, const uint8_t *rec, uint64_t 
 	}
 	if (type > PD_USER_MAX)
 		r->stats.nr_unknown_records++;
-	return 0;   /* THREAD_MAP, CPU_MAP, TIME_CONV, STAT*, ...: nothing c2c needs */
+	/* THREAD_MAP, CPU_MAP, TIME_CONV, STAT*, ...: nothing c2c needs. ID_INDEX neither: its
+	 * entries {id, idx, cpu, tid} give the position of an id among its event's per-CPU or
+	 * per-thread fds (perf's perf_sample_id.idx), not the event; the event of an id is the
+	 * attr that lists it. */
+	return 0;
 }
 
 static int process(struct perfdata_reader *r, const uint8_t *rec, uint64_t total, int vol)

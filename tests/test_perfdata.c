@@ -177,6 +177,17 @@ static void tfile_init(struct tfile *f, int swap, int pipe)
 				     .name = "page-faults:u" };
 }
 
+/* A second event like the first, with ids 201 and 202; @idbits (ID or IDENTIFIER) in both. */
+static void tfile_second_event(struct tfile *f, uint64_t idbits, const char *name)
+{
+	f->nr_attr = 2;
+	f->attr[0].sample_type |= idbits;
+	f->attr[1] = f->attr[0];
+	f->attr[1].ids[0] = 201;
+	f->attr[1].ids[1] = 202;
+	f->attr[1].name = name;
+}
+
 static void put_attr(struct buf *b, const struct tattr *a, uint32_t size)
 {
 	size_t start = b->len;
@@ -778,12 +789,7 @@ static void test_perfdata_multi_event(void **state)
 
 		log_reset();
 		tfile_init(&f, 0, 0);
-		f.nr_attr = 2;
-		f.attr[0].sample_type |= rows[i].idbits;
-		f.attr[1] = f.attr[0];
-		f.attr[1].ids[0] = 201;
-		f.attr[1].ids[1] = 202;
-		f.attr[1].name = "cpu/mem-stores/P";
+		tfile_second_event(&f, rows[i].idbits, "cpu/mem-stores/P");
 		f.attr[1].type = 4;
 		if (rows[i].idbits == PERF_IDENTIFIER)
 			f.attr[1].sample_type &= ~(uint64_t)PERF_PHYS;
@@ -836,12 +842,7 @@ static void test_perfdata_synthesized_id0(void **state)
 
 		log_reset();
 		tfile_init(&f, 0, 0);
-		f.nr_attr = 2;
-		f.attr[0].sample_type |= idbits[i];
-		f.attr[1] = f.attr[0];
-		f.attr[1].ids[0] = 201;
-		f.attr[1].ids[1] = 202;
-		f.attr[1].name = "minor-faults";
+		tfile_second_event(&f, idbits[i], "minor-faults");
 		/* synthesized side-band: trailer id 0 (the first event's ids are written intact) */
 		keep0 = f.attr[0].ids[0];
 		f.attr[0].ids[0] = 0;
@@ -862,6 +863,53 @@ static void test_perfdata_synthesized_id0(void **state)
 		assert_string_equal(g.str[1], "/usr/bin/already");
 		assert_int_equal(g.ev[2].sample.event, 0);   /* time 50: id 0 */
 		assert_int_equal(g.ev[3].sample.event, 1);   /* time 60: id 202 */
+		assert_int_equal(logcap.warnings, 0);
+		free(o.p);
+		free(f.data.p);
+	}
+}
+
+/* perf record writes an ID_INDEX record whose entries are {id, idx, cpu, tid}, idx being the
+ * position of the id among its event's fds (0, 1, ... per CPU), not the event. Regression: idx
+ * was taken for the event, so with -a and two events the samples of the second CPU's fd of the
+ * first event were given to the second event. */
+static void test_perfdata_id_index(void **state)
+{
+	int pipe;
+
+	(void)state;
+	for (pipe = 0; pipe < 2; pipe++) {
+		struct tfile f;
+		struct buf o;
+		struct got g;
+		size_t at;
+		int a, k;
+
+		log_reset();
+		tfile_init(&f, 0, pipe);
+		tfile_second_event(&f, PERF_IDENTIFIER, "minor-faults");
+		at = rec_begin(&f.data, 69, 0);
+		put64(&f.data, 4);
+		for (a = 0; a < 2; a++)
+			for (k = 0; k < 2; k++) {
+				put64(&f.data, f.attr[a].ids[k]);
+				put64(&f.data, (uint64_t)k);   /* idx: the fd of CPU k */
+				put64(&f.data, (uint64_t)k);   /* cpu */
+				put64(&f.data, UINT64_MAX);    /* tid -1 */
+			}
+		rec_end(&f.data, at);
+		for (a = 0; a < 2; a++)
+			for (k = 0; k < 2; k++)
+				rec_sample(&f, a, &(struct tsample){ .id = f.attr[a].ids[k], .pid = 1,
+								     .tid = 1, .cpu = (uint32_t)k,
+								     .time = 10 + 2 * (uint64_t)a + (uint64_t)k });
+		build(&f, &o);
+		assert_int_equal(read_all(&o, &g, NULL), 0);
+		assert_int_equal(g.n, 4);
+		for (k = 0; k < 4; k++)
+			if (g.ev[k].sample.event != k / 2)
+				fail_msg("pipe %d: sample %d (id %llu) given to event %u", pipe, k,
+					 (unsigned long long)f.attr[k / 2].ids[k % 2], g.ev[k].sample.event);
 		assert_int_equal(logcap.warnings, 0);
 		free(o.p);
 		free(f.data.p);
@@ -1489,6 +1537,7 @@ int main(void)
 		cmocka_unit_test(test_perfdata_ordering),
 		cmocka_unit_test(test_perfdata_multi_event),
 		cmocka_unit_test(test_perfdata_synthesized_id0),
+		cmocka_unit_test(test_perfdata_id_index),
 		cmocka_unit_test(test_perfdata_real_files),
 		cmocka_unit_test(test_perfdata_real_mutations),
 		cmocka_unit_test(test_perfdata_all_fields),
