@@ -385,6 +385,7 @@ static int run(const struct report_opts *o)
 	if (source_info(src)->backend == TRACE_BACKEND_SOFT ||
 	    source_info(src)->backend == TRACE_BACKEND_WATCH)
 		return run_estimate(o, src);
+	symo.kernel_release = source_info(src)->kernel_release;
 	err = sym_session_new(&sym, &symo);
 	if (err) {
 		source_free(src);

@@ -628,7 +628,7 @@ int estimate_report(struct source *src, const struct estimate_opts *opts, FILE *
 {
 	const struct trace_info *info = source_info(src);
 	struct sym_opts so = { .symfs = opts->symfs, .vmlinux = opts->vmlinux,
-			       .use_proc_kallsyms = 1 };
+			       .use_proc_kallsyms = 1, .kernel_release = info->kernel_release };
 	struct stdio_estim_opts po = { .path = source_path(src), .info = info,
 				       .no_source = opts->no_source,
 				       .full_symbols = opts->full_symbols };

@@ -138,6 +138,7 @@ struct sym_session {
 	struct sym_file *last;  /* the file of the previous lookup */
 	char **warned;        /* file names already warned about (build-id mismatch) */
 	int vdso_fd;          /* memfd holding this process's vdso: 0 not looked at, -1 none */
+	int vdso_here;        /* the trace was recorded on this kernel (opts.kernel_release) */
 	uint8_t vdso_id[TRACE_BUILD_ID_MAX];
 	size_t vdso_nid;
 	size_t nr_warned, cap_warned;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "c2c/log.h"
@@ -162,6 +163,7 @@ static char *make_debuginfo_path(const struct sym_opts *o)
 int sym_session_new(struct sym_session **out, const struct sym_opts *opts)
 {
 	struct sym_session *s;
+	struct utsname u;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return c2c_err(-ENOTSUP, "libelf: %s", elf_errmsg(-1));
@@ -175,6 +177,9 @@ int sym_session_new(struct sym_session **out, const struct sym_opts *opts)
 	s->opts.vmlinux = s->vmlinux_path;
 	s->opts.debuginfo_dirs = s->debuginfo_dirs;
 	s->debuginfo_path = make_debuginfo_path(&s->opts);
+	s->vdso_here = s->opts.kernel_release && !uname(&u) && !strcmp(s->opts.kernel_release,
+									 u.release);
+	s->opts.kernel_release = NULL;   /* not kept */
 	s->cb.find_elf = dwfl_build_id_find_elf;
 	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	s->cb.section_address = dwfl_offline_section_address;

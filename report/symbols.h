@@ -44,6 +44,10 @@ struct sym_opts {
 	const char *vmlinux;    /* -k/--vmlinux FILE */
 	int use_proc_kallsyms;  /* fall back to /proc/kallsyms for kernel addresses */
 	int no_inline;          /* skip inline-frame lookup */
+	const char *kernel_release; /* uname -r where the trace was recorded, or NULL; when it is
+				     * this kernel's, a vdso mapped without a build-id (perf record -z
+				     * writes none) is taken to be this process's vdso, as perf takes
+				     * it for every file */
 	const char *debuginfo_dirs; /* extra ':'-separated roots searched like /usr/lib/debug
 				     * (DIR/.build-id/xx/rest.debug, DIR/<file's dir>/<debuglink>),
 				     * before the system ones; NULL: none */

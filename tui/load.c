@@ -117,6 +117,7 @@ int tui_model_load(struct tui_model **out, const struct tui_load_opts *o, tui_pr
 	m->path = source_path(m->src);
 	m->info = source_info(m->src);
 	m->display = tui_default_display(m->info, o->display);
+	so.kernel_release = m->info->kernel_release;
 	if (sym_session_new(&m->sym, &so))
 		m->sym = NULL;   /* reported through the log hook; symbols show as addresses */
 	m->maps = maps_new();
