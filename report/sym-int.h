@@ -125,6 +125,7 @@ struct sym_ksym {
 	uint64_t addr;
 	const char *name;     /* pool string ("name [module]" for module symbols) */
 	char type;            /* kallsyms type letter */
+	uint32_t seq;         /* line number: aliases keep the file's order */
 };
 
 struct sym_session {
