@@ -175,6 +175,10 @@ void sym_file_free(struct sym_file *f);
 int sym_code_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 		   struct sym_code_info *out);
 
+/* sym-code.c: perf's map__find_symbol() at an ELF vaddr of @f (sym_symbol()). */
+int sym_symbol_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
+		     struct sym_code_info *out);
+
 /* sym-demangle.c: the name perf 6.1 shows for ELF symbol @name (libiberty's cplus_demangle();
  * with @params the parameter list and qualifiers too, as perf -v), malloc'd; NULL when @name is
  * not mangled or the build has no libiberty (sym_demangle_available() is then 0). */

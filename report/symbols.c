@@ -274,8 +274,9 @@ int sym_locate(struct sym_session *s, const struct trace_mmap *map, uint64_t add
 	return 0;
 }
 
-int sym_code(struct sym_session *s, const struct trace_mmap *map, uint64_t ip,
-	     struct sym_code_info *out)
+/* sym_code() (@any 0), or sym_symbol() (@any 1: not cached, a tree search is as quick). */
+static int code_lookup(struct sym_session *s, const struct trace_mmap *map, uint64_t ip,
+		       struct sym_code_info *out, int any)
 {
 	struct sym_file *f = NULL;
 	struct sym_cache_ent *e;
@@ -291,6 +292,8 @@ int sym_code(struct sym_session *s, const struct trace_mmap *map, uint64_t ip,
 		out->reason = reason;
 		return rc;
 	}
+	if (any)
+		return sym_symbol_vaddr(s, f, vaddr, out);
 	e = sym_cache_slot(&f->code, vaddr);
 	if (!e->used) {
 		e->rc = sym_code_vaddr(s, f, vaddr, &e->code);
@@ -299,6 +302,18 @@ int sym_code(struct sym_session *s, const struct trace_mmap *map, uint64_t ip,
 	}
 	*out = e->code;
 	return e->rc;
+}
+
+int sym_code(struct sym_session *s, const struct trace_mmap *map, uint64_t ip,
+	     struct sym_code_info *out)
+{
+	return code_lookup(s, map, ip, out, 0);
+}
+
+int sym_symbol(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
+	       struct sym_code_info *out)
+{
+	return code_lookup(s, map, addr, out, 1);
 }
 
 int sym_data(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,

@@ -113,6 +113,14 @@ int sym_kernel_code(struct sym_session *s, uint64_t ip, struct sym_code_info *ou
  * ELF (STT_OBJECT) and DWARF (DW_TAG_variable at DW_OP_addr). */
 int sym_data(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
 	     struct sym_data_info *out);
+/* The symbol of any kind perf 6.1's map__find_symbol() finds at @addr of @map (a user-space
+ * mapping): functions, objects, text and data labels and "func@plt" entries, with the aliases and
+ * the ends of size-0 symbols perf settles on, searched the way perf walks its tree (where symbols
+ * overlap, the tree's shape decides). perf script names the data address of a page fault so
+ * (-F addr,sym,symoff). Only symbol and sym_offset (@addr - the symbol's start) are filled;
+ * -ENOENT with a reason as sym_code() when perf finds nothing ("[unknown]"). */
+int sym_symbol(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
+	       struct sym_code_info *out);
 /* Data-type profiling: the type and member a memory access at user @ip (in @code_map, the
  * mapping of the code) touches, named from the instruction at @ip and the DWARF variables live
  * there, for samples whose data address sym_data() cannot name (heap, anonymous memory, stacks).

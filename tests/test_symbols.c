@@ -672,6 +672,37 @@ static void test_symbols_data_pie_and_nopie(void **state)
 	sym_session_free(s);
 }
 
+/* sym_symbol(): what perf's map__find_symbol() finds at any address of a file, as perf script
+ * names a page fault's data address: objects and functions alike, with the offset into them;
+ * nothing for an absolute symbol (perf loads none; regression: ld.so's GLIBC_2.3 at 0 named the
+ * ELF header and the start of .text as GLIBC_2.3+0xd40), nor where no symbol reaches. */
+static void test_symbols_any_kind(void **state)
+{
+	struct fix *f = *state;
+	struct sym_session *s = session(NULL);
+	struct bin *b = &f->pie;
+	const struct { int line; const char *sym; uint64_t off; int rc; } rows[] = {
+		{ __LINE__, "stats", 12, 0 },
+		{ __LINE__, "nest_v", 0, 0 },
+		{ __LINE__, "worker", 5, 0 },
+		{ __LINE__, "count_calls", 0, 0 },
+		{ __LINE__, "abs_object", 8, -ENOENT },
+	};
+
+	make_maps(b, random_base());
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		uint64_t a = b->base + elf_sym(b->path, rows[i].sym) + rows[i].off;
+		struct sym_code_info ci;
+		int rc = sym_symbol(s, map_or_last(b, a), a, &ci);
+
+		if (rc != rows[i].rc || (rc ? ci.symbol != NULL :
+			!ci.symbol || strcmp(ci.symbol, rows[i].sym) || ci.sym_offset != rows[i].off))
+			fail_msg("row at line %d: rc %d symbol %s+%llu", rows[i].line, rc,
+				 ci.symbol ? ci.symbol : "-", (unsigned long long)ci.sym_offset);
+	}
+	sym_session_free(s);
+}
+
 /* The data mapping as /proc/PID/maps shows it once ld.so applied RELRO: an r-- part at the
  * start of the data segment (whose first file page it may share with .rodata, also r--), then
  * the rw- rest. Addresses past either (the .bss, reached through sym_map_covers()) must still
@@ -1252,6 +1283,7 @@ int main(void)
 		cmocka_unit_test(test_symbols_cxx_demangle),
 		cmocka_unit_test(test_symbols_cxx_data_elf),
 		cmocka_unit_test(test_symbols_data_pie_and_nopie),
+		cmocka_unit_test(test_symbols_any_kind),
 		cmocka_unit_test(test_symbols_relro_split),
 		cmocka_unit_test(test_symbols_stripped_debuglink),
 		cmocka_unit_test(test_symbols_build_id_mismatch),
