@@ -532,6 +532,11 @@ int perfdata_reader_next(struct perfdata_reader *r, struct trace_event *ev)
 		pd_chunk_put(r, r->held);
 		r->held = NULL;
 	}
+	if (r->split_pos < r->split_n) {
+		ev->type = TRACE_REC_SAMPLE;
+		pd_split_next(r, &ev->sample);
+		return 1;
+	}
 	for (;;) {
 		if (r->ready_pos < r->ready_n) {
 			const struct pd_qent *e = &r->ready[r->ready_pos++];
@@ -842,6 +847,7 @@ void perfdata_reader_free(struct perfdata_reader *r)
 	free(r->attr);
 	free(r->id_key);
 	free(r->id_val);
+	free(r->id_prev);
 	pd_info_release(r);
 	free(r->q);
 	free(r->tmp);

@@ -287,12 +287,15 @@ static void rec_sample(struct tfile *f, int ai, const struct tsample *s)
 	}
 	if (st & PERF_PERIOD)
 		put64(b, s->period);
-	if (st & PERF_READ) {   /* GROUP | ID */
+	if ((st & PERF_READ) && (a->read_format & 8)) {   /* GROUP | ID */
 		put64(b, (uint64_t)s->nr_read);
 		for (i = 0; i < s->nr_read; i++) {
 			put64(b, s->read_vals[i]);
 			put64(b, s->read_ids[i]);
 		}
+	} else if (st & PERF_READ) {   /* ID */
+		put64(b, s->read_vals[0]);
+		put64(b, s->read_ids[0]);
 	}
 	if (st & PERF_CALLCHAIN) {
 		put64(b, 2);
@@ -916,6 +919,72 @@ static void test_perfdata_id_index(void **state)
 	}
 }
 
+/* PERF_SAMPLE_READ (perf record -e '{a,b}:S'): perf delivers a sample once per value of its
+ * read whose count grew since that id's previous sample, to that value's event, and never for
+ * an unknown id (perf's deliver_sample_group / deliver_sample_value). Regression: the sample
+ * went to its record's event once, so perf script showed 135 samples where we had 68. */
+static void test_perfdata_sample_read(void **state)
+{
+	static const struct {
+		uint64_t a, b, x;   /* values of ids 101 (event 0), 201 (event 1), 999 (unknown) */
+		int want[2];        /* events delivered, -1: none */
+	} group[] = {
+		{ 10, 3, 1, { 0, 1 } }, { 20, 3, 2, { 0, -1 } }, { 20, 5, 3, { 1, -1 } },
+		{ 20, 5, 4, { -1, -1 } }, { 30, 6, 5, { 0, 1 } },
+	};
+	static const uint64_t one[] = { 5, 5, 9 };   /* non-group read: delivered 1st and 3rd */
+	struct tfile f;
+	struct buf o;
+	struct got g;
+	struct perfdata_stats st;
+	size_t i;
+	int k, n = 0;
+
+	(void)state;
+	log_reset();
+	tfile_init(&f, 0, 0);
+	tfile_second_event(&f, PERF_IDENTIFIER, "minor-faults");
+	for (k = 0; k < 2; k++) {
+		f.attr[k].sample_type |= PERF_READ;
+		f.attr[k].read_format = 8 | 4;   /* GROUP | ID */
+	}
+	for (i = 0; i < sizeof(group) / sizeof(group[0]); i++)
+		rec_sample(&f, 0, &(struct tsample){ .time = 10 + i, .pid = 1, .tid = 1,
+						     .nr_read = 3,
+						     .read_vals = { group[i].a, group[i].b, group[i].x },
+						     .read_ids = { 101, 201, 999 } });
+	build(&f, &o);
+	assert_int_equal(read_all(&o, &g, &st), 0);
+	for (i = 0; i < sizeof(group) / sizeof(group[0]); i++)
+		for (k = 0; k < 2; k++)
+			if (group[i].want[k] >= 0) {
+				if (n >= g.n || g.ev[n].sample.event != group[i].want[k] ||
+				    g.ev[n].sample.time != 10 + i)
+					fail_msg("sample %zu: delivery %d wrong", i, k);
+				n++;
+			}
+	assert_int_equal(g.n, n);
+	assert_int_equal(st.nr_samples, n);
+	assert_int_equal(logcap.warnings, 0);
+	free(o.p);
+	free(f.data.p);
+
+	tfile_init(&f, 0, 0);
+	f.attr[0].sample_type |= PERF_READ;
+	f.attr[0].read_format = 4;   /* ID */
+	for (i = 0; i < 3; i++)
+		rec_sample(&f, 0, &(struct tsample){ .time = 10 + i, .pid = 1, .tid = 1, .nr_read = 1,
+						     .read_vals = { one[i] }, .read_ids = { 102 } });
+	build(&f, &o);
+	assert_int_equal(read_all(&o, &g, NULL), 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.ev[0].sample.time, 10);
+	assert_int_equal(g.ev[1].sample.time, 12);
+	assert_int_equal(logcap.warnings, 0);
+	free(o.p);
+	free(f.data.p);
+}
+
 /* --- files written by the real perf (data/perf/README.md) ------------------------------------ */
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -1133,13 +1202,17 @@ static void test_perfdata_topdown(void **state)
 	rec_sample(&f, 1, &s);
 	build(&f, &o);
 	assert_int_equal(read_all(&o, &g, NULL), 0);
-	assert_int_equal(g.n, 1);
-	assert_int_equal(g.ev[0].sample.event, 1);
-	assert_true(g.ev[0].sample.flags & TRACE_SAMPLE_TOPDOWN);
-	assert_int_equal(g.ev[0].sample.td_slots, 1000);
-	assert_int_equal(g.ev[0].sample.td_nr, 2);
-	assert_int_equal(g.ev[0].sample.td[0], 400);
-	assert_int_equal(g.ev[0].sample.td[1], 300);
+	/* delivered to every event of the group, as perf does; the TopDown values go with the
+	 * sampling event's delivery only */
+	assert_int_equal(g.n, 4);
+	for (a = 0; a < 4; a++) {
+		assert_int_equal(g.ev[a].sample.event, a);
+		assert_int_equal(!!(g.ev[a].sample.flags & TRACE_SAMPLE_TOPDOWN), a == 1);
+	}
+	assert_int_equal(g.ev[1].sample.td_slots, 1000);
+	assert_int_equal(g.ev[1].sample.td_nr, 2);
+	assert_int_equal(g.ev[1].sample.td[0], 400);
+	assert_int_equal(g.ev[1].sample.td[1], 300);
 	free(o.p);
 	free(f.data.p);
 }
@@ -1538,6 +1611,7 @@ int main(void)
 		cmocka_unit_test(test_perfdata_multi_event),
 		cmocka_unit_test(test_perfdata_synthesized_id0),
 		cmocka_unit_test(test_perfdata_id_index),
+		cmocka_unit_test(test_perfdata_sample_read),
 		cmocka_unit_test(test_perfdata_real_files),
 		cmocka_unit_test(test_perfdata_real_mutations),
 		cmocka_unit_test(test_perfdata_all_fields),
