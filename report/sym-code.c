@@ -567,7 +567,8 @@ static void plt_replay(struct sym_session *s, struct sym_file *f)
 		if (!f->fn[j].size && f->fn[j].addr < f->plt_hi && f->fn[j].end > f->plt_hi)
 			f->plt_hi = f->fn[j].end;
 	rb_fixup_duplicate(&t);
-	for (size_t k = 0; k < f->nr_plt; k++) {
+	/* perf's dso__load() synthesizes the PLT entries only when it loaded some symbol */
+	for (size_t k = 0; nr && k < f->nr_plt; k++) {
 		struct sym_rbn *x = &t.n[nr + k];
 		x->start = f->plt_first - pdelta + k * f->plt_entsz;
 		x->end = x->start + f->plt_entsz;
@@ -752,9 +753,10 @@ static void build_fns(struct sym_session *s, struct sym_file *f)
 						     sym_rank(&sym, shown), (uint32_t)i };
 	}
 	a2l_build(s, f);
-	if (!f->nr_fn)
-		return;
-	qsort(f->fn, f->nr_fn, sizeof(*f->fn), fn_cmp);
+	/* no function (a stripped executable's .dynsym): objects still name data, and PLT entries
+	 * code, as soon as perf loads one symbol */
+	if (f->nr_fn)
+		qsort(f->fn, f->nr_fn, sizeof(*f->fn), fn_cmp);
 	fixup_ends(f);
 	plt_synthesize(s, f);
 	plt_replay(s, f);

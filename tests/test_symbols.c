@@ -361,9 +361,13 @@ static void rela_plt_name(const char *path, size_t k, char *out, size_t len)
 
 enum plt_where { PLT_ENTRY, PLT_HEADER };
 
+/* prog_data.c PIE; prog_plt.c -nostartfiles (no _init); the same stripped of .symtab, with
+ * plt_sink exported (.dynsym holds one defined object), or bare (.dynsym defines nothing) */
+enum plt_bin { PLT_PIE, PLT_NOSTART, PLT_STRIPPED, PLT_BARE, PLT_NR };
+
 struct plt_row {
 	int line;
-	int nostart;          /* 1: prog_plt.c -nostartfiles (no _init), 0: prog_data.c PIE */
+	enum plt_bin bin;
 	enum plt_where where;
 	int k;                /* entry index (-1: the last one) */
 	uint64_t off;         /* byte inside the entry or header */
@@ -372,14 +376,19 @@ struct plt_row {
 
 static const struct plt_row plt_rows[] = {
 	/* perf names entry k after .rela.plt's k-th relocation; x86-64 entries and header are 16 */
-	{ __LINE__, 1, PLT_ENTRY, 0, 0, NULL },
-	{ __LINE__, 1, PLT_ENTRY, 1, 11, NULL },
-	{ __LINE__, 1, PLT_ENTRY, -1, 15, NULL },
+	{ __LINE__, PLT_NOSTART, PLT_ENTRY, 0, 0, NULL },
+	{ __LINE__, PLT_NOSTART, PLT_ENTRY, 1, 11, NULL },
+	{ __LINE__, PLT_NOSTART, PLT_ENTRY, -1, 15, NULL },
 	/* the lazy-binding header: nothing without _init ... */
-	{ __LINE__, 1, PLT_HEADER, 0, 6, "!" },
+	{ __LINE__, PLT_NOSTART, PLT_HEADER, 0, 6, "!" },
 	/* ... and _init, stretched to the next symbol, where .init comes before .plt */
-	{ __LINE__, 0, PLT_HEADER, 0, 6, "_init" },
-	{ __LINE__, 0, PLT_HEADER, 0, 0, "_init" },
+	{ __LINE__, PLT_PIE, PLT_HEADER, 0, 6, "_init" },
+	{ __LINE__, PLT_PIE, PLT_HEADER, 0, 0, "_init" },
+	/* no function symbol at all: the entries are named as soon as perf loaded one symbol (the
+	 * object plt_sink; regression: nothing was named), not when it loaded none */
+	{ __LINE__, PLT_STRIPPED, PLT_ENTRY, 0, 0, NULL },
+	{ __LINE__, PLT_STRIPPED, PLT_ENTRY, -1, 15, NULL },
+	{ __LINE__, PLT_BARE, PLT_ENTRY, 0, 0, "!" },
 };
 
 static size_t nr_rela_plt(const char *path)
@@ -395,16 +404,23 @@ static size_t nr_rela_plt(const char *path)
 
 static void test_symbols_plt(void **state)
 {
+	static const char *const flags = "-O2 -g -fno-builtin -nostartfiles -DNOSTART -Wl,-z,lazy";
 	struct fix *f = *state;
-	struct bin nostart;
+	struct bin bins[PLT_NR], *nostart = &bins[PLT_NOSTART];
+	char fl[256];
 
-	assert_int_equal(build(f, &nostart, "plt_nostart", "prog_plt.c",
-			       "-O2 -g -fno-builtin -nostartfiles -DNOSTART -Wl,-z,lazy"), 0);
-	make_maps(&nostart, random_base());
-	make_maps(&f->pie, random_base());
+	assert_int_equal(build(f, nostart, "plt_nostart", "prog_plt.c", flags), 0);
+	snprintf(fl, sizeof(fl), "%s -Wl,--export-dynamic-symbol=plt_sink", flags);
+	assert_int_equal(build(f, &bins[PLT_STRIPPED], "plt_export", "prog_plt.c", fl), 0);
+	snprintf(bins[PLT_BARE].path, sizeof(bins[PLT_BARE].path), "%s/plt_bare", f->tmp);
+	assert_int_equal(run("objcopy --strip-all '%s' '%s' && objcopy --strip-all '%s'",
+			     nostart->path, bins[PLT_BARE].path, bins[PLT_STRIPPED].path), 0);
+	bins[PLT_PIE] = f->pie;
+	for (int i = 0; i < PLT_NR; i++)
+		make_maps(&bins[i], random_base());
 	for (size_t i = 0; i < sizeof(plt_rows) / sizeof(plt_rows[0]); i++) {
 		const struct plt_row *r = &plt_rows[i];
-		struct bin *b = r->nostart ? &nostart : &f->pie;
+		struct bin *b = &bins[r->bin];
 		struct sym_session *s = session(NULL);
 		struct sym_code_info ci;
 		char want[300], name[256];
@@ -434,6 +450,22 @@ static void test_symbols_plt(void **state)
 		}
 		sym_session_free(s);
 	}
+	/* the object of the stripped file names its data (perf script names /usr/bin/true's
+	 * __progname so) */
+	struct bin *b = &bins[PLT_STRIPPED];
+	struct sym_session *s = session(NULL);
+	struct sym_code_info ci;
+	GElf_Sym sym = {0};
+	int fd;
+	Elf *elf = open_elf(b->path, &fd);
+	assert_true(find_sym_in(elf, SHT_DYNSYM, "plt_sink", 0, &sym));
+	elf_end(elf);
+	close(fd);
+	uint64_t a = b->base + sym.st_value + 3;
+	assert_int_equal(sym_symbol(s, map_or_last(b, a), a, &ci), 0);
+	assert_string_equal(ci.symbol, "plt_sink");
+	assert_int_equal(ci.sym_offset, 3);
+	sym_session_free(s);
 }
 
 /* Where the line table has no row, perf 6.1 still asks addr2line, which falls back to the symbol
