@@ -55,7 +55,8 @@ enum {
 	PD_F_BUILD_ID = 2, PD_F_HOSTNAME = 3, PD_F_OSRELEASE = 4, PD_F_VERSION = 5, PD_F_ARCH = 6,
 	PD_F_NRCPUS = 7, PD_F_CPUDESC = 8, PD_F_CPUID = 9, PD_F_CMDLINE = 11, PD_F_EVENT_DESC = 12,
 	PD_F_CPU_TOPOLOGY = 13, PD_F_NUMA_TOPOLOGY = 14, PD_F_PMU_MAPPINGS = 16, PD_F_CACHE = 20,
-	PD_F_MEM_TOPOLOGY = 22, PD_F_COMPRESSED = 27, PD_F_CLOCK_DATA = 29, PD_F_MAX = 256,
+	PD_F_MEM_TOPOLOGY = 22, PD_F_DIR_FORMAT = 24, PD_F_COMPRESSED = 27, PD_F_CLOCK_DATA = 29,
+	PD_F_MAX = 256,
 };
 
 #define PD_ATTR_MAX_SIZE 136    /* sizeof(struct perf_event_attr) with config3 (ATTR_SIZE_VER8) */
@@ -116,6 +117,22 @@ struct pd_numa_node {
 
 struct pd_stream;  /* pipe input (perfdata.c) */
 
+/* One file of a directory-format perf.data (perf record --threads): DIR/data (the header file,
+ * slot 0) or a DIR/data.N stream of records. */
+struct pd_dirfile {
+	char *name;
+	void *map;                /* NULL for slot 0: the reader's own mapping */
+	const uint8_t *base;
+	uint64_t pos, end;
+	int done;
+	/* its zstd stream (perf compresses each thread's buffers as one stream) while another
+	 * file is current: decompressor, decompressed bytes not yet taken */
+	void *zds;
+	uint8_t *zout;
+	size_t zout_cap, zout_start, zout_end;
+	int zfailed;
+};
+
 struct perfdata_reader {
 	char *name;
 	int swap;                 /* opposite-endian file */
@@ -128,6 +145,12 @@ struct perfdata_reader {
 	struct pd_stream *stream;
 	uint64_t data_off, data_end, pos, dropped, drop_checked;
 	int eof, truncated_warned;
+	/* directory format: the files read in turn (base/pos/data_end above are the current one's),
+	 * and the bytes of records taken from the current one since it got its turn */
+	struct pd_dirfile *dir;
+	size_t nr_dir, dir_cur;
+	uint64_t dir_turn;
+	uint64_t dir_version;     /* DIR_FORMAT feature, 0 without */
 
 	/* compressed records */
 	void *zds;
