@@ -7,7 +7,7 @@
  *   perfdata-dump -F FIELDS FILE
  *                          only samples, laid out as `perf script -G --ns -F FIELDS` prints them
  *                          (compare with spaces squeezed): FIELDS is a comma-separated list of
- *                          pid tid cpu time event addr ip sym symoff dso phys_addr. The ip is
+ *                          comm pid tid cpu time event addr ip sym symoff dso phys_addr. The ip is
  *                          resolved as -s does; a page fault's data address (addr, with sym and
  *                          dso) as perf script resolves it: the map in the sample's cpumode,
  *                          else in the mode of the address, and perf's symbol of any kind
@@ -72,13 +72,13 @@ static void print_resolved(struct maps *m, struct sym_session *sym, const struct
 enum {
 	F_PID = 1 << 0, F_TID = 1 << 1, F_CPU = 1 << 2, F_TIME = 1 << 3, F_EVENT = 1 << 4,
 	F_ADDR = 1 << 5, F_IP = 1 << 6, F_SYM = 1 << 7, F_SYMOFF = 1 << 8, F_DSO = 1 << 9,
-	F_PHYS = 1 << 10,
+	F_PHYS = 1 << 10, F_COMM = 1 << 11,
 };
 
 static unsigned int parse_fields(const char *list)
 {
 	static const char *const names[] = { "pid", "tid", "cpu", "time", "event", "addr", "ip",
-					     "sym", "symoff", "dso", "phys_addr" };
+					     "sym", "symoff", "dso", "phys_addr", "comm" };
 	unsigned int f = 0;
 
 	while (*list) {
@@ -124,6 +124,8 @@ static void print_script(const struct trace_info *in, struct maps *m, struct sym
 {
 	const struct trace_event_desc *e = s->event < in->nr_events ? &in->events[s->event] : NULL;
 
+	if (f & F_COMM)
+		printf("%s ", maps_findnew_thread(m, (int32_t)s->pid, (int32_t)s->tid)->comm);
 	/* perf prints them signed: a tracepoint's idle sample is "0/0", an exit "-1" */
 	if ((f & F_PID) && (f & F_TID))
 		printf("%d/%d", (int32_t)s->pid, (int32_t)s->tid);
