@@ -220,7 +220,7 @@ struct sym_rbn {
 	uint64_t start, end;
 	int l, r, p, red;
 	int fn;               /* index in f->fn[], -1 for objects and labels, -2 for PLT entries */
-	int bind;
+	int bind, object;     /* STB_*; an STT_OBJECT */
 	const char *name;
 };
 
@@ -526,6 +526,7 @@ static size_t rb_load(struct sym_session *s, struct sym_file *f, struct rbt *t, 
 		x->end = x->start + sym.st_size;
 		x->fn = (size_t)i < nidx ? fn_of_idx[i] : -1;
 		x->bind = GELF_ST_BIND(sym.st_info);
+		x->object = GELF_ST_TYPE(sym.st_info) == STT_OBJECT;
 		/* perf demangles every symbol it loads and compares those names */
 		x->name = x->fn >= 0 ? f->fn[x->fn].name : perf_name(s, name);
 		rb_insert(t, (int)nr++);
@@ -839,6 +840,7 @@ int sym_symbol_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 	}
 	out->symbol = f->rbn[w].name;
 	out->sym_offset = vaddr - delta - f->rbn[w].start;
+	out->object = f->rbn[w].object;
 	return 0;
 }
 

@@ -80,6 +80,7 @@ struct sym_code_info {
 	const char *call_file;  /* its call site */
 	uint32_t call_line;
 	const char *reason;     /* why something is unknown (shown under -v), or NULL */
+	int object;             /* sym_symbol(): the symbol is an STT_OBJECT */
 };
 
 /* member is the variable's name followed by the path to the byte: ".field" for struct/union
@@ -117,7 +118,8 @@ int sym_data(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
  * mapping): functions, objects, text and data labels and "func@plt" entries, with the aliases and
  * the ends of size-0 symbols perf settles on, searched the way perf walks its tree (where symbols
  * overlap, the tree's shape decides). perf script names the data address of a page fault so
- * (-F addr,sym,symoff). Only symbol and sym_offset (@addr - the symbol's start) are filled;
+ * (-F addr,sym,symoff), perf report --mem-mode its data symbols (symbol_daddr, objects with
+ * their offset). Only symbol, sym_offset (@addr - the symbol's start) and object are filled;
  * -ENOENT with a reason as sym_code() when perf finds nothing ("[unknown]"). */
 int sym_symbol(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
 	       struct sym_code_info *out);

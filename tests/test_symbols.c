@@ -713,12 +713,12 @@ static void test_symbols_any_kind(void **state)
 	struct fix *f = *state;
 	struct sym_session *s = session(NULL);
 	struct bin *b = &f->pie;
-	const struct { int line; const char *sym; uint64_t off; int rc; } rows[] = {
-		{ __LINE__, "stats", 12, 0 },
-		{ __LINE__, "nest_v", 0, 0 },
-		{ __LINE__, "worker", 5, 0 },
-		{ __LINE__, "count_calls", 0, 0 },
-		{ __LINE__, "abs_object", 8, -ENOENT },
+	const struct { int line; const char *sym; uint64_t off; int rc, object; } rows[] = {
+		{ __LINE__, "stats", 12, 0, 1 },
+		{ __LINE__, "nest_v", 0, 0, 1 },
+		{ __LINE__, "worker", 5, 0, 0 },
+		{ __LINE__, "count_calls", 0, 0, 0 },
+		{ __LINE__, "abs_object", 8, -ENOENT, 0 },
 	};
 
 	make_maps(b, random_base());
@@ -728,7 +728,8 @@ static void test_symbols_any_kind(void **state)
 		int rc = sym_symbol(s, map_or_last(b, a), a, &ci);
 
 		if (rc != rows[i].rc || (rc ? ci.symbol != NULL :
-			!ci.symbol || strcmp(ci.symbol, rows[i].sym) || ci.sym_offset != rows[i].off))
+			!ci.symbol || strcmp(ci.symbol, rows[i].sym) || ci.sym_offset != rows[i].off ||
+			ci.object != rows[i].object))
 			fail_msg("row at line %d: rc %d symbol %s+%llu", rows[i].line, rc,
 				 ci.symbol ? ci.symbol : "-", (unsigned long long)ci.sym_offset);
 	}

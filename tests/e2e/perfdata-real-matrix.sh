@@ -6,6 +6,9 @@
 #    script finds there), the ip with symbol+offset and map, phys_addr; the fields the file has
 #    (perf script names those it lacks). In system-wide recordings other users' processes are
 #    compared without symbols (their binaries may change under us), the workload's with them;
+#  - perfdata-dump -M names each data address as perf report --mem-mode does (symbol_daddr,
+#    dso_daddr: the map in the sample's own cpumode, as the report looks it up), per event and
+#    address with the sample counts (not for system-wide recordings);
 #  - c2c-lite report reads it without skipping a record, and where perf c2c report prints
 #    statistics for it, c2c-lite prints the same.
 # Recordings perf cannot make here (no memory PMU, no branch stacks, ...) are listed with perf's
@@ -136,6 +139,21 @@ compare() {
 	n=$(wc -l <"$tmp/ours.sq")
 	diff "$tmp/perf.sq" "$tmp/ours.sq" >"$tmp/diff" ||
 		{ head -6 "$tmp/diff"; fail "$name: samples differ from perf script ($fields)"; }
+	local mem=
+	if [ -z "$sys" ] && [ "$n" -gt 0 ] && [[ ,$fields, == *,addr,* ]]; then
+		# "event samples [level] data-symbol data-object" per hist entry (event, address)
+		perf_in "$f" report --mem-mode --no-group -g none -F sample,symbol_daddr,dso_daddr --stdio \
+			2>/dev/null | awk '/^# Samples: / { split($0, q, "\047"); e = q[2]; next }
+					   /^#/ || /^$/ { next } { print e, $0 }' |
+			squeeze | sort >"$tmp/perf.mem"
+		if [ -n "$pipe" ]; then "$DUMP" -M - <"$f"; else "$DUMP" -M "$f"; fi |
+			awk -F'\t' '{ k = $1 FS $2 FS $4; if (!(k in n)) s[k] = $3 " " $4; n[k]++ }
+				    END { for (k in n) { split(k, a, FS); print a[1], n[k], s[k] } }' |
+			sort >"$tmp/ours.mem"
+		diff "$tmp/perf.mem" "$tmp/ours.mem" >"$tmp/diff" ||
+			{ head -6 "$tmp/diff"; fail "$name: data symbols differ from perf report --mem-mode"; }
+		mem="; data symbols as --mem-mode"
+	fi
 	# the report reads every record and agrees with perf c2c report's statistics
 	if [ -n "$pipe" ]; then "$C2C" report --stdio -i - <"$f"; else "$C2C" report --stdio -i "$f"; fi \
 		>"$tmp/rep" 2>"$tmp/rep.err" || fail "$name: c2c-lite report: $(head -1 "$tmp/rep.err")"
@@ -149,7 +167,7 @@ compare() {
 		st="c2c statistics equal"
 	fi
 	nr=$((nr + 1))
-	printf 'ok: %-12s %6d samples  %s; %s\n' "$name" "$n" "$fields" "$st"
+	printf 'ok: %-12s %6d samples  %s%s; %s\n' "$name" "$n" "$fields" "$mem" "$st"
 }
 
 # rec NAME [must] [full] PERF-RECORD-OPTIONS... [-- COMMAND]: record $tmp/NAME.data (of the
@@ -164,9 +182,11 @@ rec() {
 	local args=($fast "$@")
 	case " $* " in *" -- "*) ;; *) args+=(-- "${work[@]}") ;; esac
 	pipe=
-	if ! perf record -q -o "$tmp/$name.data" "${args[@]}" >"$tmp/err" 2>&1; then
-		local why
-		why=$(grep -v '^$' "$tmp/err" | grep -v '^ *Usage' | head -2 | tr '\n' ' ')
+	perf record -o "$tmp/$name.data" "${args[@]}" >"$tmp/err" 2>&1
+	local rc=$?
+	if [ $rc -ne 0 ]; then
+		local why="exit $rc: "
+		why+=$(grep -v '^$\|^ *Usage\|^\[ perf record' "$tmp/err" | head -2 | tr '\n' ' ')
 		[ -n "$must" ] && fail "perf record $*: $why"
 		skipped+=("perf record $*: $why")
 		return
@@ -215,13 +235,27 @@ rec threads must --threads -e page-faults -e minor-faults -c 1 -d
 rec threadsz must --threads -z -e page-faults -c 1 -d
 rec offcpu --off-cpu -e page-faults -c 1 -d
 rec synthno --synth=no -e page-faults -c 1 -d
+rec period must -P -e page-faults -c 1 -d
+rec uid -u root -e page-faults -d -- sleep 0.1
 sys=1
 rec sys must full -a -d -e page-faults -e minor-faults
 rec sysrounds must -a -m 64 --mmap-flush=16 --affinity=cpu -e page-faults -c 1 -d
 rec sysraw must -a -R -e sched:sched_switch
+rec syscgroup must -a -e page-faults -G / -d
 sys=
 recpipe pipe -e page-faults -c 1 -d
 recpipe pipez -z -e page-faults -e minor-faults -c 1 -d --sample-identifier
+
+# --switch-output: a new file every 16 KiB of records
+perf record -q --no-bpf-event -o "$tmp/so.data" --switch-output=16K -e page-faults -c 1 -d \
+	-- "${work[@]}" >/dev/null 2>"$tmp/err" || fail "perf record --switch-output: $(head -1 "$tmp/err")"
+i=0
+for f in "$tmp"/so.data.*; do
+	i=$((i + 1))
+	mv "$f" "$tmp/switch$i.data"
+	compare "switch$i"
+done
+[ $i -ge 2 ] || fail "perf record --switch-output=16K wrote $i files"
 
 # a pipe-mode file read from a FIFO, by the dump and by the report
 mkfifo "$tmp/fifo"

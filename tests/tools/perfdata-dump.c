@@ -12,6 +12,11 @@
  *                          dso) as perf script resolves it: the map in the sample's cpumode,
  *                          else in the mode of the address, and perf's symbol of any kind
  *                          there (sym_symbol())
+ *   perfdata-dump -M FILE  only samples, as "event<TAB>addr<TAB>[l] data-symbol<TAB>data-object": the data
+ *                          address as the report finds its map (maps_find() in the sample's
+ *                          cpumode, no other), named as perf report --mem-mode prints
+ *                          symbol_daddr and dso_daddr (l the ip's level, objects with +offset,
+ *                          else 0x%016llx; the map's short name, else [unknown])
  *   perfdata-dump -c FILE  only the counts per record type */
 #include <inttypes.h>
 #include <stdio.h>
@@ -58,6 +63,32 @@ static struct resolved resolve(struct maps *m, struct sym_session *sym,
 		r.off = ci.sym_offset;
 	}
 	return r;
+}
+
+/* One sample's data address as perf report --mem-mode shows it (ip__resolve_data(): no other
+ * cpumode is tried), keyed by the address for the caller to aggregate as perf's hist entries. */
+static void print_mem(const struct trace_info *in, struct maps *m, struct sym_session *sym,
+		      const struct trace_sample *s)
+{
+	struct maps_thread *t = maps_findnew_thread(m, (int32_t)s->pid, (int32_t)s->tid);
+	struct sym_code_info ci = { 0 };
+	struct maps_loc loc;
+	int rc = -1;
+
+	printf("%s\t%#" PRIx64 "\t[%c] ", s->event < in->nr_events ? in->events[s->event].name : "?",
+	       s->addr, maps_level_char(s->cpumode));
+	if (maps_find(m, t, s->cpumode, s->addr, &loc) && loc.map)
+		rc = loc.map->dso->kernel ? sym_kernel_code(sym, s->addr, &ci) :
+					    sym_symbol(sym, &loc.map->mmap, s->addr, &ci);
+	else
+		loc.map = NULL;
+	if (!rc && ci.symbol && ci.object)
+		printf("%s+0x%" PRIx64, ci.symbol, ci.sym_offset);
+	else if (!rc && ci.symbol)
+		printf("%s", ci.symbol);
+	else   /* perf's "%#.16llx": no 0x for 0 */
+		printf(s->addr ? "0x%016" PRIx64 : "%016" PRIx64, s->addr);
+	printf("\t%s\n", loc.map ? loc.map->dso->short_name : "[unknown]");
 }
 
 /* One sample with its code address resolved as `perf script` does. */
@@ -196,7 +227,8 @@ int main(int argc, char **argv)
 	struct trace_event ev;
 	uint64_t count[8] = { 0 }, last = 0, backwards = 0;
 	int counts = argc > 2 && !strcmp(argv[1], "-c"), rc;
-	int resolve = argc > 2 && !strcmp(argv[1], "-s");
+	int resolve = argc > 2 && (!strcmp(argv[1], "-s") || !strcmp(argv[1], "-M"));
+	int mem = argc > 2 && !strcmp(argv[1], "-M");
 	unsigned int fields = 0;
 	const struct trace_info *in;
 	struct sym_session *sym = NULL;
@@ -210,7 +242,7 @@ int main(int argc, char **argv)
 		resolve = 2;
 	}
 	if (argc < 2 + counts + resolve) {
-		fprintf(stderr, "usage: perfdata-dump [-c|-s|-F FIELDS] FILE\n");
+		fprintf(stderr, "usage: perfdata-dump [-c|-s|-M|-F FIELDS] FILE\n");
 		return 2;
 	}
 	if (perfdata_reader_open(&r, argv[1 + counts + resolve]) < 0)
@@ -232,6 +264,8 @@ int main(int argc, char **argv)
 			case TRACE_REC_SAMPLE:
 				if (fields)
 					print_script(in, m, sym, fields, &ev.sample);
+				else if (mem)
+					print_mem(in, m, sym, &ev.sample);
 				else
 					print_resolved(m, sym, &ev.sample);
 				break;
