@@ -8,13 +8,13 @@
  * Attrs are in perfdata-attr.c, the queue in perfdata-queue.c, decoding of one record in
  * perfdata-rec.c, header features in perfdata-feat.c. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>

@@ -4,8 +4,9 @@
  * the caller's debuginfo roots, symfs, /usr/lib/debug and perf's build-id cache ($PERF_BUILDID_DIR
  * or ~/.debug) are searched, then debuginfod through libdwfl when DEBUGINFOD_URLS is set. The
  * vdso comes from perf's build-id cache, else from this process when its build-id is the
- * recorded one (or, with none recorded, when the trace comes from this kernel). Build-ids compare as perf's dso__build_id_equal does. Each loaded file gets its
- * own Dwfl with one module, so modules never overlap whatever their link addresses. */
+ * recorded one (or, with none recorded, when the trace comes from this kernel). Build-ids
+ * compare as perf's dso__build_id_equal does. Each loaded file gets its own Dwfl with one
+ * module, so modules never overlap whatever their link addresses. */
 #define _GNU_SOURCE
 #include <elfutils/libdwelf.h>
 #include <errno.h>
