@@ -111,9 +111,8 @@ nr=0 skipped=()
 
 # compare NAME [sys]: the checks above on $tmp/NAME.data; sys: a system-wide recording.
 compare() {
-	local name=$1 sys=${2:-} f="$tmp/$1.data" fields=comm,pid,tid,cpu,time,event,addr,ip,sym,symoff,dso,phys_addr
-	local in=$f bad i n
-	[ -n "$pipe" ] && in=-
+	local name=$1 sys=${2:-} f="$tmp/$1.data" bad i n
+	local fields=comm,pid,tid,cpu,time,event,addr,ip,sym,symoff,dso,phys_addr
 	for i in 1 2 3 4 5 6; do
 		perf_in "$f" script -G --ns -F "$fields" >"$tmp/perf.txt" 2>"$tmp/err"
 		bad=$(sed -n "s/.*Cannot print '\([a-z_]*\)' field.*/\1/p" "$tmp/err" | head -1)
@@ -256,7 +255,8 @@ recpipe pipez -z -e page-faults -e minor-faults -c 1 -d --sample-identifier
 
 # --switch-output: a new file every 16 KiB of records
 perf record -q --no-bpf-event -o "$tmp/so.data" --switch-output=16K -e page-faults -c 1 -d \
-	-- "${work[@]}" >/dev/null 2>"$tmp/err" || fail "perf record --switch-output: $(head -1 "$tmp/err")"
+	-- "${work[@]}" >/dev/null 2>"$tmp/err" ||
+	fail "perf record --switch-output: $(head -1 "$tmp/err")"
 i=0
 maybe_empty=1   # a file may hold side-band only
 for f in "$tmp"/so.data.*; do

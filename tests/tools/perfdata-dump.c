@@ -12,9 +12,9 @@
  *                          dso) as perf script resolves it: the map in the sample's cpumode,
  *                          else in the mode of the address, and perf's symbol of any kind
  *                          there (sym_symbol())
- *   perfdata-dump -M FILE  only samples, as "event<TAB>addr<TAB>[l] data-symbol<TAB>data-object": the data
- *                          address as the report finds its map (maps_find() in the sample's
- *                          cpumode, no other), named as perf report --mem-mode prints
+ *   perfdata-dump -M FILE  only samples, as "event<TAB>addr<TAB>[l] data-symbol<TAB>data-object":
+ *                          the data address as the report finds its map (maps_find() in the
+ *                          sample's cpumode, no other), named as perf report --mem-mode prints
  *                          symbol_daddr and dso_daddr (l the ip's level, objects with +offset,
  *                          else 0x%016llx; the map's short name, else [unknown])
  *   perfdata-dump -c FILE  only the counts per record type */
