@@ -71,6 +71,9 @@ struct maps *maps_new(void)
 
 	m->thread_cap = 256;
 	m->thread = xcalloc(m->thread_cap, sizeof(*m->thread));
+	/* perf registers the idle task before it reads a file (perf_session__register_idle_thread):
+	 * samples of pid 0 belong to "swapper" */
+	maps_comm(m, &(struct trace_comm){ .comm = "swapper" });
 	return m;
 }
 

@@ -16,22 +16,39 @@ static size_t id_slot(uint64_t id, size_t cap)
 	return (size_t)((id * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
 }
 
+/* The slot of @id, or of the free place where it would go. */
+static size_t id_find(const struct perfdata_reader *r, uint64_t id)
+{
+	size_t i;
+
+	for (i = id_slot(id, r->id_cap); r->id_val[i] != UINT32_MAX; i = (i + 1) & (r->id_cap - 1))
+		if (r->id_key[i] == id)
+			break;
+	return i;
+}
+
 static void id_grow(struct perfdata_reader *r)
 {
-	uint64_t *ok = r->id_key;
+	uint64_t *ok = r->id_key, *op = r->id_prev;
 	uint32_t *ov = r->id_val;
-	size_t i, oc = r->id_cap;
+	size_t i, j, oc = r->id_cap;
 
 	r->id_cap = oc ? oc * 2 : 64;
 	r->id_key = xcalloc(r->id_cap, sizeof(*r->id_key));
+	r->id_prev = xcalloc(r->id_cap, sizeof(*r->id_prev));
 	r->id_val = xmalloc(r->id_cap * sizeof(*r->id_val));
 	memset(r->id_val, 0xff, r->id_cap * sizeof(*r->id_val));
-	r->id_n = 0;
-	for (i = 0; i < oc; i++)
-		if (ov[i] != UINT32_MAX)
-			pd_attr_add_id(r, ok[i], ov[i]);
+	for (i = 0; i < oc; i++) {
+		if (ov[i] == UINT32_MAX)
+			continue;
+		j = id_find(r, ok[i]);
+		r->id_key[j] = ok[i];
+		r->id_val[j] = ov[i];
+		r->id_prev[j] = op[i];
+	}
 	free(ok);
 	free(ov);
+	free(op);
 }
 
 int pd_attr_add_id(struct perfdata_reader *r, uint64_t id, uint32_t attr)
@@ -40,14 +57,13 @@ int pd_attr_add_id(struct perfdata_reader *r, uint64_t id, uint32_t attr)
 
 	if ((r->id_n + 1) * 2 > r->id_cap)
 		id_grow(r);
-	for (i = id_slot(id, r->id_cap); r->id_val[i] != UINT32_MAX; i = (i + 1) & (r->id_cap - 1))
-		if (r->id_key[i] == id) {
-			r->id_val[i] = attr;
-			return 0;
-		}
-	r->id_key[i] = id;
+	i = id_find(r, id);
+	if (r->id_val[i] == UINT32_MAX) {
+		r->id_key[i] = id;
+		r->id_prev[i] = 0;
+		r->id_n++;
+	}
 	r->id_val[i] = attr;
-	r->id_n++;
 	return 0;
 }
 
@@ -57,10 +73,22 @@ int pd_attr_of_id(const struct perfdata_reader *r, uint64_t id)
 
 	if (!r->id_cap)
 		return -1;
-	for (i = id_slot(id, r->id_cap); r->id_val[i] != UINT32_MAX; i = (i + 1) & (r->id_cap - 1))
-		if (r->id_key[i] == id)
-			return (int)r->id_val[i];
-	return -1;
+	i = id_find(r, id);
+	return r->id_val[i] == UINT32_MAX ? -1 : (int)r->id_val[i];
+}
+
+int pd_id_value(struct perfdata_reader *r, uint64_t id, uint64_t value, uint64_t *delta)
+{
+	size_t i;
+
+	if (!r->id_cap)
+		return -1;
+	i = id_find(r, id);
+	if (r->id_val[i] == UINT32_MAX)
+		return -1;
+	*delta = value - r->id_prev[i];
+	r->id_prev[i] = value;
+	return (int)r->id_val[i];
 }
 
 /* ---- attrs ------------------------------------------------------------------------------ */

@@ -349,6 +349,7 @@ static const char *feat_name(unsigned int feat)
 	case PD_F_PMU_MAPPINGS: return "PMU_MAPPINGS";
 	case PD_F_CACHE: return "CACHE";
 	case PD_F_MEM_TOPOLOGY: return "MEM_TOPOLOGY";
+	case PD_F_DIR_FORMAT: return "DIR_FORMAT";
 	case PD_F_COMPRESSED: return "COMPRESSED";
 	case PD_F_CLOCK_DATA: return "CLOCK_DATA";
 	}
@@ -384,6 +385,9 @@ void pd_feature(struct perfdata_reader *r, unsigned int feat, const uint8_t *p, 
 		f32(&c);
 		f32(&c);
 		r->info.created_ns = f64(&c);
+		break;
+	case PD_F_DIR_FORMAT:
+		r->dir_version = f64(&c);
 		break;
 	case PD_F_COMPRESSED:
 		f32(&c);

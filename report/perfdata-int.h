@@ -56,11 +56,13 @@ enum {
 	PD_F_BUILD_ID = 2, PD_F_HOSTNAME = 3, PD_F_OSRELEASE = 4, PD_F_VERSION = 5, PD_F_ARCH = 6,
 	PD_F_NRCPUS = 7, PD_F_CPUDESC = 8, PD_F_CPUID = 9, PD_F_CMDLINE = 11, PD_F_EVENT_DESC = 12,
 	PD_F_CPU_TOPOLOGY = 13, PD_F_NUMA_TOPOLOGY = 14, PD_F_PMU_MAPPINGS = 16, PD_F_CACHE = 20,
-	PD_F_MEM_TOPOLOGY = 22, PD_F_COMPRESSED = 27, PD_F_CLOCK_DATA = 29, PD_F_MAX = 256,
+	PD_F_MEM_TOPOLOGY = 22, PD_F_DIR_FORMAT = 24, PD_F_COMPRESSED = 27, PD_F_CLOCK_DATA = 29,
+	PD_F_MAX = 256,
 };
 
 #define PD_ATTR_MAX_SIZE 136    /* sizeof(struct perf_event_attr) with config3 (ATTR_SIZE_VER8) */
 #define PD_AUX_ARM_SPE   4      /* AUXTRACE_INFO type */
+#define PD_READ_MAX      4096   /* values of a group read; a 64 KiB record holds fewer */
 
 /* TopDown role of an attr, derived from its name. */
 enum { PD_TD_NONE, PD_TD_SLOTS, PD_TD_METRIC };
@@ -116,6 +118,22 @@ struct pd_numa_node {
 
 struct pd_stream;  /* pipe input (perfdata.c) */
 
+/* One file of a directory-format perf.data (perf record --threads): DIR/data (the header file,
+ * slot 0) or a DIR/data.N stream of records. */
+struct pd_dirfile {
+	char *name;
+	void *map;                /* NULL for slot 0: the reader's own mapping */
+	const uint8_t *base;
+	uint64_t pos, end;
+	int done;
+	/* its zstd stream (perf compresses each thread's buffers as one stream) while another
+	 * file is current: decompressor, decompressed bytes not yet taken */
+	void *zds;
+	uint8_t *zout;
+	size_t zout_cap, zout_start, zout_end;
+	int zfailed;
+};
+
 struct perfdata_reader {
 	char *name;
 	int swap;                 /* opposite-endian file */
@@ -128,6 +146,12 @@ struct perfdata_reader {
 	struct pd_stream *stream;
 	uint64_t data_off, data_end, pos, dropped, drop_checked;
 	int eof, truncated_warned;
+	/* directory format: the files read in turn (base/pos/data_end above are the current one's),
+	 * and the bytes of records taken from the current one since it got its turn */
+	struct pd_dirfile *dir;
+	size_t nr_dir, dir_cur;
+	uint64_t dir_turn;
+	uint64_t dir_version;     /* DIR_FORMAT feature, 0 without */
 
 	/* compressed records */
 	void *zds;
@@ -143,6 +167,7 @@ struct perfdata_reader {
 	uint32_t nr_attr;
 	uint64_t *id_key;         /* open addressing: id -> attr index */
 	uint32_t *id_val;
+	uint64_t *id_prev;        /* the id's last PERF_SAMPLE_READ value (perf's sid->period) */
 	size_t id_cap, id_n;
 	int one_attr_ids_ok;
 
@@ -169,6 +194,13 @@ struct perfdata_reader {
 	struct pd_chunk *held;    /* chunk of the record delivered last */
 	int half_flush_warned;
 	uint64_t last_timed;
+
+	/* a PERF_SAMPLE_READ sample is delivered once per event of its read values that counted
+	 * since its previous one (perf's deliver_sample_group): the sample, the events, which one
+	 * carries the TopDown values, and the next to deliver */
+	struct trace_sample split;
+	uint16_t split_attr[PD_READ_MAX];
+	uint32_t split_n, split_pos, split_td;
 
 	/* decoding */
 	char *scratch;            /* NUL-terminated copy of a string that was not */
@@ -209,6 +241,9 @@ uint32_t pd_attr_append(struct perfdata_reader *r, const struct pd_attr *a);
 int pd_attrs_check(struct perfdata_reader *r);
 int pd_attr_add_id(struct perfdata_reader *r, uint64_t id, uint32_t attr);
 int pd_attr_of_id(const struct perfdata_reader *r, uint64_t id);
+/* The attr of @id as pd_attr_of_id(), and *@delta = @value - the id's previous value, which
+ * @value becomes. */
+int pd_id_value(struct perfdata_reader *r, uint64_t id, uint64_t value, uint64_t *delta);
 int pd_attr_parse(struct perfdata_reader *r, const uint8_t *p, size_t avail, struct pd_attr *a,
 		  uint64_t off);
 void pd_attr_derive(struct pd_attr *a);
@@ -223,8 +258,10 @@ void pd_queue_round(struct perfdata_reader *r);
 void pd_queue_half(struct perfdata_reader *r);
 void pd_chunk_put(struct perfdata_reader *r, struct pd_chunk *c);
 
-/* perfdata-rec.c: decode @rec (of attr @attr) into @ev; 1 filled, 0 skipped. */
+/* perfdata-rec.c: decode @rec (of attr @attr) into @ev; 1 filled, 0 skipped. A PERF_SAMPLE_READ
+ * sample may have more deliveries: pd_split_next() gives them while split_pos < split_n. */
 int pd_decode(struct perfdata_reader *r, const uint8_t *rec, uint32_t attr, struct trace_event *ev);
+void pd_split_next(struct perfdata_reader *r, struct trace_sample *s);
 /* Time, and attr of a kernel record for queueing: 1 timed, 0 untimed. */
 int pd_record_time(const struct perfdata_reader *r, const uint8_t *rec, uint32_t *attr,
 		   uint64_t *time);

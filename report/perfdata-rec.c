@@ -74,29 +74,48 @@ static const char *str_in(struct perfdata_reader *r, const uint8_t *p, const uin
 	return r->scratch;
 }
 
-static void read_values(struct cur *c, const struct pd_attr *a, struct trace_sample *s)
+/* A read value of @id: the sample goes to the event of @id when the value grew since the id's
+ * previous sample (perf's deliver_sample_value(): a zero period is not delivered, nor an
+ * unknown id). The event, or -1 for an unknown id. */
+static int read_value(struct perfdata_reader *r, uint64_t id, uint64_t value)
 {
-	const struct perfdata_reader *r = c->r;
-	uint64_t rf = a->read_format, nr, i;
+	uint64_t delta;
+	int m = pd_id_value(r, id, value, &delta);
 
+	if (m >= 0 && delta && r->split_n < PD_READ_MAX)
+		r->split_attr[r->split_n++] = (uint16_t)m;
+	return m;
+}
+
+/* PERF_SAMPLE_READ: the events the sample is delivered to (r->split_attr), and the TopDown
+ * values of a group holding slots and topdown-* events. */
+static void read_values(struct perfdata_reader *r, struct cur *c, const struct pd_attr *a,
+			struct trace_sample *s)
+{
+	uint64_t rf = a->read_format, nr, i, v, id;
+	int m;
+
+	r->split_n = r->split_pos = 0;
 	if (!(rf & PD_R_GROUP)) {
-		skip(c, 8 * (1 + !!(rf & PD_R_ENABLED) + !!(rf & PD_R_RUNNING) + !!(rf & PD_R_ID) +
-			     !!(rf & PD_R_LOST)));
+		v = u64(c);
+		skip(c, 8 * (!!(rf & PD_R_ENABLED) + !!(rf & PD_R_RUNNING)));
+		id = (rf & PD_R_ID) ? u64(c) : 0;
+		skip(c, 8 * !!(rf & PD_R_LOST));
+		if (!c->bad)
+			read_value(r, id, v);
 		return;
 	}
 	nr = u64(c);
 	skip(c, 8 * (!!(rf & PD_R_ENABLED) + !!(rf & PD_R_RUNNING)));
-	if (nr > 4096) {
+	if (nr > PD_READ_MAX) {
 		c->bad = 1;
 		return;
 	}
 	for (i = 0; i < nr && !c->bad; i++) {
-		uint64_t v = u64(c), id = (rf & PD_R_ID) ? u64(c) : 0;
-		int m = (rf & PD_R_ID) ? pd_attr_of_id(r, id) : -1;
-
-		if (rf & PD_R_LOST)
-			skip(c, 8);
-		if (m < 0)
+		v = u64(c);
+		id = (rf & PD_R_ID) ? u64(c) : 0;
+		skip(c, 8 * !!(rf & PD_R_LOST));
+		if (c->bad || (m = read_value(r, id, v)) < 0)
 			continue;
 		if (r->attr[m].td_role == PD_TD_SLOTS) {
 			s->td_slots = v;
@@ -130,12 +149,13 @@ static void skip_regs(struct cur *c, uint64_t mask)
 }
 
 /* The fields after PERIOD; most are skipped. */
-static void sample_tail(struct cur *c, const struct pd_attr *a, struct trace_sample *s)
+static void sample_tail(struct perfdata_reader *r, struct cur *c, const struct pd_attr *a,
+			struct trace_sample *s)
 {
 	uint64_t st = a->sample_type, n;
 
 	if (st & PD_S_READ)
-		read_values(c, a, s);
+		read_values(r, c, a, s);
 	if (st & PD_S_CALLCHAIN) {
 		n = u64(c);
 		skip(c, n > (1u << 20) ? UINT64_MAX / 2 : n * 8);
@@ -222,11 +242,42 @@ static int decode_sample(struct perfdata_reader *r, struct cur *c, uint16_t misc
 		skip(c, 8);
 	if (st & ~(uint64_t)(PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_ADDR | PD_S_ID | PD_S_CPU |
 			     PD_S_PERIOD | PD_S_STREAM_ID | PD_S_IDENTIFIER))
-		sample_tail(c, a, s);
-	if (c->bad)
+		sample_tail(r, c, a, s);
+	if (c->bad) {
+		r->split_n = 0;
 		return 0;
-	r->stats.nr_samples++;
+	}
+	if (!(st & PD_S_READ)) {
+		r->stats.nr_samples++;
+		return 1;
+	}
+	if (!r->split_n)
+		return 2;   /* well-formed, delivered to no event */
+	/* the TopDown values go with the sampling event's own delivery, else the first one */
+	r->split = *s;
+	r->split_td = 0;
+	for (uint32_t k = 0; k < r->split_n; k++)
+		if (r->split_attr[k] == attr) {
+			r->split_td = k;
+			break;
+		}
+	pd_split_next(r, s);
 	return 1;
+}
+
+void pd_split_next(struct perfdata_reader *r, struct trace_sample *s)
+{
+	uint32_t k = r->split_pos++;
+
+	*s = r->split;
+	s->event = r->split_attr[k];
+	if (k != r->split_td) {
+		s->flags &= (uint8_t)~TRACE_SAMPLE_TOPDOWN;
+		s->td_nr = 0;
+		s->td_slots = 0;
+		memset(s->td, 0, sizeof(s->td));
+	}
+	r->stats.nr_samples++;
 }
 
 /* The sample_id trailer of a non-sample record: its cpu, and the end of the body. */
@@ -445,5 +496,5 @@ int pd_decode(struct perfdata_reader *r, const uint8_t *rec, uint32_t attr, stru
 	}
 	if (!ok)
 		r->nr_bad++;
-	return ok;
+	return ok == 1;
 }

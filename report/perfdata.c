@@ -8,6 +8,7 @@
  * Attrs are in perfdata-attr.c, the queue in perfdata-queue.c, decoding of one record in
  * perfdata-rec.c, header features in perfdata-feat.c. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -31,6 +32,7 @@
 #define PD_ZOUT_STEP       (256u << 10)
 #define PD_SKIP_STEP       (1u << 20)       /* bytes read at a time when skipping */
 #define PD_DROP_STEP       (16u << 20)      /* bytes read between releases of mapped pages */
+#define PD_DIR_TURN        (2u << 20)       /* perf's READER_MAX_SIZE: bytes per file and turn */
 
 struct pd_stream {
 	int fd, own_fd, eof;
@@ -116,7 +118,7 @@ static void warn_cut(struct perfdata_reader *r, const char *what)
 
 /* The next record of the input: 1 with *rec and *total set (total includes an AUXTRACE or
  * TRACING_DATA payload), 0 at the end, -EBADMSG on a record smaller than its header. */
-static int raw_next(struct perfdata_reader *r, const uint8_t **rec, uint64_t *total, int *vol)
+static int raw_next_one(struct perfdata_reader *r, const uint8_t **rec, uint64_t *total, int *vol)
 {
 	const uint8_t *h;
 	size_t avail;
@@ -174,6 +176,76 @@ static int raw_next(struct perfdata_reader *r, const uint8_t **rec, uint64_t *to
 	*total = size + extra;
 	in_advance(r, size + extra);
 	return 1;
+}
+
+/* The decompression state of file @from goes aside, @to's becomes the reader's. Turns change
+ * between top-level records only, when no compressed payload is half read. */
+static void dir_swap_zstd(struct perfdata_reader *r, struct pd_dirfile *from, struct pd_dirfile *to)
+{
+	from->zds = r->zds;
+	from->zout = r->zout;
+	from->zout_cap = r->zout_cap;
+	from->zout_start = r->zout_start;
+	from->zout_end = r->zout_end;
+	from->zfailed = r->zfailed;
+	r->zds = to->zds;
+	r->zout = to->zout;
+	r->zout_cap = to->zout_cap;
+	r->zout_start = to->zout_start;
+	r->zout_end = to->zout_end;
+	r->zfailed = to->zfailed;
+	to->zds = NULL;
+	to->zout = NULL;
+}
+
+/* Directory format: the file whose turn it is, made current; 0 when every file is done. perf's
+ * __perf_session__process_dir_events() takes records from the header file's data, then from
+ * each DIR/data.N in readdir() order, PD_DIR_TURN bytes of them at a time per file, and queues
+ * them all: records of equal time keep that order. */
+static int dir_pick(struct perfdata_reader *r)
+{
+	struct pd_dirfile *d = &r->dir[r->dir_cur];
+	size_t i = r->dir_cur, n;
+
+	d->pos = r->pos;
+	if (r->pos >= r->data_end)
+		d->done = 1;
+	if (!d->done && r->dir_turn < PD_DIR_TURN)
+		return 1;
+	r->dir_turn = 0;
+	for (n = 0; n < r->nr_dir; n++) {
+		i = (r->dir_cur + 1 + n) % r->nr_dir;
+		if (!r->dir[i].done)
+			break;
+	}
+	if (n == r->nr_dir)
+		return 0;
+	if (i != r->dir_cur)
+		dir_swap_zstd(r, d, &r->dir[i]);
+	d = &r->dir[i];
+	r->dir_cur = i;
+	r->name = d->name;
+	r->base = d->base;
+	r->pos = d->pos;
+	r->data_end = d->end;
+	return 1;
+}
+
+static int raw_next(struct perfdata_reader *r, const uint8_t **rec, uint64_t *total, int *vol)
+{
+	int rc;
+
+	if (!r->nr_dir)
+		return raw_next_one(r, rec, total, vol);
+	while (dir_pick(r)) {
+		rc = raw_next_one(r, rec, total, vol);
+		if (rc > 0)
+			r->dir_turn += *total;
+		if (rc)
+			return rc;
+		r->dir[r->dir_cur].done = 1;   /* at its end, or cut short */
+	}
+	return 0;
 }
 
 /* ---- compressed records ----------------------------------------------------------------- */
@@ -418,10 +490,6 @@ static int process_user(struct perfdata_reader *r, const uint8_t *rec, uint64_t 
 		return 0;
 	case PD_EVENT_UPDATE:
 		return pd_event_update(r, rec + 8, size - 8u);
-	case PD_ID_INDEX:
-		/* {id, idx, cpu, tid} per id: idx is the id's ring buffer, not its event (perf
-		 * reads it for AUX tracing only); the attrs alone say which event an id is */
-		return 0;
 	case PD_AUXTRACE_INFO:
 		auxtrace_info(r, rec, size);
 		return 0;
@@ -434,7 +502,11 @@ static int process_user(struct perfdata_reader *r, const uint8_t *rec, uint64_t 
 	}
 	if (type > PD_USER_MAX)
 		r->stats.nr_unknown_records++;
-	return 0;   /* THREAD_MAP, CPU_MAP, TIME_CONV, STAT*, ...: nothing c2c needs */
+	/* THREAD_MAP, CPU_MAP, TIME_CONV, STAT*, ...: nothing c2c needs. ID_INDEX neither: its
+	 * entries {id, idx, cpu, tid} give the position of an id among its event's per-CPU or
+	 * per-thread fds (perf's perf_sample_id.idx), not the event; the event of an id is the
+	 * attr that lists it. */
+	return 0;
 }
 
 static int process(struct perfdata_reader *r, const uint8_t *rec, uint64_t total, int vol)
@@ -509,7 +581,7 @@ static void drop_consumed(struct perfdata_reader *r)
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
 	size_t i;
 
-	if (!r->map || r->pos - r->drop_checked < PD_DROP_STEP)
+	if (!r->map || r->nr_dir || r->pos - r->drop_checked < PD_DROP_STEP)
 		return;
 	r->drop_checked = r->pos;   /* at most one scan of the queue per PD_DROP_STEP bytes read */
 	for (i = 0; i < r->q_n; i++)
@@ -532,6 +604,11 @@ int perfdata_reader_next(struct perfdata_reader *r, struct trace_event *ev)
 	if (r->held) {
 		pd_chunk_put(r, r->held);
 		r->held = NULL;
+	}
+	if (r->split_pos < r->split_n) {
+		ev->type = TRACE_REC_SAMPLE;
+		pd_split_next(r, &ev->sample);
+		return 1;
 	}
 	for (;;) {
 		if (r->ready_pos < r->ready_n) {
@@ -758,11 +835,119 @@ static void use_stream(struct perfdata_reader *r, int fd, int own)
 	r->stream->own_fd = own;
 }
 
+/* The files DIR/data.* after the header file DIR/data (slot 0), in readdir() order as perf
+ * opens them (perf_data__open_dir()); empty ones are left out, as perf reads none of them. */
+static int dir_files(struct perfdata_reader *r, const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d)
+		return c2c_err(-errno, "cannot read the directory '%s': %s", path, strerror(errno));
+	r->dir = xcalloc(1, sizeof(*r->dir));
+	r->dir[0] = (struct pd_dirfile){ r->name, NULL, r->base, r->pos, r->data_end, 0 };
+	r->nr_dir = 1;
+	while (!rc && (e = readdir(d))) {
+		char *name;
+		struct stat st;
+		void *m;
+		int fd;
+
+		if (strncmp(e->d_name, "data.", 5))
+			continue;
+		name = xasprintf("%s/%s", path, e->d_name);
+		if (stat(name, &st) || !S_ISREG(st.st_mode) || !st.st_size) {
+			free(name);
+			continue;
+		}
+		fd = open(name, O_RDONLY | O_CLOEXEC);
+		m = fd < 0 ? MAP_FAILED : mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED) {
+			rc = c2c_err(-errno, "cannot %s '%s': %s", fd < 0 ? "open" : "map", name,
+				     strerror(errno));
+			free(name);
+		} else {
+			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+			r->dir = xrealloc(r->dir, (r->nr_dir + 1) * sizeof(*r->dir));
+			r->dir[r->nr_dir++] = (struct pd_dirfile){ name, m, m, 0, (uint64_t)st.st_size, 0 };
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* Map the input @fd (closed unless standard input), or read it as a stream when it is no
+ * regular file (a pipe, a FIFO) or standard input not at its start. */
+static int map_input(struct perfdata_reader *r, int fd, int is_stdin, const char *path)
+{
+	struct stat st;
+
+	/* standard input redirected from a file is mapped like a named file */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (!is_stdin || lseek(0, 0, SEEK_CUR) == 0)) {
+		r->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (r->map == MAP_FAILED) {
+			int err = errno;
+
+			r->map = NULL;
+			if (!is_stdin)
+				close(fd);
+			return c2c_err(-err, "cannot map '%s': %s", path, strerror(err));
+		}
+		madvise(r->map, (size_t)st.st_size, MADV_SEQUENTIAL);
+		r->map_len = r->len = (size_t)st.st_size;
+		r->base = r->map;
+		if (!is_stdin)
+			close(fd);
+	} else {
+		use_stream(r, fd, !is_stdin);
+	}
+	return 0;
+}
+
+/* perf record --threads writes a directory: DIR/data holds the header, the attrs, the features
+ * and the side-band perf synthesized, each DIR/data.N the records of one thread's buffers. With
+ * no DIR_FORMAT feature (perf record --kcore) DIR/data alone holds the records, as perf reads
+ * it. A directory without DIR/data is no perf.data. */
+static int open_dir(struct perfdata_reader **out, const char *path)
+{
+	char *hdr = xasprintf("%s/data", path);
+	struct perfdata_reader *r;
+	struct stat st;
+	int fd = open(hdr, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		free(hdr);
+		return c2c_err(-EISDIR, "'%s' is a directory, not a perf.data file", path);
+	}
+	r = reader_new(hdr);
+	free(hdr);
+	rc = map_input(r, fd, 0, r->name);
+	if (!rc)
+		rc = read_header(r);
+	if (!rc && r->dir_version && r->dir_version != 1)
+		rc = c2c_err(-ENOTSUP, "'%s': directory format version %" PRIu64 " is not supported",
+			     path, r->dir_version);
+	if (!rc && r->dir_version)
+		rc = dir_files(r, path);
+	if (rc) {
+		perfdata_reader_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
 int perfdata_reader_open(struct perfdata_reader **out, const char *path)
 {
 	struct perfdata_reader *r;
 	struct stat st;
-	int fd, is_stdin;
+	int fd, is_stdin, rc;
 
 	*out = NULL;
 	is_stdin = !strcmp(path, "-");
@@ -775,30 +960,14 @@ int perfdata_reader_open(struct perfdata_reader **out, const char *path)
 			return c2c_err(-errno, "cannot open '%s': %s", path, strerror(errno));
 		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 			close(fd);
-			return c2c_err(-EISDIR, "'%s' is a directory, not a perf.data file", path);
+			return open_dir(out, path);
 		}
 		r = reader_new(path);
 	}
-	/* standard input redirected from a file is mapped like a named file */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (!is_stdin || lseek(0, 0, SEEK_CUR) == 0)) {
-		r->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (r->map == MAP_FAILED) {
-			int err = errno;
-
-			r->map = NULL;
-			if (!is_stdin)
-				close(fd);
-			perfdata_reader_free(r);
-			return c2c_err(-err, "cannot map '%s': %s", path, strerror(err));
-		}
-		madvise(r->map, (size_t)st.st_size, MADV_SEQUENTIAL);
-		r->map_len = r->len = (size_t)st.st_size;
-		r->base = r->map;
-		if (!is_stdin)
-			close(fd);
-	} else {
-		use_stream(r, fd, !is_stdin);
+	rc = map_input(r, fd, is_stdin, path);
+	if (rc) {
+		perfdata_reader_free(r);
+		return rc;
 	}
 	return open_done(out, r);
 }
@@ -833,6 +1002,18 @@ void perfdata_reader_free(struct perfdata_reader *r)
 		return;
 	if (r->map)
 		munmap(r->map, r->map_len);
+	if (r->nr_dir) {
+		r->name = r->dir[0].name;
+		for (size_t k = 0; k < r->nr_dir; k++) {
+			ZSTD_freeDStream(r->dir[k].zds);
+			free(r->dir[k].zout);
+			if (!k)
+				continue;
+			munmap(r->dir[k].map, (size_t)r->dir[k].end);
+			free(r->dir[k].name);
+		}
+		free(r->dir);
+	}
 	if (r->stream) {
 		if (r->stream->own_fd)
 			close(r->stream->fd);
@@ -847,6 +1028,7 @@ void perfdata_reader_free(struct perfdata_reader *r)
 	free(r->attr);
 	free(r->id_key);
 	free(r->id_val);
+	free(r->id_prev);
 	pd_info_release(r);
 	free(r->q);
 	free(r->tmp);

@@ -40,6 +40,7 @@ static int source_sniff(const char *path, unsigned char *buf, size_t *len)
 	FILE *f = fopen(path, "rb");
 	struct stat st;
 	int err;
+	char *hdr;
 
 	if (!f) {
 		err = -errno;
@@ -49,7 +50,16 @@ static int source_sniff(const char *path, unsigned char *buf, size_t *len)
 		return c2c_err(err, "cannot open '%s': %s", path, strerror(-err));
 	}
 	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		/* perf record --threads writes a directory whose header file is DIR/data */
 		fclose(f);
+		hdr = xasprintf("%s/data", path);
+		f = fopen(hdr, "rb");
+		free(hdr);
+		*len = f ? fread(buf, 1, *len, f) : 0;
+		if (f)
+			fclose(f);
+		if (*len >= 8 && perfdata_is_perfdata(buf, *len))
+			return 0;
 		return c2c_err(-EISDIR, "'%s' is a directory, not a trace or perf.data file", path);
 	}
 	*len = fread(buf, 1, *len, f);

@@ -57,7 +57,7 @@ static int is_text_label(Elf *elf, GElf_Word shndx)
 	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
 }
 
-static void plt_replay(struct sym_file *f);
+static void plt_replay(struct sym_session *s, struct sym_file *f);
 
 /* perf's end for a size-0 symbol with no symbol after it: roundup(start, 4096) + 4096. */
 static uint64_t perf_last_end(uint64_t a)
@@ -220,7 +220,7 @@ struct sym_rbn {
 	uint64_t start, end;
 	int l, r, p, red;
 	int fn;               /* index in f->fn[], -1 for objects and labels, -2 for PLT entries */
-	int bind;
+	int bind, object;     /* STB_*; an STT_OBJECT */
 	const char *name;
 };
 
@@ -481,7 +481,7 @@ static int seg_delta(const struct sym_file *f, uint64_t v, uint64_t *delta)
 
 /* Which symbols dso__load_sym() of perf 6.1 keeps: named functions and objects, and named
  * untyped labels that are not hidden or internal, in a section whose name holds "text" or
- * "data". */
+ * "data"; never absolute ones (glibc's version names, OBJECT GLIBC_2.3 at 0 in ld.so). */
 static int perf_keeps(const GElf_Sym *sym, const char *name, Elf *elf, GElf_Word shndx)
 {
 	int type = GELF_ST_TYPE(sym->st_info), vis = GELF_ST_VISIBILITY(sym->st_other);
@@ -490,11 +490,11 @@ static int perf_keeps(const GElf_Sym *sym, const char *name, Elf *elf, GElf_Word
 	Elf_Scn *scn;
 	const char *sec;
 
-	if (!*name || sym->st_shndx == SHN_UNDEF)
+	if (!*name || sym->st_shndx == SHN_UNDEF || sym->st_shndx == SHN_ABS)
 		return 0;
 	if (type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT)
 		return 1;
-	if (type != STT_NOTYPE || sym->st_shndx == SHN_ABS || vis == STV_HIDDEN ||
+	if (type != STT_NOTYPE || vis == STV_HIDDEN ||
 	    vis == STV_INTERNAL)
 		return 0;
 	if (!elf || elf_getshdrstrndx(elf, &shstr) || !(scn = elf_getscn(elf, shndx)) ||
@@ -505,8 +505,8 @@ static int perf_keeps(const GElf_Sym *sym, const char *name, Elf *elf, GElf_Word
 
 /* Build perf's tree of the file's symbols (nodes 0..count-1) in @t; fn index by symtab index
  * through @at_idx. Returns the number of nodes. */
-static size_t rb_load(struct sym_file *f, struct rbt *t, size_t cap, const int *fn_of_idx,
-		      size_t nidx)
+static size_t rb_load(struct sym_session *s, struct sym_file *f, struct rbt *t, size_t cap,
+		      const int *fn_of_idx, size_t nidx)
 {
 	int n = dwfl_module_getsymtab(f->mod);
 	size_t nr = 0;
@@ -526,15 +526,17 @@ static size_t rb_load(struct sym_file *f, struct rbt *t, size_t cap, const int *
 		x->end = x->start + sym.st_size;
 		x->fn = (size_t)i < nidx ? fn_of_idx[i] : -1;
 		x->bind = GELF_ST_BIND(sym.st_info);
-		x->name = x->fn >= 0 ? f->fn[x->fn].name : name;  /* perf compares demangled names */
+		x->object = GELF_ST_TYPE(sym.st_info) == STT_OBJECT;
+		/* perf demangles every symbol it loads and compares those names */
+		x->name = x->fn >= 0 ? f->fn[x->fn].name : perf_name(s, name);
 		rb_insert(t, (int)nr++);
 	}
 	return nr;
 }
 
-/* Keep perf's tree for the PLT sections (f->rbn), and set perf's ends of size-0 functions (the next symbol may be an object or
- * a label), from the replayed tree. */
-static void plt_replay(struct sym_file *f)
+/* Keep perf's tree (f->rbn: it answers for the PLT sections and for sym_symbol()), and set
+ * perf's ends of size-0 functions (the next symbol may be an object or a label) from it. */
+static void plt_replay(struct sym_session *s, struct sym_file *f)
 {
 	int nsym = dwfl_module_getsymtab(f->mod);
 	uint64_t pdelta = 0;
@@ -551,7 +553,7 @@ static void plt_replay(struct sym_file *f)
 			fn_of_idx[f->fn[j].idx] = (int)j;
 	struct rbt t = { xcalloc(cap, sizeof(*t.n)), -1 };
 	f->rbn = t.n;
-	size_t nr = rb_load(f, &t, (size_t)nsym, fn_of_idx, (size_t)nsym);
+	size_t nr = rb_load(s, f, &t, (size_t)nsym, fn_of_idx, (size_t)nsym);
 	rb_fixup_end(&t);
 	/* the ends perf gives size-0 functions (before alias removal, as perf) */
 	for (size_t x = 0; x < nr; x++) {
@@ -566,12 +568,13 @@ static void plt_replay(struct sym_file *f)
 		if (!f->fn[j].size && f->fn[j].addr < f->plt_hi && f->fn[j].end > f->plt_hi)
 			f->plt_hi = f->fn[j].end;
 	rb_fixup_duplicate(&t);
-	for (size_t k = 0; k < f->nr_plt; k++) {
+	/* perf's dso__load() synthesizes the PLT entries only when it loaded some symbol */
+	for (size_t k = 0; nr && k < f->nr_plt; k++) {
 		struct sym_rbn *x = &t.n[nr + k];
 		x->start = f->plt_first - pdelta + k * f->plt_entsz;
 		x->end = x->start + f->plt_entsz;
 		x->fn = -2;
-		x->name = "";
+		x->name = f->plt_name[k];
 		rb_insert(&t, (int)(nr + k));
 	}
 	f->rb_root = t.root;
@@ -751,12 +754,13 @@ static void build_fns(struct sym_session *s, struct sym_file *f)
 						     sym_rank(&sym, shown), (uint32_t)i };
 	}
 	a2l_build(s, f);
-	if (!f->nr_fn)
-		return;
-	qsort(f->fn, f->nr_fn, sizeof(*f->fn), fn_cmp);
+	/* no function (a stripped executable's .dynsym): objects still name data, and PLT entries
+	 * code, as soon as perf loads one symbol */
+	if (f->nr_fn)
+		qsort(f->fn, f->nr_fn, sizeof(*f->fn), fn_cmp);
 	fixup_ends(f);
 	plt_synthesize(s, f);
-	plt_replay(f);
+	plt_replay(s, f);
 }
 
 /* The function symbol containing @vaddr. A size-0 symbol extends to the next symbol (fixup_ends). */
@@ -813,6 +817,31 @@ static void code_symbol(struct sym_session *s, struct sym_file *f, uint64_t vadd
 		out->symbol = fn->name;
 		out->sym_offset = vaddr - fn->addr;
 	}
+}
+
+int sym_symbol_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
+		     struct sym_code_info *out)
+{
+	uint64_t delta;
+	int w;
+
+	memset(out, 0, sizeof(*out));
+	if (!f->fns_built)
+		build_fns(s, f);
+	if (!f->rbn) {
+		out->reason = !f->has_symtab && !f->dw ? "no symbol table" : "no symbol at address";
+		return -ENOENT;
+	}
+	/* the tree is keyed as perf keys it: by file offset (perf's map-relative address) */
+	struct rbt t = { f->rbn, f->rb_root };
+	if (seg_delta(f, vaddr, &delta) || (w = rb_find(&t, vaddr - delta)) < 0) {
+		out->reason = "no symbol at address";
+		return -ENOENT;
+	}
+	out->symbol = f->rbn[w].name;
+	out->sym_offset = vaddr - delta - f->rbn[w].start;
+	out->object = f->rbn[w].object;
+	return 0;
 }
 
 /* DWARF 5 line tables may name files relative to the compilation directory; give the path the

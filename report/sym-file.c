@@ -4,8 +4,9 @@
  * the caller's debuginfo roots, symfs, /usr/lib/debug and perf's build-id cache ($PERF_BUILDID_DIR
  * or ~/.debug) are searched, then debuginfod through libdwfl when DEBUGINFOD_URLS is set. The
  * vdso comes from perf's build-id cache, else from this process when its build-id is the
- * recorded one. Build-ids compare as perf's dso__build_id_equal does. Each loaded file gets its
- * own Dwfl with one module, so modules never overlap whatever their link addresses. */
+ * recorded one (or, with none recorded, when the trace comes from this kernel). Build-ids
+ * compare as perf's dso__build_id_equal does. Each loaded file gets its own Dwfl with one
+ * module, so modules never overlap whatever their link addresses. */
 #define _GNU_SOURCE
 #include <elfutils/libdwelf.h>
 #include <errno.h>
@@ -271,8 +272,9 @@ static int find_debuginfod(struct sym_session *s, const struct trace_mmap *map, 
 	return -ENOENT;
 }
 
-/* The vdso of this process when it is the recorded one (same kernel build): its image copied
- * into a memfd that libdwfl opens as /proc/self/fd/N. */
+/* The vdso of this process when it is the recorded one (the same build-id; without one, when the
+ * trace was recorded on this kernel): its image copied into a memfd that libdwfl opens as
+ * /proc/self/fd/N. */
 static int find_running_vdso(struct sym_session *s, const struct trace_mmap *map, char *out)
 {
 	const uint8_t *image = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
@@ -316,26 +318,28 @@ static int find_running_vdso(struct sym_session *s, const struct trace_mmap *map
 				close(fd);
 		}
 	}
-	if (s->vdso_fd < 0 || !sym_build_id_equal(map->build_id, id_len(map), s->vdso_id,
-						  s->vdso_nid))
+	if (s->vdso_fd < 0 || (id_len(map) ? !sym_build_id_equal(map->build_id, id_len(map),
+								 s->vdso_id, s->vdso_nid) :
+				!s->vdso_here))
 		return -ENOENT;
 	snprintf(out, PATH_MAX, "/proc/self/fd/%d", s->vdso_fd);
 	return 0;
 }
 
 /* The vdso is on no disk: perf's build-id cache has the recorded one, else this kernel's is it
- * when the build-ids agree. Without a build-id nothing proves which vdso it was. */
+ * when the build-ids agree. Without a build-id only the trace's kernel release says which vdso
+ * it was: this kernel's when they are the same. */
 static void resolve_vdso(struct sym_session *s, struct sym_file *f, const struct trace_mmap *map)
 {
 	char path[PATH_MAX];
 
-	if (id_len(map) && (!find_by_build_id(s, map, path) || !find_running_vdso(s, map, path))) {
+	if ((id_len(map) && !find_by_build_id(s, map, path)) || !find_running_vdso(s, map, path)) {
 		load(s, f, path);
 		return;
 	}
 	f->rc = -ENOENT;
 	f->reason = id_len(map) ? "vdso (not in perf's build-id cache, not this kernel's)" :
-				  "vdso (not on disk)";
+		    "vdso (not on disk)";
 }
 
 /* Candidate paths for the mapping's file: under symfs, then as named. */

@@ -125,6 +125,7 @@ struct sym_ksym {
 	uint64_t addr;
 	const char *name;     /* pool string ("name [module]" for module symbols) */
 	char type;            /* kallsyms type letter */
+	uint32_t seq;         /* line number: aliases keep the file's order */
 };
 
 struct sym_session {
@@ -138,6 +139,7 @@ struct sym_session {
 	struct sym_file *last;  /* the file of the previous lookup */
 	char **warned;        /* file names already warned about (build-id mismatch) */
 	int vdso_fd;          /* memfd holding this process's vdso: 0 not looked at, -1 none */
+	int vdso_here;        /* the trace was recorded on this kernel (opts.kernel_release) */
 	uint8_t vdso_id[TRACE_BUILD_ID_MAX];
 	size_t vdso_nid;
 	size_t nr_warned, cap_warned;
@@ -172,6 +174,10 @@ void sym_file_free(struct sym_file *f);
 /* sym-code.c: resolve an ELF vaddr of @f. */
 int sym_code_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 		   struct sym_code_info *out);
+
+/* sym-code.c: perf's map__find_symbol() at an ELF vaddr of @f (sym_symbol()). */
+int sym_symbol_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
+		     struct sym_code_info *out);
 
 /* sym-demangle.c: the name perf 6.1 shows for ELF symbol @name (libiberty's cplus_demangle();
  * with @params the parameter list and qualifiers too, as perf -v), malloc'd; NULL when @name is

@@ -67,7 +67,9 @@ static void parse_line(struct sym_session *s, char *line)
 	if (mod)
 		*mod = 0;
 	s->ksym = xgrow(s->ksym, &s->cap_ksym, s->nr_ksym + 1, sizeof(*s->ksym));
-	s->ksym[s->nr_ksym++] = (struct sym_ksym){ addr, sym_str(&s->str, name), type };
+	s->ksym[s->nr_ksym] = (struct sym_ksym){ addr, sym_str(&s->str, name), type,
+						 (uint32_t)s->nr_ksym };
+	s->nr_ksym++;
 }
 
 static void parse_kallsyms(struct sym_session *s, char *text)
@@ -84,7 +86,7 @@ static int ksym_cmp(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return (x->addr > y->addr) - (x->addr < y->addr);
-	return strcmp(x->name, y->name);
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 static char *read_proc_kallsyms(void)
@@ -168,8 +170,11 @@ static struct sym_file *vmlinux(struct sym_session *s)
 	return s->vmlinux->rc ? NULL : s->vmlinux;
 }
 
-/* The nearest symbol at or below @addr whose kind @want accepts (preferred among equal
- * addresses, globals before locals), if nothing of another kind lies between. */
+/* The nearest symbol at or below @addr whose kind @want accepts, if nothing of another kind lies
+ * between. Among aliases, the last one in kallsyms' order, as perf 6.1 chooses: its
+ * symbols__fixup_end() gives a length only to the last of the symbols sharing an address (the
+ * others end where the next one starts, at the same address), and symbols__fixup_duplicate()
+ * prefers a symbol with a length over any other rule. */
 static const struct sym_ksym *ksym_find(const struct sym_session *s, uint64_t addr,
 					int (*want)(char))
 {
@@ -186,11 +191,10 @@ static const struct sym_ksym *ksym_find(const struct sym_session *s, uint64_t ad
 		return NULL;
 	if (lo == s->nr_ksym && addr - s->ksym[lo - 1].addr >= KSYM_TAIL)
 		return NULL;
-	const struct sym_ksym *hit = NULL;
 	for (size_t i = lo; i-- > 0 && s->ksym[i].addr == s->ksym[lo - 1].addr;)
-		if (want(s->ksym[i].type) && (!hit || isupper((unsigned char)s->ksym[i].type)))
-			hit = &s->ksym[i];  /* a global name beats a local alias */
-	return hit;
+		if (want(s->ksym[i].type))
+			return &s->ksym[i];
+	return NULL;
 }
 
 static const char *kernel_reason(const struct sym_session *s)

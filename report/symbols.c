@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "c2c/log.h"
@@ -162,6 +163,7 @@ static char *make_debuginfo_path(const struct sym_opts *o)
 int sym_session_new(struct sym_session **out, const struct sym_opts *opts)
 {
 	struct sym_session *s;
+	struct utsname u;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return c2c_err(-ENOTSUP, "libelf: %s", elf_errmsg(-1));
@@ -175,6 +177,9 @@ int sym_session_new(struct sym_session **out, const struct sym_opts *opts)
 	s->opts.vmlinux = s->vmlinux_path;
 	s->opts.debuginfo_dirs = s->debuginfo_dirs;
 	s->debuginfo_path = make_debuginfo_path(&s->opts);
+	s->vdso_here = s->opts.kernel_release && !uname(&u) && !strcmp(s->opts.kernel_release,
+									 u.release);
+	s->opts.kernel_release = NULL;   /* not kept */
 	s->cb.find_elf = dwfl_build_id_find_elf;
 	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	s->cb.section_address = dwfl_offline_section_address;
@@ -269,8 +274,9 @@ int sym_locate(struct sym_session *s, const struct trace_mmap *map, uint64_t add
 	return 0;
 }
 
-int sym_code(struct sym_session *s, const struct trace_mmap *map, uint64_t ip,
-	     struct sym_code_info *out)
+/* sym_code() (@any 0), or sym_symbol() (@any 1: not cached, a tree search is as quick). */
+static int code_lookup(struct sym_session *s, const struct trace_mmap *map, uint64_t ip,
+		       struct sym_code_info *out, int any)
 {
 	struct sym_file *f = NULL;
 	struct sym_cache_ent *e;
@@ -286,6 +292,8 @@ int sym_code(struct sym_session *s, const struct trace_mmap *map, uint64_t ip,
 		out->reason = reason;
 		return rc;
 	}
+	if (any)
+		return sym_symbol_vaddr(s, f, vaddr, out);
 	e = sym_cache_slot(&f->code, vaddr);
 	if (!e->used) {
 		e->rc = sym_code_vaddr(s, f, vaddr, &e->code);
@@ -294,6 +302,18 @@ int sym_code(struct sym_session *s, const struct trace_mmap *map, uint64_t ip,
 	}
 	*out = e->code;
 	return e->rc;
+}
+
+int sym_code(struct sym_session *s, const struct trace_mmap *map, uint64_t ip,
+	     struct sym_code_info *out)
+{
+	return code_lookup(s, map, ip, out, 0);
+}
+
+int sym_symbol(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
+	       struct sym_code_info *out)
+{
+	return code_lookup(s, map, addr, out, 1);
 }
 
 int sym_data(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,

@@ -44,6 +44,10 @@ struct sym_opts {
 	const char *vmlinux;    /* -k/--vmlinux FILE */
 	int use_proc_kallsyms;  /* fall back to /proc/kallsyms for kernel addresses */
 	int no_inline;          /* skip inline-frame lookup */
+	const char *kernel_release; /* uname -r where the trace was recorded, or NULL; when it is
+				     * this kernel's, a vdso mapped without a build-id (perf record -z
+				     * writes none) is taken to be this process's vdso, as perf takes
+				     * it for every file */
 	const char *debuginfo_dirs; /* extra ':'-separated roots searched like /usr/lib/debug
 				     * (DIR/.build-id/xx/rest.debug, DIR/<file's dir>/<debuglink>),
 				     * before the system ones; NULL: none */
@@ -76,6 +80,7 @@ struct sym_code_info {
 	const char *call_file;  /* its call site */
 	uint32_t call_line;
 	const char *reason;     /* why something is unknown (shown under -v), or NULL */
+	int object;             /* sym_symbol(): the symbol is an STT_OBJECT */
 };
 
 /* member is the variable's name followed by the path to the byte: ".field" for struct/union
@@ -109,6 +114,15 @@ int sym_kernel_code(struct sym_session *s, uint64_t ip, struct sym_code_info *ou
  * ELF (STT_OBJECT) and DWARF (DW_TAG_variable at DW_OP_addr). */
 int sym_data(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
 	     struct sym_data_info *out);
+/* The symbol of any kind perf 6.1's map__find_symbol() finds at @addr of @map (a user-space
+ * mapping): functions, objects, text and data labels and "func@plt" entries, with the aliases and
+ * the ends of size-0 symbols perf settles on, searched the way perf walks its tree (where symbols
+ * overlap, the tree's shape decides). perf script names the data address of a page fault so
+ * (-F addr,sym,symoff), perf report --mem-mode its data symbols (symbol_daddr, objects with
+ * their offset). Only symbol, sym_offset (@addr - the symbol's start) and object are filled;
+ * -ENOENT with a reason as sym_code() when perf finds nothing ("[unknown]"). */
+int sym_symbol(struct sym_session *s, const struct trace_mmap *map, uint64_t addr,
+	       struct sym_code_info *out);
 /* Data-type profiling: the type and member a memory access at user @ip (in @code_map, the
  * mapping of the code) touches, named from the instruction at @ip and the DWARF variables live
  * there, for samples whose data address sym_data() cannot name (heap, anonymous memory, stacks).

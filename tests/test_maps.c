@@ -175,6 +175,10 @@ static void test_maps_anon_and_names(void **state)
 	assert_string_equal(loc.map->dso->short_name, "[JIT] tid 100");
 	assert_int_equal(loc.al_addr, 0x6000010);
 	assert_string_equal(maps_findnew_thread(m, 555, 556)->comm, ":556");
+	/* the idle task is "swapper" from the start, as perf registers it (perf script shows
+	 * "swapper 0/0" for the idle samples of a system-wide tracepoint; regression: ":0") */
+	assert_string_equal(maps_findnew_thread(m, 0, 0)->comm, "swapper");
+	assert_string_equal(maps_findnew_thread(m, -1, 0)->comm, "swapper");
 	assert_int_equal(maps_level_char(1), 'k');
 	assert_int_equal(maps_level_char(2), '.');
 	assert_int_equal(maps_level_char(3), 'H');

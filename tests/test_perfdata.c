@@ -83,7 +83,7 @@ struct tsample {
 enum feat_mask {
 	F_HOSTNAME = 1 << 0, F_ARCH = 1 << 1, F_NRCPUS = 1 << 2, F_CPUID = 1 << 3,
 	F_EVENT_DESC = 1 << 4, F_NUMA = 1 << 5, F_MEM = 1 << 6, F_CMDLINE = 1 << 7,
-	F_BUILD_ID = 1 << 8, F_UNKNOWN = 1 << 9,
+	F_BUILD_ID = 1 << 8, F_UNKNOWN = 1 << 9, F_DIR = 1 << 10,
 	F_ALL = (1 << 9) - 1,
 };
 
@@ -92,6 +92,7 @@ struct tfile {
 	int nr_attr;
 	int swap, pipe;
 	uint32_t attr_struct;   /* bytes of perf_event_attr written (attr.size), 128 by default */
+	uint64_t dir_version;   /* DIR_FORMAT feature (F_DIR) */
 	unsigned int feats;
 	struct buf data;        /* the records */
 };
@@ -108,6 +109,17 @@ static void tfile_init(struct tfile *f, int swap, int pipe)
 	f->attr[0] = (struct tattr){ .type = 1, .config = 2, .sample_type = ST_BASIC,
 				     .flags = FLAG_SAMPLE_ID_ALL, .ids = { 101, 102 }, .nr_ids = 2,
 				     .name = "page-faults:u" };
+}
+
+/* A second event like the first, with ids 201 and 202; @idbits (ID or IDENTIFIER) in both. */
+static void tfile_second_event(struct tfile *f, uint64_t idbits, const char *name)
+{
+	f->nr_attr = 2;
+	f->attr[0].sample_type |= idbits;
+	f->attr[1] = f->attr[0];
+	f->attr[1].ids[0] = 201;
+	f->attr[1].ids[1] = 202;
+	f->attr[1].name = name;
 }
 
 static void put_attr(struct buf *b, const struct tattr *a, uint32_t size)
@@ -194,12 +206,15 @@ static void rec_sample(struct tfile *f, int ai, const struct tsample *s)
 	}
 	if (st & PERF_PERIOD)
 		put64(b, s->period);
-	if (st & PERF_READ) {   /* GROUP | ID */
+	if ((st & PERF_READ) && (a->read_format & 8)) {   /* GROUP | ID */
 		put64(b, (uint64_t)s->nr_read);
 		for (i = 0; i < s->nr_read; i++) {
 			put64(b, s->read_vals[i]);
 			put64(b, s->read_ids[i]);
 		}
+	} else if (st & PERF_READ) {   /* ID */
+		put64(b, s->read_vals[0]);
+		put64(b, s->read_ids[0]);
 	}
 	if (st & PERF_CALLCHAIN) {
 		put64(b, 2);
@@ -354,13 +369,14 @@ static void feat_body(struct tfile *f, int bit, struct buf *b)
 		put64(b, 0); put64(b, 6); put64(b, 6); put64(b, 0x3);
 		put64(b, 1); put64(b, 6); put64(b, 6); put64(b, 0x2c);
 		break;
+	case 24: put64(b, f->dir_version); break;
 	case 200: put64(b, 42); break;
 	}
 }
 
-static const int feat_bits[] = { 2, 3, 6, 7, 9, 11, 12, 14, 22, 200 };
+static const int feat_bits[] = { 2, 3, 6, 7, 9, 11, 12, 14, 22, 24, 200 };
 static const unsigned int feat_flag[] = { F_BUILD_ID, F_HOSTNAME, F_ARCH, F_NRCPUS, F_CPUID,
-					  F_CMDLINE, F_EVENT_DESC, F_NUMA, F_MEM, F_UNKNOWN };
+					  F_CMDLINE, F_EVENT_DESC, F_NUMA, F_MEM, F_DIR, F_UNKNOWN };
 #define NR_FEAT (sizeof(feat_bits) / sizeof(feat_bits[0]))
 
 static void build_file(struct tfile *f, struct buf *o)
@@ -744,12 +760,7 @@ static void test_perfdata_multi_event(void **state)
 
 		log_reset();
 		tfile_init(&f, 0, 0);
-		f.nr_attr = 2;
-		f.attr[0].sample_type |= rows[i].idbits;
-		f.attr[1] = f.attr[0];
-		f.attr[1].ids[0] = 201;
-		f.attr[1].ids[1] = 202;
-		f.attr[1].name = "cpu/mem-stores/P";
+		tfile_second_event(&f, rows[i].idbits, "cpu/mem-stores/P");
 		f.attr[1].type = 4;
 		if (rows[i].idbits == PERF_IDENTIFIER)
 			f.attr[1].sample_type &= ~(uint64_t)PERF_PHYS;
@@ -802,12 +813,7 @@ static void test_perfdata_synthesized_id0(void **state)
 
 		log_reset();
 		tfile_init(&f, 0, 0);
-		f.nr_attr = 2;
-		f.attr[0].sample_type |= idbits[i];
-		f.attr[1] = f.attr[0];
-		f.attr[1].ids[0] = 201;
-		f.attr[1].ids[1] = 202;
-		f.attr[1].name = "minor-faults";
+		tfile_second_event(&f, idbits[i], "minor-faults");
 		/* synthesized side-band: trailer id 0 (the first event's ids are written intact) */
 		keep0 = f.attr[0].ids[0];
 		f.attr[0].ids[0] = 0;
@@ -929,6 +935,72 @@ static void test_perfdata_fork_exec(void **state)
 		free(o.p);
 		free(f.data.p);
 	}
+}
+
+/* PERF_SAMPLE_READ (perf record -e '{a,b}:S'): perf delivers a sample once per value of its
+ * read whose count grew since that id's previous sample, to that value's event, and never for
+ * an unknown id (perf's deliver_sample_group / deliver_sample_value). Regression: the sample
+ * went to its record's event once, so perf script showed 135 samples where we had 68. */
+static void test_perfdata_sample_read(void **state)
+{
+	static const struct {
+		uint64_t a, b, x;   /* values of ids 101 (event 0), 201 (event 1), 999 (unknown) */
+		int want[2];        /* events delivered, -1: none */
+	} group[] = {
+		{ 10, 3, 1, { 0, 1 } }, { 20, 3, 2, { 0, -1 } }, { 20, 5, 3, { 1, -1 } },
+		{ 20, 5, 4, { -1, -1 } }, { 30, 6, 5, { 0, 1 } },
+	};
+	static const uint64_t one[] = { 5, 5, 9 };   /* non-group read: delivered 1st and 3rd */
+	struct tfile f;
+	struct buf o;
+	struct got g;
+	struct perfdata_stats st;
+	size_t i;
+	int k, n = 0;
+
+	(void)state;
+	log_reset();
+	tfile_init(&f, 0, 0);
+	tfile_second_event(&f, PERF_IDENTIFIER, "minor-faults");
+	for (k = 0; k < 2; k++) {
+		f.attr[k].sample_type |= PERF_READ;
+		f.attr[k].read_format = 8 | 4;   /* GROUP | ID */
+	}
+	for (i = 0; i < sizeof(group) / sizeof(group[0]); i++)
+		rec_sample(&f, 0, &(struct tsample){ .time = 10 + i, .pid = 1, .tid = 1,
+						     .nr_read = 3,
+						     .read_vals = { group[i].a, group[i].b, group[i].x },
+						     .read_ids = { 101, 201, 999 } });
+	build(&f, &o);
+	assert_int_equal(read_all(&o, &g, &st), 0);
+	for (i = 0; i < sizeof(group) / sizeof(group[0]); i++)
+		for (k = 0; k < 2; k++)
+			if (group[i].want[k] >= 0) {
+				if (n >= g.n || g.ev[n].sample.event != group[i].want[k] ||
+				    g.ev[n].sample.time != 10 + i)
+					fail_msg("sample %zu: delivery %d wrong", i, k);
+				n++;
+			}
+	assert_int_equal(g.n, n);
+	assert_int_equal(st.nr_samples, n);
+	assert_int_equal(logcap.warnings, 0);
+	free(o.p);
+	free(f.data.p);
+
+	tfile_init(&f, 0, 0);
+	f.attr[0].sample_type |= PERF_READ;
+	f.attr[0].read_format = 4;   /* ID */
+	for (i = 0; i < 3; i++)
+		rec_sample(&f, 0, &(struct tsample){ .time = 10 + i, .pid = 1, .tid = 1, .nr_read = 1,
+						     .read_vals = { one[i] }, .read_ids = { 102 } });
+	build(&f, &o);
+	assert_int_equal(read_all(&o, &g, NULL), 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.ev[0].sample.time, 10);
+	assert_int_equal(g.ev[1].sample.time, 12);
+	assert_int_equal(logcap.warnings, 0);
+	free(o.p);
+	free(f.data.p);
 }
 
 /* --- files written by the real perf (data/perf/README.md) ------------------------------------ */
@@ -1156,13 +1228,17 @@ static void test_perfdata_topdown(void **state)
 	rec_sample(&f, 1, &s);
 	build(&f, &o);
 	assert_int_equal(read_all(&o, &g, NULL), 0);
-	assert_int_equal(g.n, 1);
-	assert_int_equal(g.ev[0].sample.event, 1);
-	assert_true(g.ev[0].sample.flags & TRACE_SAMPLE_TOPDOWN);
-	assert_int_equal(g.ev[0].sample.td_slots, 1000);
-	assert_int_equal(g.ev[0].sample.td_nr, 2);
-	assert_int_equal(g.ev[0].sample.td[0], 400);
-	assert_int_equal(g.ev[0].sample.td[1], 300);
+	/* delivered to every event of the group, as perf does; the TopDown values go with the
+	 * sampling event's delivery only */
+	assert_int_equal(g.n, 4);
+	for (a = 0; a < 4; a++) {
+		assert_int_equal(g.ev[a].sample.event, a);
+		assert_int_equal(!!(g.ev[a].sample.flags & TRACE_SAMPLE_TOPDOWN), a == 1);
+	}
+	assert_int_equal(g.ev[1].sample.td_slots, 1000);
+	assert_int_equal(g.ev[1].sample.td_nr, 2);
+	assert_int_equal(g.ev[1].sample.td[0], 400);
+	assert_int_equal(g.ev[1].sample.td[1], 300);
 	free(o.p);
 	free(f.data.p);
 }
@@ -1202,40 +1278,43 @@ static void test_perfdata_lost_and_unknown(void **state)
 }
 
 /* COMPRESSED records: one zstd stream cut into records at arbitrary points. */
+/* @src's bytes as one zstd stream, flushed and its frame never ended as perf writes it, cut into
+ * @pieces COMPRESSED records appended to @dst. */
+static void put_compressed(struct buf *dst, const struct buf *src, size_t pieces)
+{
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	size_t cap = ZSTD_compressBound(src->len) + 4096, pos = 0, i;
+	uint8_t *out = xmalloc(cap);
+	ZSTD_inBuffer in = { src->p, src->len, 0 };
+	ZSTD_outBuffer ob = { out, cap, 0 };
+
+	ZSTD_initCStream(cs, 3);
+	while (in.pos < in.size)
+		ZSTD_compressStream(cs, &ob, &in);
+	ZSTD_flushStream(cs, &ob);
+	for (i = 1; i <= pieces; i++) {
+		size_t cut = ob.pos * i / pieces, at = rec_begin(dst, 81, 0);
+
+		put(dst, out + pos, cut - pos);
+		rec_end(dst, at);
+		pos = cut;
+	}
+	ZSTD_freeCStream(cs);
+	free(out);
+}
+
 static void test_perfdata_compressed(void **state)
 {
 	struct tfile f, z;
 	struct buf o;
 	struct got g;
-	ZSTD_CStream *cs = ZSTD_createCStream();
-	uint8_t out[4096];
-	size_t cut[3], i, pos = 0;
 
 	(void)state;
 	log_reset();
 	tfile_init(&f, 0, 0);
 	basic_records(&f);
 	tfile_init(&z, 0, 0);
-	ZSTD_initCStream(cs, 3);
-	{
-		ZSTD_inBuffer in = { f.data.p, f.data.len, 0 };
-		ZSTD_outBuffer ob = { out, sizeof(out), 0 };
-
-		while (in.pos < in.size)
-			ZSTD_compressStream(cs, &ob, &in);
-		ZSTD_flushStream(cs, &ob);   /* flushed, frame not ended: as perf writes it */
-		cut[0] = ob.pos / 3;
-		cut[1] = ob.pos / 2;
-		cut[2] = ob.pos;
-		for (i = 0; i < 3; i++) {
-			size_t at = rec_begin(&z.data, 81, 0);
-
-			put(&z.data, out + pos, cut[i] - pos);
-			rec_end(&z.data, at);
-			pos = cut[i];
-		}
-	}
-	ZSTD_freeCStream(cs);
+	put_compressed(&z.data, &f.data, 3);
 	build(&z, &o);
 	read_all(&o, &g, NULL);
 	check_basic(&g, __LINE__);
@@ -1243,6 +1322,179 @@ static void test_perfdata_compressed(void **state)
 	free(o.p);
 	free(f.data.p);
 	free(z.data.p);
+}
+
+/* --- directory format (perf record --threads) ------------------------------------------------ */
+
+static void write_file(const char *dir, const char *name, const void *p, size_t n)
+{
+	char path[PATH_MAX + 64];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "wb");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(p, 1, n, fp), n);
+	fclose(fp);
+}
+
+static void remove_files(const char *dir, const char *const *names)
+{
+	char path[PATH_MAX + 64];
+
+	for (; *names; names++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, *names);
+		unlink(path);
+	}
+}
+
+/* DIR/data: the header, the attrs, the side-band (COMM at 1, MMAP2 at 2); DIR_FORMAT @version
+ * (0: no such feature, as perf record --kcore writes). */
+static void write_dir_header(const char *dir, uint64_t version)
+{
+	struct tfile h;
+	struct buf o;
+
+	tfile_init(&h, 0, 0);
+	if (version)
+		h.feats |= F_DIR;
+	h.dir_version = version;
+	rec_comm(&h, 7, "app", 1, 0);
+	rec_mmap2(&h, 7, 0x400000, "/usr/bin/app", 2);
+	build(&h, &o);
+	write_file(dir, "data", o.p, o.len);
+	free(o.p);
+	free(h.data.p);
+}
+
+/* @n samples of @tid0 + i at @time0 + i * @step, as raw records, compressed in @pieces records
+ * of one zstd stream unless 0. */
+static void write_dir_stream(const char *dir, const char *name, uint32_t tid0, uint64_t time0,
+			     uint64_t step, int n, size_t pieces)
+{
+	struct tfile f;
+	struct buf z = { 0 };
+
+	tfile_init(&f, 0, 0);
+	for (int i = 0; i < n; i++)
+		rec_sample(&f, 0, &(struct tsample){ .pid = 7, .tid = tid0 + (uint32_t)i,
+						     .time = time0 + (uint64_t)i * step,
+						     .ip = 0x401000, .addr = 0x1000 });
+	if (pieces)
+		put_compressed(&z, &f.data, pieces);
+	write_file(dir, name, pieces ? z.p : f.data.p, pieces ? z.len : f.data.len);
+	free(z.p);
+	free(f.data.p);
+}
+
+/* Every record of @path: samples' tids in *tids (up to @cap), the count returned; -1 when the
+ * file does not open. */
+static int read_dir(const char *path, uint32_t *tids, int cap, int *nr_side)
+{
+	struct perfdata_reader *r;
+	struct trace_event ev;
+	int n = 0;
+
+	*nr_side = 0;
+	if (perfdata_reader_open(&r, path) < 0)
+		return -1;
+	while (perfdata_reader_next(r, &ev) == 1) {
+		if (ev.type != TRACE_REC_SAMPLE) {
+			*nr_side += !n;   /* side-band before the samples */
+			continue;
+		}
+		if (n < cap)
+			tids[n] = ev.sample.tid;
+		n++;
+	}
+	perfdata_reader_free(r);
+	return n;
+}
+
+/* perf record --threads writes a directory: DIR/data with the header, attrs, features and the
+ * synthesized side-band, DIR/data.N with the records of each thread's buffers, compressed (-z)
+ * as one zstd stream per file. perf reads them all, in turns of 2 MiB per file, and sorts by
+ * time; records of equal time keep that reading order. Regression: the directory was refused
+ * ("is a directory"). */
+static void test_perfdata_directory(void **state)
+{
+	static const char *const names[] = { "data", "data.0", "data.1", "data.9", "notdata", NULL };
+	const char *base = getenv("TMPDIR");
+	char dir[PATH_MAX];
+	uint32_t tids[8], *big;
+	int n, side, z;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/test_perfdata.XXXXXX", base && *base ? base : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	log_reset();
+	/* a directory that is no perf.data */
+	assert_int_equal(read_dir(dir, tids, 8, &side), -1);
+	assert_non_null(strstr(logcap.last, "is a directory"));
+
+	for (z = 0; z < 2; z++) {
+		log_reset();
+		write_dir_header(dir, 1);
+		write_dir_stream(dir, "data.0", 100, 10, 20, 3, z ? 2 : 0);   /* 10, 30, 50 */
+		write_dir_stream(dir, "data.1", 200, 20, 20, 2, z ? 2 : 0);   /* 20, 40 */
+		write_file(dir, "data.9", "", 0);
+		write_file(dir, "notdata", "x", 1);
+		n = read_dir(dir, tids, 8, &side);
+		assert_int_equal(n, 5);
+		assert_int_equal(side, 2);
+		assert_int_equal(tids[0], 100);
+		assert_int_equal(tids[1], 200);
+		assert_int_equal(tids[2], 101);
+		assert_int_equal(tids[3], 201);
+		assert_int_equal(tids[4], 102);
+		if (logcap.warnings + logcap.errors)
+			fail_msg("compressed %d: %s", z, logcap.last);
+	}
+	/* without DIR_FORMAT (perf record --kcore) DIR/data alone holds the records */
+	write_dir_header(dir, 0);
+	assert_int_equal(read_dir(dir, tids, 8, &side), 0);
+	assert_int_equal(side, 2);
+	/* an unknown layout version is refused */
+	write_dir_header(dir, 2);
+	assert_int_equal(read_dir(dir, tids, 8, &side), -1);
+	assert_non_null(strstr(logcap.last, "version 2"));
+
+	/* equal times: 2 MiB of records from one file, then from the other, then the rests */
+	enum { N = 30000 };
+	write_dir_header(dir, 1);
+	write_dir_stream(dir, "data.0", 0, 100, 0, N, 0);
+	write_dir_stream(dir, "data.1", 1000000, 100, 0, N, 0);
+	unlink(strcat(strcpy((char[PATH_MAX + 16]){ 0 }, dir), "/data.9"));
+	big = xmalloc(2 * N * sizeof(*big));
+	assert_int_equal(read_dir(dir, big, 2 * N, &side), 2 * N);
+	{
+		struct tfile f;
+		size_t rec;
+		int turn, first = big[0] >= 1000000, i;
+
+		tfile_init(&f, 0, 0);
+		rec_sample(&f, 0, &(struct tsample){ .time = 1 });
+		rec = f.data.len;
+		free(f.data.p);
+		turn = (int)(((2u << 20) + rec - 1) / rec);
+		for (i = 0; i < 2 * N; i++) {
+			int from, idx;
+
+			if (i < turn)
+				from = first, idx = i;
+			else if (i < 2 * turn)
+				from = !first, idx = i - turn;
+			else if (i < N + turn)
+				from = first, idx = i - turn;
+			else
+				from = !first, idx = i - N;
+			if (big[i] != (uint32_t)from * 1000000 + (uint32_t)idx)
+				fail_msg("sample %d: tid %u, want %d", i, big[i], from * 1000000 + idx);
+		}
+	}
+	free(big);
+	remove_files(dir, names);
+	rmdir(dir);
 }
 
 static void test_perfdata_missing_features(void **state)
@@ -1563,12 +1815,14 @@ int main(void)
 		cmocka_unit_test(test_perfdata_synthesized_id0),
 		cmocka_unit_test(test_perfdata_id_index),
 		cmocka_unit_test(test_perfdata_fork_exec),
+		cmocka_unit_test(test_perfdata_sample_read),
 		cmocka_unit_test(test_perfdata_real_files),
 		cmocka_unit_test(test_perfdata_real_mutations),
 		cmocka_unit_test(test_perfdata_all_fields),
 		cmocka_unit_test(test_perfdata_topdown),
 		cmocka_unit_test(test_perfdata_lost_and_unknown),
 		cmocka_unit_test(test_perfdata_compressed),
+		cmocka_unit_test(test_perfdata_directory),
 		cmocka_unit_test(test_perfdata_missing_features),
 		cmocka_unit_test(test_perfdata_build_id),
 		cmocka_unit_test(test_perfdata_spe_aux),

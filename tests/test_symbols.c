@@ -6,7 +6,10 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "c2c/xalloc.h"
 #include "report/sym-int.h"  /* sym_demangle_available() */
@@ -358,9 +361,13 @@ static void rela_plt_name(const char *path, size_t k, char *out, size_t len)
 
 enum plt_where { PLT_ENTRY, PLT_HEADER };
 
+/* prog_data.c PIE; prog_plt.c -nostartfiles (no _init); the same stripped of .symtab, with
+ * plt_sink exported (.dynsym holds one defined object), or bare (.dynsym defines nothing) */
+enum plt_bin { PLT_PIE, PLT_NOSTART, PLT_STRIPPED, PLT_BARE, PLT_NR };
+
 struct plt_row {
 	int line;
-	int nostart;          /* 1: prog_plt.c -nostartfiles (no _init), 0: prog_data.c PIE */
+	enum plt_bin bin;
 	enum plt_where where;
 	int k;                /* entry index (-1: the last one) */
 	uint64_t off;         /* byte inside the entry or header */
@@ -369,14 +376,19 @@ struct plt_row {
 
 static const struct plt_row plt_rows[] = {
 	/* perf names entry k after .rela.plt's k-th relocation; x86-64 entries and header are 16 */
-	{ __LINE__, 1, PLT_ENTRY, 0, 0, NULL },
-	{ __LINE__, 1, PLT_ENTRY, 1, 11, NULL },
-	{ __LINE__, 1, PLT_ENTRY, -1, 15, NULL },
+	{ __LINE__, PLT_NOSTART, PLT_ENTRY, 0, 0, NULL },
+	{ __LINE__, PLT_NOSTART, PLT_ENTRY, 1, 11, NULL },
+	{ __LINE__, PLT_NOSTART, PLT_ENTRY, -1, 15, NULL },
 	/* the lazy-binding header: nothing without _init ... */
-	{ __LINE__, 1, PLT_HEADER, 0, 6, "!" },
+	{ __LINE__, PLT_NOSTART, PLT_HEADER, 0, 6, "!" },
 	/* ... and _init, stretched to the next symbol, where .init comes before .plt */
-	{ __LINE__, 0, PLT_HEADER, 0, 6, "_init" },
-	{ __LINE__, 0, PLT_HEADER, 0, 0, "_init" },
+	{ __LINE__, PLT_PIE, PLT_HEADER, 0, 6, "_init" },
+	{ __LINE__, PLT_PIE, PLT_HEADER, 0, 0, "_init" },
+	/* no function symbol at all: the entries are named as soon as perf loaded one symbol (the
+	 * object plt_sink; regression: nothing was named), not when it loaded none */
+	{ __LINE__, PLT_STRIPPED, PLT_ENTRY, 0, 0, NULL },
+	{ __LINE__, PLT_STRIPPED, PLT_ENTRY, -1, 15, NULL },
+	{ __LINE__, PLT_BARE, PLT_ENTRY, 0, 0, "!" },
 };
 
 static size_t nr_rela_plt(const char *path)
@@ -392,16 +404,23 @@ static size_t nr_rela_plt(const char *path)
 
 static void test_symbols_plt(void **state)
 {
+	static const char *const flags = "-O2 -g -fno-builtin -nostartfiles -DNOSTART -Wl,-z,lazy";
 	struct fix *f = *state;
-	struct bin nostart;
+	struct bin bins[PLT_NR], *nostart = &bins[PLT_NOSTART];
+	char fl[256];
 
-	assert_int_equal(build(f, &nostart, "plt_nostart", "prog_plt.c",
-			       "-O2 -g -fno-builtin -nostartfiles -DNOSTART -Wl,-z,lazy"), 0);
-	make_maps(&nostart, random_base());
-	make_maps(&f->pie, random_base());
+	assert_int_equal(build(f, nostart, "plt_nostart", "prog_plt.c", flags), 0);
+	snprintf(fl, sizeof(fl), "%s -Wl,--export-dynamic-symbol=plt_sink", flags);
+	assert_int_equal(build(f, &bins[PLT_STRIPPED], "plt_export", "prog_plt.c", fl), 0);
+	snprintf(bins[PLT_BARE].path, sizeof(bins[PLT_BARE].path), "%s/plt_bare", f->tmp);
+	assert_int_equal(run("objcopy --strip-all '%s' '%s' && objcopy --strip-all '%s'",
+			     nostart->path, bins[PLT_BARE].path, bins[PLT_STRIPPED].path), 0);
+	bins[PLT_PIE] = f->pie;
+	for (int i = 0; i < PLT_NR; i++)
+		make_maps(&bins[i], random_base());
 	for (size_t i = 0; i < sizeof(plt_rows) / sizeof(plt_rows[0]); i++) {
 		const struct plt_row *r = &plt_rows[i];
-		struct bin *b = r->nostart ? &nostart : &f->pie;
+		struct bin *b = &bins[r->bin];
 		struct sym_session *s = session(NULL);
 		struct sym_code_info ci;
 		char want[300], name[256];
@@ -431,6 +450,22 @@ static void test_symbols_plt(void **state)
 		}
 		sym_session_free(s);
 	}
+	/* the object of the stripped file names its data (perf script names /usr/bin/true's
+	 * __progname so) */
+	struct bin *b = &bins[PLT_STRIPPED];
+	struct sym_session *s = session(NULL);
+	struct sym_code_info ci;
+	GElf_Sym sym = {0};
+	int fd;
+	Elf *elf = open_elf(b->path, &fd);
+	assert_true(find_sym_in(elf, SHT_DYNSYM, "plt_sink", 0, &sym));
+	elf_end(elf);
+	close(fd);
+	uint64_t a = b->base + sym.st_value + 3;
+	assert_int_equal(sym_symbol(s, map_or_last(b, a), a, &ci), 0);
+	assert_string_equal(ci.symbol, "plt_sink");
+	assert_int_equal(ci.sym_offset, 3);
+	sym_session_free(s);
 }
 
 /* Where the line table has no row, perf 6.1 still asks addr2line, which falls back to the symbol
@@ -669,6 +704,38 @@ static void test_symbols_data_pie_and_nopie(void **state)
 	sym_session_free(s);
 }
 
+/* sym_symbol(): what perf's map__find_symbol() finds at any address of a file, as perf script
+ * names a page fault's data address: objects and functions alike, with the offset into them;
+ * nothing for an absolute symbol (perf loads none; regression: ld.so's GLIBC_2.3 at 0 named the
+ * ELF header and the start of .text as GLIBC_2.3+0xd40), nor where no symbol reaches. */
+static void test_symbols_any_kind(void **state)
+{
+	struct fix *f = *state;
+	struct sym_session *s = session(NULL);
+	struct bin *b = &f->pie;
+	const struct { int line; const char *sym; uint64_t off; int rc, object; } rows[] = {
+		{ __LINE__, "stats", 12, 0, 1 },
+		{ __LINE__, "nest_v", 0, 0, 1 },
+		{ __LINE__, "worker", 5, 0, 0 },
+		{ __LINE__, "count_calls", 0, 0, 0 },
+		{ __LINE__, "abs_object", 8, -ENOENT, 0 },
+	};
+
+	make_maps(b, random_base());
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		uint64_t a = b->base + elf_sym(b->path, rows[i].sym) + rows[i].off;
+		struct sym_code_info ci;
+		int rc = sym_symbol(s, map_or_last(b, a), a, &ci);
+
+		if (rc != rows[i].rc || (rc ? ci.symbol != NULL :
+			!ci.symbol || strcmp(ci.symbol, rows[i].sym) || ci.sym_offset != rows[i].off ||
+			ci.object != rows[i].object))
+			fail_msg("row at line %d: rc %d symbol %s+%llu", rows[i].line, rc,
+				 ci.symbol ? ci.symbol : "-", (unsigned long long)ci.sym_offset);
+	}
+	sym_session_free(s);
+}
+
 /* The data mapping as /proc/PID/maps shows it once ld.so applied RELRO: an r-- part at the
  * start of the data segment (whose first file page it may share with .rodata, also r--), then
  * the rw- rest. Addresses past either (the .bss, reached through sym_map_covers()) must still
@@ -887,6 +954,73 @@ static void test_symbols_failures(void **state)
 	sym_session_free(s);
 }
 
+/* The mapping of this process's vdso ([vdso] in /proc/self/maps) and the run-time address of
+ * __vdso_clock_gettime in it; 0 when there is no vdso. */
+static uint64_t own_vdso(struct trace_mmap *m)
+{
+	uint64_t image = getauxval(AT_SYSINFO_EHDR), lo, hi, fn = 0, base = UINT64_MAX;
+	char line[512];
+	FILE *fp = fopen("/proc/self/maps", "r");
+
+	memset(m, 0, sizeof(*m));
+	while (fp && fgets(line, sizeof(line), fp))
+		if (strstr(line, "[vdso]") && sscanf(line, "%" SCNx64 "-%" SCNx64, &lo, &hi) == 2 &&
+		    lo == image) {
+			m->start = lo;
+			m->len = hi - lo;
+		}
+	if (fp)
+		fclose(fp);
+	Elf *elf = m->len ? elf_memory((char *)(uintptr_t)image, m->len) : NULL;
+	size_t nph = 0;
+	for (size_t i = 0; elf && !elf_getphdrnum(elf, &nph) && i < nph; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_vaddr < base)
+			base = ph.p_vaddr;
+	}
+	GElf_Sym sym;
+	if (elf && find_sym_in(elf, SHT_DYNSYM, "__vdso_clock_gettime", 0, &sym))
+		fn = image + sym.st_value - base;
+	if (elf)
+		elf_end(elf);
+	m->prot = 5;
+	m->flags = 2;
+	m->filename = "[vdso]";
+	return fn;
+}
+
+/* A vdso mapped without a build-id (perf record -z writes no BUILD_ID feature) is this
+ * process's vdso when the trace was recorded on this kernel, as perf assumes; not when it comes
+ * from another kernel, nor when the caller does not say. Regression: it was never named. */
+static void test_symbols_vdso_without_build_id(void **state)
+{
+	struct utsname u;
+	struct trace_mmap m;
+	uint64_t fn = own_vdso(&m);
+
+	(void)state;
+	if (!fn)
+		skip();
+	assert_int_equal(uname(&u), 0);
+	const struct { int line; const char *release; int found; } rows[] = {
+		{ __LINE__, u.release, 1 },
+		{ __LINE__, "0.0.0-another-kernel", 0 },
+		{ __LINE__, NULL, 0 },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct sym_session *s = session(&(struct sym_opts){ .kernel_release = rows[i].release });
+		struct sym_code_info ci;
+		int rc = sym_code(s, &m, fn + 1, &ci);
+
+		if (rows[i].found ? rc || !ci.symbol || !strstr(ci.symbol, "clock_gettime") ||
+				    ci.sym_offset != 1 :
+				    rc != -ENOENT || strcmp(ci.reason, "vdso (not on disk)"))
+			fail_msg("row at line %d: rc %d symbol %s reason %s", rows[i].line, rc,
+				 ci.symbol ? ci.symbol : "-", ci.reason ? ci.reason : "-");
+		sym_session_free(s);
+	}
+}
+
 /* A binary without debug info: ELF names only, and the reason says why there is no more. */
 static void test_symbols_no_debug_info(void **state)
 {
@@ -1060,8 +1194,9 @@ struct kern_row {
 static void test_symbols_kallsyms(void **state)
 {
 	static const struct kern_row rows[] = {
-		{ __LINE__, 0, 0xffffffff81001000ull, 0, "do_one", 0 },
-		{ __LINE__, 0, 0xffffffff81001010ull, 0, "do_one", 0x10 },
+		/* aliases: the last one in the file, as perf (__pi_memcpy over memcpy, __memcpy) */
+		{ __LINE__, 0, 0xffffffff81001000ull, 0, "do_one_alias", 0 },
+		{ __LINE__, 0, 0xffffffff81001010ull, 0, "do_one_alias", 0x10 },
 		{ __LINE__, 0, 0xffffffff81001090ull, 0, "helper_two", 0x10 },
 		{ __LINE__, 0, 0xffffffffc0001004ull, 0, "mod_fn", 4 },
 		{ __LINE__, 0, 0xffffffff82000010ull, -ENOENT, NULL, 0 },  /* data, not code */
@@ -1181,11 +1316,13 @@ int main(void)
 		cmocka_unit_test(test_symbols_cxx_demangle),
 		cmocka_unit_test(test_symbols_cxx_data_elf),
 		cmocka_unit_test(test_symbols_data_pie_and_nopie),
+		cmocka_unit_test(test_symbols_any_kind),
 		cmocka_unit_test(test_symbols_relro_split),
 		cmocka_unit_test(test_symbols_stripped_debuglink),
 		cmocka_unit_test(test_symbols_build_id_mismatch),
 		cmocka_unit_test(test_symbols_build_id_equal),
 		cmocka_unit_test(test_symbols_failures),
+		cmocka_unit_test(test_symbols_vdso_without_build_id),
 		cmocka_unit_test(test_symbols_no_debug_info),
 		cmocka_unit_test(test_symbols_vmlinux),
 		cmocka_unit_test(test_symbols_map_kind),

@@ -213,6 +213,7 @@ int rs_open(struct report_session **out, const struct rs_opts *o)
 		s->cl_size *= 2;
 	/* soft and watch traces come from this kind of machine: its kallsyms is a fair guess */
 	so.use_proc_kallsyms = s->kind != RM_PMU;
+	so.kernel_release = s->info->kernel_release;
 	rc = sym_session_new(&s->sym, &so);
 	if (rc) {
 		c2c_warn("cannot set up symbol resolution: %s; code shows as addresses",

@@ -11,6 +11,9 @@ command -v perf >/dev/null || { echo "skip: perf is not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+# perf's build-id cache is the config's buildid.dir (perf never reads $PERF_BUILDID_DIR): ours
+printf '[buildid]\n\tdir = %s\n' "$tmp/buildid" >"$tmp/perfconfig"
+export PERF_CONFIG=$tmp/perfconfig PERF_BUILDID_DIR=$tmp/buildid
 
 work=(/bin/sh -c 'for i in 1 2 3; do ls -R /usr/include >/dev/null; done')
 rec=(perf record -q -e page-faults -c 1 -d -W --sample-cpu --phys-data)

@@ -79,8 +79,10 @@ command -v perf >/dev/null || { echo "skip: perf is not installed"; exit 77; }
 [ -x "$DUMP" ] || { echo "skip: $DUMP not built"; exit 77; }
 cc=${CC:-cc}
 # perf's build-id cache (~/.debug) answers before the files on disk: keep this test's binaries,
-# whose forced build-id repeats from run to run, out of the user's cache
-export PERF_BUILDID_DIR=$tmp/buildid-cache
+# whose forced build-id repeats from run to run, out of the user's cache. perf never reads
+# $PERF_BUILDID_DIR (it only sets it for its children): its cache is the config's buildid.dir.
+printf '[buildid]\n\tdir = %s\n' "$tmp/buildid-cache" >"$tmp/perfconfig"
+export PERF_CONFIG=$tmp/perfconfig PERF_BUILDID_DIR=$tmp/buildid-cache
 
 # perf script's view against perfdata-dump's: "pid tid time ip sym dso" (tests/e2e/lib/perf-diff.sh;
 # symbols may hold spaces: C++ names of other processes in an -a recording)

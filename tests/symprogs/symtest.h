@@ -221,13 +221,15 @@ static inline const struct trace_mmap *map_or_last(const struct bin *b, uint64_t
 	return m ? m : &b->map[b->nr_map - 1];
 }
 
-/* The first symbol @name of @elf's .symtab that is defined (@func 0) or is a function with a
- * size (@func 1): 1 and *@out, or 0. */
-static inline int find_sym(Elf *elf, const char *name, int func, GElf_Sym *out)
+/* The first symbol @name of @elf's symbol table of section type @type (SHT_SYMTAB,
+ * SHT_DYNSYM) that is defined (@func 0) or is a function with a size (@func 1): 1 and *@out,
+ * or 0. */
+static inline int find_sym_in(Elf *elf, GElf_Word type, const char *name, int func,
+			      GElf_Sym *out)
 {
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
 			continue;
 		Elf_Data *d = elf_getdata(scn, NULL);
 		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
@@ -245,6 +247,12 @@ static inline int find_sym(Elf *elf, const char *name, int func, GElf_Sym *out)
 		}
 	}
 	return 0;
+}
+
+/* find_sym_in() of .symtab. */
+static inline int find_sym(Elf *elf, const char *name, int func, GElf_Sym *out)
+{
+	return find_sym_in(elf, SHT_SYMTAB, name, func, out);
 }
 
 /* The section of @elf named @name, its header in *@sh; NULL when there is none. */
