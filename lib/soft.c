@@ -28,6 +28,8 @@ static const char *const reason_names[SOFTDEC_REASON__MAX] = {
 	[SOFTDEC_OUTSIDE] = "ip outside the function",
 	[SOFTDEC_MISALIGNED] = "ip not on an instruction boundary",
 	[SOFTDEC_DECODE_FAILED] = "cannot decode the function",
+	[SOFTDEC_ADDR_INFERRED] = "offset from operand size and displacement",
+	[SOFTDEC_ADDR_WORD] = "start of the watched word",
 };
 
 static const char *const kind_names[SOFTDEC_KIND__MAX] = {
@@ -50,5 +52,6 @@ const char *softdec_kind_name(enum softdec_kind kind)
 
 int softdec_has_addr(enum softdec_reason reason)
 {
-	return reason == SOFTDEC_ADDR || reason == SOFTDEC_ADDR_RIP;
+	return reason == SOFTDEC_ADDR || reason == SOFTDEC_ADDR_RIP ||
+	       reason == SOFTDEC_ADDR_INFERRED || reason == SOFTDEC_ADDR_WORD;
 }

@@ -6,13 +6,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "c2c/log.h"
 #include "c2c/soft.h"
 #include "c2c/xalloc.h"
 #include "record/backend-watch.h"
+#include "record/regs-x86.h"
 #include "record/soft-decode.h"
 #include "record/synth.h"
 #include "record/sysfs.h"
@@ -275,24 +283,182 @@ void watch_decoder_free(struct watch_decoder *wd)
 	free(wd);
 }
 
-void watch_decoder_fill(struct watch_decoder *wd, struct trace_sample *s)
+enum softdec_reason watch_locate(const struct softdec_access *acc, uint64_t word, unsigned int len,
+				 uint64_t *addr)
+{
+	uint64_t size = acc->size;
+
+	*addr = word;
+	if (acc->kind == SOFTDEC_KIND_NONE || !len)
+		return SOFTDEC_ADDR_WORD;
+	if ((acc->reason == SOFTDEC_ADDR || acc->reason == SOFTDEC_ADDR_RIP) && size &&
+	    acc->addr < word + len && acc->addr + size > word) {
+		/* the first watched byte it touched (a wide access may start before the word) */
+		*addr = acc->addr > word ? acc->addr : word;
+		return acc->reason;
+	}
+	if (acc->reason != SOFTDEC_CLOBBERED || !size)
+		return SOFTDEC_ADDR_WORD;
+	if (size >= len)
+		return SOFTDEC_ADDR_INFERRED;     /* an aligned access this wide covers the word */
+	/* base + disp with the base aligned to the word length, the access aligned to its size */
+	*addr = word + ((uint64_t)acc->disp & (len - 1) & ~(size - 1));
+	return SOFTDEC_ADDR_INFERRED;
+}
+
+void watch_decoder_fill(struct watch_decoder *wd, struct trace_sample *s,
+			const struct softdec_regs *regs, unsigned int len)
 {
 	static const struct softdec_regs none;
 	struct softdec_access acc = { .reason = SOFTDEC_OUTSIDE };
 	struct softdec_func fn;
-	uint64_t addr = s->addr;
+	uint64_t word = s->addr, addr;
 	int has = s->flags & TRACE_SAMPLE_HAS_ADDR;
 
 	if (!codemap_func(wd->cm, s->pid, s->ip, &fn) &&
-	    !softdec_decode(wd->sd, &fn, s->ip, &none, &acc) && acc.insn_addr &&
+	    !softdec_decode(wd->sd, &fn, s->ip, regs ? regs : &none, &acc) && acc.insn_addr &&
 	    acc.kind != SOFTDEC_KIND_NONE)
 		s->ip = acc.insn_addr;   /* the trap IP is the next instruction: name the access */
-	/* the address is the watched word, whatever the decoder could recompute */
-	acc.reason = SOFTDEC_ADDR;
+	acc.reason = watch_locate(&acc, word, len, &addr);
 	acc.addr = addr;
 	softdec_fill_sample(s, &acc);
 	if (!has)
 		s->flags &= (uint8_t)~TRACE_SAMPLE_HAS_ADDR;
 	if (s->ip == acc.insn_addr)
 		s->flags |= TRACE_SAMPLE_EXACT_IP;
+}
+
+/* --- duty cycle ----------------------------------------------------------------------------- */
+
+void watch_duty_init(struct watch_duty_ctl *c, double budget, double ns_per_hit,
+		     const struct watch_plan *plan)
+{
+	memset(c, 0, sizeof(*c));
+	c->d.budget = budget;
+	c->d.ns_per_hit = ns_per_hit;
+	for (size_t i = 0; i < plan->nr && i < C2C_WATCH_WORDS_MAX; i++) {
+		c->d.word[i].addr = plan->w[i].addr;
+		c->d.word[i].len = plan->w[i].len;
+	}
+	c->d.nr_words = plan->nr < C2C_WATCH_WORDS_MAX ? (uint32_t)plan->nr : C2C_WATCH_WORDS_MAX;
+	c->armed = 1;
+}
+
+/* Charge the interval since the last reading: armed (@armed) or not. */
+static void duty_charge(struct watch_duty_ctl *c, uint64_t cpu_ns, uint64_t hits, int armed,
+			const size_t *words, unsigned int nw)
+{
+	uint64_t dt, dh, trap, useful;
+
+	if (!c->started || cpu_ns < c->last_cpu || hits < c->last_hits) {
+		/* the first reading, or counters that went back (a task was lost): a new base */
+		c->started = 1;
+		c->last_cpu = cpu_ns;
+		c->last_hits = hits;
+		return;
+	}
+	dt = cpu_ns - c->last_cpu;
+	dh = hits - c->last_hits;
+	c->last_cpu = cpu_ns;
+	c->last_hits = hits;
+	trap = (double)dh * c->d.ns_per_hit >= (double)dt ? dt
+	       : (uint64_t)((double)dh * c->d.ns_per_hit);
+	useful = dt - trap;
+	c->d.cpu_ns += dt;
+	c->d.trap_ns += trap;
+	c->d.hits += dh;
+	if (!armed)
+		return;
+	c->d.armed_cpu_ns += dt;
+	c->d.armed_ns += useful;
+	for (unsigned int i = 0; i < nw; i++)
+		if (words[i] < c->d.nr_words)
+			c->d.word[words[i]].armed_ns += useful;
+}
+
+int watch_duty_tick(struct watch_duty_ctl *c, uint64_t cpu_ns, uint64_t hits, const size_t *words,
+		    unsigned int nw)
+{
+	int next;
+
+	duty_charge(c, cpu_ns, hits, c->armed, words, nw);
+	next = c->d.budget <= 0 ||
+	       (double)c->d.trap_ns <= c->d.budget * (double)(c->d.cpu_ns - c->d.trap_ns);
+	if (next != c->armed)
+		c->d.switches++;
+	c->armed = next;
+	return next;
+}
+
+void watch_duty_switched(struct watch_duty_ctl *c, uint64_t cpu_ns, uint64_t hits)
+{
+	duty_charge(c, cpu_ns, hits, 0, NULL, 0);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Touch @v @n times (a load and a store each: two hits when watched); CPU ns taken. */
+static uint64_t touch(volatile uint64_t *v, unsigned int n)
+{
+	uint64_t t0 = thread_cpu_ns();
+
+	for (unsigned int i = 0; i < n; i++)
+		*v = *v + 1;
+	return thread_cpu_ns() - t0;
+}
+
+int watch_calibrate(double *ns_per_hit)
+{
+	static volatile uint64_t word;
+	const unsigned int rounds = 500, pages = 64;   /* 1000 samples of ~200 bytes: no loss */
+	struct perf_event_attr a;
+	size_t map_len = (size_t)(pages + 1) * (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t base, with, hits[4] = { 0 };
+	void *ring;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_BREAKPOINT;
+	a.bp_type = HW_BREAKPOINT_RW;
+	a.bp_addr = (uintptr_t)&word;
+	a.bp_len = HW_BREAKPOINT_LEN_8;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+			PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_REGS_USER;
+	a.sample_regs_user = REGS_X86_SOFT_MASK;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return c2c_err(-errno, "cannot open a hardware watchpoint to measure its cost: %s "
+			       "(see 'c2c-lite doctor')", strerror(errno));
+	ring = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (ring == MAP_FAILED) {
+		int err = -errno;
+
+		close(fd);
+		return c2c_err(err, "cannot map the ring buffer of a calibration watchpoint: %s",
+			       strerror(-err));
+	}
+	touch(&word, rounds);                  /* warm up */
+	base = touch(&word, rounds);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	with = touch(&word, rounds);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, hits, sizeof(hits)) < (ssize_t)sizeof(hits[0]))
+		hits[0] = 0;
+	munmap(ring, map_len);
+	close(fd);
+	if (!hits[0])
+		return c2c_err(-EIO, "a calibration watchpoint saw no access");
+	*ns_per_hit = with > base ? (double)(with - base) / (double)hits[0] : 1;
+	return 0;
 }

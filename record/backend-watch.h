@@ -19,9 +19,19 @@
  * which the kernel applies to the inherited copies too); each word is watched slots/words of
  * the time and trace_info.options says so ("watch: rotated ...").
  *
- * Each hit is written as a sample: ip, tid, cpu, time, addr = the watched address (the sample's
- * PERF_SAMPLE_ADDR, bp_addr), and the access kind from the instruction that ends at the trap IP
- * (record/soft-decode.h with max_back 1), so loads, stores and atomics differ. */
+ * Each hit is written as a sample: ip, tid, cpu, time, the access kind from the instruction that
+ * ends at the trap IP (record/soft-decode.h with max_back 1), so loads, stores and atomics
+ * differ, and the address of the access. The kernel's PERF_SAMPLE_ADDR is the watched word
+ * (bp_addr), not the bytes touched, so the address is recomputed from that instruction's operand
+ * and the user registers sampled at the trap (watch_locate()):
+ *   - the registers give it (SOFTDEC_ADDR, SOFTDEC_ADDR_RIP): exact;
+ *   - the instruction overwrote its own base or index (`mov 4(%rax),%eax`: the trap comes after
+ *     it): SOFTDEC_ADDR_INFERRED, the offset in the word is the displacement's, assuming a base
+ *     aligned to the word's length (structs and heap blocks are) and an access aligned to its
+ *     size; an access at least as wide as the word covers it;
+ *   - no operand to go by (code outside the known functions, string instructions):
+ *     SOFTDEC_ADDR_WORD, the word's start.
+ * The report counts hits by these reasons. */
 #ifndef C2C_RECORD_BACKEND_WATCH_H
 #define C2C_RECORD_BACKEND_WATCH_H
 
@@ -30,10 +40,13 @@
 #include <sys/types.h>
 
 #include "c2c/trace.h"
+#include "c2c/watch.h"
 #include "record/backend-soft.h"
+#include "record/soft-decode.h"
 
 #define WATCH_SLOTS_X86 4
 #define WATCH_STEP_MS_DEFAULT 10
+#define WATCH_TICK_MS 1           /* duty-cycle control step */
 #define WATCH_WORDS_MAX 64
 
 /* One parsed --watch. */
@@ -78,12 +91,47 @@ int watch_seize(pid_t pid);
 int watch_wait_exec(pid_t pid);
 int watch_detach(pid_t pid);
 
-/* Turn a decoded watchpoint sample (ring_decode: ip, tid, time, addr, cpu) into a watch
- * sample: the kind of the instruction that ends at the trap IP, data_src and detail; the IP
- * becomes that instruction's (the trap reports the next one) with TRACE_SAMPLE_EXACT_IP. */
+/* Where in the watched word [@word, @word + @len) the decoded access @acc went: *addr and the
+ * reason (see above). Pure. */
+enum softdec_reason watch_locate(const struct softdec_access *acc, uint64_t word, unsigned int len,
+				 uint64_t *addr);
+/* Turn a watchpoint sample (ip, tid, time, addr = the watched word of length @len, cpu) into a
+ * watch sample: the kind of the instruction that ends at the trap IP, its address (@regs: the
+ * user registers at the trap, NULL when not sampled), data_src and detail; the IP becomes that
+ * instruction's (the trap reports the next one) with TRACE_SAMPLE_EXACT_IP. */
 struct watch_decoder;
 int watch_decoder_new(struct watch_decoder **out, struct codemap *cm);
 void watch_decoder_free(struct watch_decoder *wd);
-void watch_decoder_fill(struct watch_decoder *wd, struct trace_sample *s);
+void watch_decoder_fill(struct watch_decoder *wd, struct trace_sample *s,
+			const struct softdec_regs *regs, unsigned int len);
+
+/* --- duty cycle (include/c2c/watch.h) -------------------------------------------------------- */
+
+struct watch_duty_ctl {
+	struct c2c_watch_duty d;
+	int armed;               /* the watchpoints are armed for the next interval */
+	int started;
+	uint64_t last_cpu, last_hits;
+};
+
+/* Start armed, with @budget (0: unbounded) and the cost of a hit, for the words of @plan. */
+void watch_duty_init(struct watch_duty_ctl *c, double budget, double ns_per_hit,
+		     const struct watch_plan *plan);
+/* One control step: the workload's CPU time and the hits so far (both cumulative), and the
+ * @nw words (plan indexes) the registers watched since the last step. Charges the interval
+ * (trap time = hits * ns_per_hit, at most the interval's CPU time; the rest is useful work, seen
+ * when armed) and returns the state for the next interval: armed while the trap time so far is
+ * within budget * the useful time so far. Pure. */
+int watch_duty_tick(struct watch_duty_ctl *c, uint64_t cpu_ns, uint64_t hits, const size_t *words,
+		    unsigned int nw);
+/* After the watchpoints were armed or disarmed as the tick said: the readings once the switch
+ * took effect. What ran between the two readings is charged as not watched (the switch is not
+ * instant: the kernel reaches each thread's CPU in turn). Pure. */
+void watch_duty_switched(struct watch_duty_ctl *c, uint64_t cpu_ns, uint64_t hits);
+
+/* Measure the cost of one watchpoint hit on this machine (ns of CPU time): trap on a word of
+ * this thread with the sampling the workload's watchpoints use. -errno (logged) when no
+ * watchpoint can be opened. */
+int watch_calibrate(double *ns_per_hit);
 
 #endif

@@ -25,11 +25,15 @@ static const char record_usage[] =
 	"      --backend NAME    hw: the memory events above; soft: cpu-clock samples of every\n"
 	"                        thread, decoded into the data access each thread was stalled\n"
 	"                        on (x86-64; the report gives estimates); watch: hardware\n"
-	"                        watchpoints on the --watch words (every access counted)\n"
+	"                        watchpoints on the --watch words (accesses counted)\n"
 	"      --watch SPEC      watch SYMBOL, SYMBOL+OFF, SYMBOL/LEN, SYMBOL+OFF/LEN or\n"
 	"                        0xADDR/LEN (repeatable; symbols of the workload's executable;\n"
 	"                        more than 4 words rotate over the 4 debug registers)\n"
 	"      --watch-step MS   rotation step (default 10 ms)\n"
+	"      --watch-overhead PCT  most CPU time the watchpoint traps may add, in percent of\n"
+	"                        the workload's own (default 80: a run takes at most ~1.8x);\n"
+	"                        past it the watchpoints pause and the report scales the counts.\n"
+	"                        'unlimited': never pause (every access, at any cost)\n"
 	"  -e, --event EVENT     event to sample (repeatable): mem-loads, mem-stores,\n"
 	"                        page-faults, cpu-clock, pmu/term=val,.../mods; '-e list' lists\n"
 	"  -o, --output FILE     trace file (default c2c-lite.data)\n"
@@ -110,7 +114,7 @@ static void emit_line(const char *line, void *ctx)
 
 enum {
 	OPT_DURATION = 256, OPT_NO_INHERIT, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_ZSTD, OPT_BACKEND,
-	OPT_WATCH, OPT_WATCH_STEP,
+	OPT_WATCH, OPT_WATCH_STEP, OPT_WATCH_OVERHEAD,
 };
 
 static const struct option longopts[] = {
@@ -134,6 +138,7 @@ static const struct option longopts[] = {
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "watch", required_argument, NULL, OPT_WATCH },
 	{ "watch-step", required_argument, NULL, OPT_WATCH_STEP },
+	{ "watch-overhead", required_argument, NULL, OPT_WATCH_OVERHEAD },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -170,6 +175,16 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 		if (parse_u64(optarg, "--watch-step", &v) || !v || v > 60000)
 			return c2c_err(-EINVAL, "--watch-step needs 1..60000 ms, not '%s'", optarg);
 		o->watch_step_ms = (unsigned int)v;
+		return 0;
+	case OPT_WATCH_OVERHEAD:
+		if (!strcmp(optarg, "unlimited")) {
+			o->watch_budget = -1;
+			return 0;
+		}
+		if (parse_u64(optarg, "--watch-overhead", &v) || !v || v > 100000)
+			return c2c_err(-EINVAL, "--watch-overhead needs a percentage from 1 to 100000 "
+				       "or 'unlimited', not '%s'", optarg);
+		o->watch_budget = (double)v / 100;
 		return 0;
 	case 'e':
 		if (!strcmp(optarg, "list")) {
@@ -238,6 +253,8 @@ static int check_backend(const struct record_opts *o)
 		return c2c_err(-EINVAL, "--backend=watch needs at least one --watch SPEC");
 	if (o->backend == RECORD_BACKEND_WATCH && (o->ev.system_wide || o->nr_pids > 1))
 		return c2c_err(-EINVAL, "--backend=watch records one program: a command or one -p PID");
+	if (o->watch_budget && o->backend != RECORD_BACKEND_WATCH)
+		return c2c_err(-EINVAL, "--watch-overhead needs --backend=watch");
 	if (o->watch_step_ms && o->backend != RECORD_BACKEND_WATCH)
 		return c2c_err(-EINVAL, "--watch-step needs --backend=watch");
 	return 0;
@@ -269,6 +286,17 @@ static void report_result(const struct record_opts *o, const struct record_resul
 	if (r->backend == TRACE_BACKEND_SOFT)
 		c2c_info("soft backend: a data address was recovered for %llu of %llu samples",
 			 (unsigned long long)r->soft_recovered, (unsigned long long)r->samples);
+	if (r->backend == TRACE_BACKEND_WATCH && r->watch_seen < 0.001)
+		c2c_info("watch backend: the watchpoints were paused at times to keep their traps "
+			 "under %.0f%% of the workload's CPU time: they saw under 0.1%% of its work (the "
+			 "report says how to read the counts; --watch-overhead sets the bound)",
+			 r->watch_budget * 100);
+	else if (r->backend == TRACE_BACKEND_WATCH && r->watch_seen < 0.995)
+		c2c_info("watch backend: the watchpoints were paused at times to keep their traps "
+			 "under %.0f%% of the workload's CPU time: they saw %s %.3g%% of its work (the "
+			 "report says how to read the counts; --watch-overhead sets the bound)",
+			 r->watch_budget * 100, r->watch_seen_bound ? "at most" : "about",
+			 r->watch_seen * 100);
 	if (r->lost_records)
 		c2c_warn("lost %llu records: the ring buffer overflowed; use a bigger -m (now %u "
 			 "pages) or a larger -c period", (unsigned long long)r->lost_records, pages);

@@ -464,6 +464,7 @@ int events_add_watch(struct ev_list *l, uint64_t addr, unsigned int len, const c
 	e->attr.sample_period = 1;
 	e->attr.exclude_kernel = 1;
 	e->attr.exclude_hv = 1;
+	e->attr.sample_regs_user = REGS_X86_SOFT_MASK;   /* to recompute the accessed address */
 	e->backend = TRACE_BACKEND_WATCH;
 	snprintf(e->name, sizeof(e->name), "mem:0x%llx/%u:rw", (unsigned long long)addr, len);
 	l->backend = TRACE_BACKEND_WATCH;
@@ -494,9 +495,10 @@ static uint64_t base_sample_type(const struct ev_list *l, const struct ev_desc *
 	if (e->backend == TRACE_BACKEND_SOFT)
 		return (st & ~(uint64_t)PERF_SAMPLE_ADDR) | PERF_SAMPLE_PERIOD |
 		       PERF_SAMPLE_REGS_USER;
-	/* watch: ADDR is the watched address (bp_addr); every hit is one access */
+	/* watch: ADDR is the watched address (bp_addr), the registers give the bytes accessed;
+	 * every hit is one access */
 	if (e->backend == TRACE_BACKEND_WATCH)
-		return st & ~(uint64_t)PERF_SAMPLE_PERIOD;
+		return (st & ~(uint64_t)PERF_SAMPLE_PERIOD) | PERF_SAMPLE_REGS_USER;
 	/* perf sets PERIOD with the default frequency and drops it for -c; SPE is switched to a
 	 * fixed period after that, keeping the bit. */
 	if (!e->attr.freq && (o->period || e->backend != TRACE_BACKEND_SPE))

@@ -295,6 +295,13 @@ static const struct ring_event *sample_event(const struct perf_event_header *h,
 	return find_id(lay, id);
 }
 
+int ring_sample_index(const struct perf_event_header *h, const struct ring_layout *lay)
+{
+	const struct ring_event *e = sample_event(h, lay);
+
+	return e ? (int)e->index : -1;
+}
+
 static int decode_sample(const struct perf_event_header *h, const struct ring_layout *lay,
 			 struct trace_sample *s)
 {

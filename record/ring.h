@@ -70,6 +70,9 @@ enum ring_decoded {
 	RING_EVENT = 1,          /* *out filled */
 };
 
+/* The index of the event that produced sample record @h (by its IDENTIFIER or ID), -1 when
+ * unknown or short. */
+int ring_sample_index(const struct perf_event_header *h, const struct ring_layout *lay);
 /* Decode one record. Strings in *out point into @h. Returns RING_EVENT, RING_SKIP or -EBADMSG
  * when the record is shorter than its layout says. */
 int ring_decode(const struct perf_event_header *h, const struct ring_layout *lay,

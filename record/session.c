@@ -67,6 +67,11 @@ struct sess {
 	uint64_t rot_step;           /* watch: rotation step */
 	double next_rot;
 	int traced;                  /* watch: the workload is held by ptrace */
+	struct watch_duty_ctl duty;  /* watch: the duty cycle bounding the trap overhead */
+	int *clock_fd;               /* watch: task-clock counters of the targets */
+	size_t nclock;
+	double next_tick;
+	uint64_t last_time;          /* watch: time of the last hit */
 	char *options;               /* options for the trace header */
 };
 
@@ -406,26 +411,7 @@ static void side_band(struct sess *s, const struct trace_event *ev)
 /* The event a sample record comes from: its index in s->l, -1 when unknown. */
 static int sample_index(const struct sess *s, const struct perf_event_header *h)
 {
-	uint64_t id;
-	size_t lo = 0, hi = s->lay.nr;
-
-	if (s->l.nr == 1)
-		return 0;
-	if (!(s->l.ev[0].attr.sample_type & PERF_SAMPLE_IDENTIFIER) ||
-	    h->size < sizeof(*h) + sizeof(id))
-		return -1;
-	memcpy(&id, h + 1, sizeof(id));
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->lay.ev[mid].id == id)
-			return s->lay.ev[mid].index;
-		if (s->lay.ev[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return ring_sample_index(h, &s->lay);
 }
 
 /* A cpu-clock sample of the soft backend: decoded here, with the registers ring_decode()
@@ -452,6 +438,53 @@ static int on_soft_sample(struct sess *s, const struct perf_event_header *h)
 	return 0;
 }
 
+/* The length of the watched word at @addr (rotation moves an event over words of several
+ * lengths). */
+static unsigned int watch_len_at(const struct sess *s, size_t ev, uint64_t addr)
+{
+	for (size_t i = 0; i < s->plan.nr; i++)
+		if (s->plan.w[i].addr == addr)
+			return s->plan.w[i].len;
+	return (unsigned int)s->l.ev[ev].attr.bp_len;
+}
+
+/* A watchpoint hit: parsed here with the registers ring_decode() does not read, and placed in
+ * its word by the instruction that made it. */
+static int on_watch_sample(struct sess *s, const struct perf_event_header *h)
+{
+	int idx = sample_index(s, h);
+	struct trace_event ev = { .type = TRACE_REC_SAMPLE };
+	struct trace_sample *o = &ev.sample;
+	const struct ev_desc *e;
+	struct soft_raw r;
+
+	if (idx < 0 || (size_t)idx >= s->l.nr)
+		return 0;
+	e = &s->l.ev[idx];
+	if (e->backend != TRACE_BACKEND_WATCH || e->role != EV_ROLE_SAMPLER)
+		return 0;
+	if (soft_parse_sample(h, e->attr.sample_type, e->attr.sample_regs_user, &r)) {
+		if (!s->res->malformed++)
+			c2c_warn("skipping a malformed watchpoint sample (%u bytes)", h->size);
+		return 0;
+	}
+	o->time = r.time;
+	o->ip = r.ip;
+	o->pid = r.pid;
+	o->tid = r.tid;
+	o->cpu = r.cpu;
+	o->addr = r.addr;
+	o->event = (uint16_t)idx;
+	o->cpumode = (uint8_t)(h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+	o->flags = TRACE_SAMPLE_HAS_ADDR | (r.cpu != TRACE_CPU_NONE ? TRACE_SAMPLE_HAS_CPU : 0);
+	watch_decoder_fill(s->wd, o, r.abi == PERF_SAMPLE_REGS_ABI_64 ? &r.regs : NULL,
+			   watch_len_at(s, (size_t)idx, r.addr));
+	s->last_time = o->time;
+	count(s, &ev);
+	oq_add(&s->q, &ev, o->time);
+	return 0;
+}
+
 static int on_record(const struct perf_event_header *h, void *ctx)
 {
 	struct sess *s = ctx;
@@ -462,6 +495,8 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 		return on_aux(s, h);
 	if (h->type == PERF_RECORD_SAMPLE && s->soft)
 		return on_soft_sample(s, h);
+	if (h->type == PERF_RECORD_SAMPLE && s->wd)
+		return on_watch_sample(s, h);
 	r = ring_decode(h, &s->lay, &ev);
 
 	if (r < 0) {
@@ -477,8 +512,6 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 	if (ev.type == TRACE_REC_MMAP && (ev.mmap.prot & 4) && !ev.mmap.build_id_size)
 		ev.mmap.build_id_size = buildid_lookup(s->bc, ev.mmap.filename, ev.mmap.build_id);
 	side_band(s, &ev);
-	if (ev.type == TRACE_REC_SAMPLE && s->wd)
-		watch_decoder_fill(s->wd, &ev.sample);
 	count(s, &ev);
 	oq_add(&s->q, &ev, ev.type == TRACE_REC_SAMPLE ? ev.sample.time :
 		ev.type == TRACE_REC_MMAP ? ev.mmap.time : ev.type == TRACE_REC_COMM ?
@@ -697,7 +730,9 @@ static int rotate(struct sess *s)
 		a = e->attr;
 		a.bp_addr = w->addr;
 		a.bp_len = w->len;
-		a.disabled = 0;          /* the kernel re-enables the event only when this is clear */
+		/* the kernel re-enables the event only when this is clear: paused by the duty
+		 * cycle, it stays paused */
+		a.disabled = !s->duty.armed;
 		if (ioctl(s->fd[i].fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &a))
 			return c2c_err(-errno, "cannot move a watchpoint to %s (0x%llx/%u): %s%s",
 				       w->label, (unsigned long long)w->addr, w->len, strerror(errno),
@@ -705,6 +740,94 @@ static int rotate(struct sess *s)
 				       "breakpoints: watch at most 4 words)" : "");
 	}
 	return 0;
+}
+
+/* Watch: the task-clock counters that measure the workload's CPU time, every thread (inherit;
+ * read() sums the children). */
+static int open_clocks(struct sess *s)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.inherit = 1;
+	a.exclude_kernel = 1;        /* the count is time either way; this needs no privilege */
+	a.exclude_hv = 1;
+	s->clock_fd = xcalloc(s->ntask, sizeof(*s->clock_fd));
+	for (size_t i = 0; i < s->ntask; i++) {
+		int fd = sys_perf_event_open(&a, s->task[i], -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+		if (fd < 0)
+			return c2c_err(-errno, "cannot count the CPU time of task %d (task-clock), "
+				       "which bounds the watchpoints' overhead: %s", (int)s->task[i],
+				       strerror(errno));
+		s->clock_fd[s->nclock++] = fd;
+	}
+	return 0;
+}
+
+static uint64_t read_count(int fd)
+{
+	uint64_t v[4] = { 0 };
+
+	return read(fd, v, sizeof(v)) >= (ssize_t)sizeof(v[0]) ? v[0] : 0;
+}
+
+static int is_watch_fd(const struct sess *s, size_t i)
+{
+	const struct ev_desc *e = &s->l.ev[s->fd[i].ev];
+
+	return e->backend == TRACE_BACKEND_WATCH && e->role == EV_ROLE_SAMPLER;
+}
+
+/* Watch: one step of the duty cycle (backend-watch.h); arms or disarms the watchpoints (the
+ * ioctl reaches the inherited copies of every thread). */
+/* The workload's CPU time, and the hits so far: the samples drained, and the records the rings
+ * lost (each was a trap too). */
+static void duty_read(const struct sess *s, uint64_t *cpu, uint64_t *hits)
+{
+	*cpu = 0;
+	for (size_t i = 0; i < s->nclock; i++)
+		*cpu += read_count(s->clock_fd[i]);
+	*hits = s->res->samples + s->res->lost_records;
+}
+
+static void duty_tick(struct sess *s)
+{
+	uint64_t cpu, hits;
+	size_t words[WATCH_SLOTS_X86];
+	int was = s->duty.armed, now;
+
+	duty_read(s, &cpu, &hits);
+	for (unsigned int k = 0; k < s->plan.slots; k++)
+		words[k] = watch_plan_word(&s->plan, s->rot_step, k);
+	now = watch_duty_tick(&s->duty, cpu, hits, words, s->plan.slots);
+	if (now == was)
+		return;
+	for (size_t i = 0; i < s->nfd; i++)
+		if (is_watch_fd(s, i))
+			ioctl(s->fd[i].fd, now ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+	duty_read(s, &cpu, &hits);
+	watch_duty_switched(&s->duty, cpu, hits);
+}
+
+/* Watch: the duty-cycle summary as a blob; the last one in the trace holds. */
+static int write_duty(struct sess *s)
+{
+	struct trace_event ev = { .type = TRACE_REC_BLOB };
+	char buf[8192];
+	int n = c2c_watch_duty_format(&s->duty.d, buf, sizeof(buf));
+
+	if (n < 0)
+		return 0;
+	ev.blob.kind = TRACE_BLOB_WATCH_DUTY;
+	ev.blob.time = s->last_time;
+	ev.blob.cpu = TRACE_CPU_NONE;
+	ev.blob.size = (uint64_t)n;
+	ev.blob.data = buf;
+	return trace_write(s->w, &ev);
 }
 
 static int rotating(const struct sess *s)
@@ -725,9 +848,13 @@ static int loop(struct sess *s)
 		reap_child(s, 0);
 		if (s->wl.done || !targets_alive(s))
 			break;
-		if (poll(s->pfd, (nfds_t)s->ncpu, rotating(s) ? 2 : 100) < 0 && errno != EINTR)
+		if (poll(s->pfd, (nfds_t)s->ncpu, s->wd ? 1 : 100) < 0 && errno != EINTR)
 			return c2c_err(-errno, "poll failed: %s", strerror(errno));
 		err = drain_round(s);
+		if (!err && s->wd && now_s() >= s->next_tick) {
+			duty_tick(s);
+			s->next_tick = now_s() + WATCH_TICK_MS / 1000.0;
+		}
 		if (!err && rotating(s) && now_s() >= s->next_rot) {
 			err = rotate(s);
 			s->next_rot += (s->o->watch_step_ms ? s->o->watch_step_ms :
@@ -735,7 +862,10 @@ static int loop(struct sess *s)
 		}
 		if (!err && now_s() >= next_flush) {
 			/* a chunk boundary each second: a crash of the recorder loses at most that */
-			err = trace_writer_flush(s->w);
+			if (s->wd)
+				err = write_duty(s);
+			if (!err)
+				err = trace_writer_flush(s->w);
 			next_flush = now_s() + 1;
 		}
 	}
@@ -760,6 +890,13 @@ static int finish(struct sess *s, int err)
 
 		if (!e && !err)
 			e = oq_finish(&s->q);
+		if (!e && !err && s->wd) {
+			duty_tick(s);
+			s->res->watch_seen = c2c_watch_duty_seen(&s->duty.d);
+			s->res->watch_seen_bound = c2c_watch_duty_bound(&s->duty.d);
+			s->res->watch_budget = s->duty.d.budget;
+			e = write_duty(s);
+		}
 		if (e && !err)
 			err = e;
 		s->res->records = trace_writer_records(s->w);
@@ -801,6 +938,9 @@ static void sess_free(struct sess *s)
 	watch_decoder_free(s->wd);
 	codemap_free(s->own_cm);
 	watch_plan_release(&s->plan);
+	for (size_t i = 0; i < s->nclock; i++)
+		close(s->clock_fd[i]);
+	free(s->clock_fd);
 	free(s->options);
 	events_release(&s->l);
 }
@@ -811,6 +951,7 @@ static int watch_prepare(struct sess *s)
 {
 	pid_t pid = s->wl.pid > 0 ? s->wl.pid : s->o->nr_pids ? s->o->pids[0] : 0;
 	char link[64], exe[4096];
+	double ns_per_hit;
 	ssize_t n;
 	int err;
 
@@ -834,6 +975,11 @@ static int watch_prepare(struct sess *s)
 	s->cm = s->own_cm;
 	if ((err = watch_decoder_new(&s->wd, s->cm)))
 		return err;
+	if ((err = watch_calibrate(&ns_per_hit)))
+		return err;
+	c2c_debug("watch: one hit costs %.0f ns of CPU time here", ns_per_hit);
+	watch_duty_init(&s->duty, s->o->watch_budget < 0 ? 0 : s->o->watch_budget > 0 ?
+			s->o->watch_budget : C2C_WATCH_BUDGET_DEFAULT, ns_per_hit, &s->plan);
 	s->eo.workload = 0;          /* opened after the exec: enabled explicitly */
 	return 0;
 }
@@ -878,7 +1024,8 @@ static int setup(struct sess *s)
 		s->cm = soft_backend_codemap(s->soft);
 	}
 	describe(s);
-	if ((err = read_tasks(s)) || (err = open_all(s)) || (err = setup_rings(s)) ||
+	if ((err = read_tasks(s)) || (err = open_all(s)) || (s->wd && (err = open_clocks(s))) ||
+	    (err = setup_rings(s)) ||
 	    (err = setup_layout(s)) || (err = open_writer(s)) || (err = synthesize(s)))
 		return err;
 	snprintf(s->res->td_reason, sizeof(s->res->td_reason), "%s", s->l.td_reason);

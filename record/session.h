@@ -30,6 +30,8 @@ struct record_opts {
 	const char **watch;          /* --watch specs (backend WATCH) */
 	size_t nr_watch;
 	unsigned int watch_step_ms;  /* rotation step when words outnumber debug registers */
+	double watch_budget;         /* trap time allowed per ns of the workload's own (0: the
+				      * default, C2C_WATCH_BUDGET_DEFAULT; < 0: unlimited) */
 	const char **events;         /* -e strings; none: the machine's memory events */
 	size_t nr_events;
 	const char *output;          /* default c2c-lite.data */
@@ -59,6 +61,9 @@ struct record_result {
 	uint32_t backend;            /* enum trace_backend recorded */
 	uint64_t soft_recovered;     /* soft: samples with a recovered data address */
 	uint64_t watch_words, watch_slots;  /* watch: words asked for, registers used */
+	double watch_seen;           /* watch: share of the workload's work watched (duty cycle) */
+	int watch_seen_bound;        /* ... only an upper bound (c2c_watch_duty_bound()) */
+	double watch_budget;         /* watch: the overhead bound used (0: unlimited) */
 };
 
 int record_run(const struct record_opts *o, struct record_result *res);

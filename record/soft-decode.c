@@ -524,10 +524,12 @@ static void describe(const struct iinfo *ii, uint64_t insn_addr, uint64_t clobbe
 	out->kind = (enum softdec_kind)ii->kind;
 	out->flags |= ii->flags;
 	out->size = ii->size;
-	if (ii->access == 1)
+	if (ii->access == 1) {
+		out->disp = ii->disp;
 		out->reason = mem_address(ii, insn_addr, clobber, regs, &out->addr, &out->flags);
-	else
+	} else {
 		out->reason = ii->access == 2 ? SOFTDEC_STACK : SOFTDEC_NO_MEM;
+	}
 	if (!softdec_has_addr(out->reason))
 		out->addr = 0;
 }

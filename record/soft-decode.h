@@ -80,6 +80,7 @@ struct softdec_access {
 	uint64_t addr;           /* data address; valid when reason is SOFTDEC_ADDR or _ADDR_RIP */
 	uint64_t insn_addr;      /* address of the chosen instruction (0 when none was decoded) */
 	uint32_t size;           /* bytes of the memory operand, 0 when unknown or no access */
+	int64_t disp;            /* its displacement (explicit memory operands) */
 	uint8_t insn_len;
 	uint8_t back;            /* its place before the IP: 0 the IP's own, 1 the one ending at
 				  * the IP, 2 the one before that... */

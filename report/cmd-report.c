@@ -329,7 +329,8 @@ static int print_estimate(const struct report_opts *o, struct report_session *s)
 				       .truncated = s->truncated, .no_source = o->no_source,
 				       .full_symbols = o->full_symbols, .stats_only = o->stats,
 				       .no_data_names = o->no_data_names,
-				       .summary = (size_t)o->summary, .map = o->map };
+				       .summary = (size_t)o->summary, .map = o->map,
+				       .duty = s->have_duty ? &s->duty : NULL };
 	int err = stdio_estim_print(stdout, s->m, s->fs, s->e, &po);
 
 	if (err || fflush(stdout))

@@ -436,6 +436,27 @@ static int estim_bucket(const struct estim *e, const struct trace_sample *s)
 	return -1;
 }
 
+static int estim_placed(const struct estim *e, const struct trace_sample *s)
+{
+	switch (e->opts.watch_word_only ? SOFTDEC_ADDR_WORD : softdec_detail_reason(s->detail)) {
+	case SOFTDEC_ADDR:
+	case SOFTDEC_ADDR_RIP: return ESTIM_PLACED_EXACT;
+	case SOFTDEC_ADDR_INFERRED: return ESTIM_PLACED_INFERRED;
+	default: return ESTIM_PLACED_WORD;
+	}
+}
+
+const char *estim_placed_name(int placed)
+{
+	static const char *const names[] = {
+		[ESTIM_PLACED_EXACT] = "exact (from the registers at the trap)",
+		[ESTIM_PLACED_INFERRED] = "inferred (operand size and displacement)",
+		[ESTIM_PLACED_WORD] = "unknown (start of the watched word)",
+	};
+
+	return placed >= 0 && placed <= ESTIM_PLACED_WORD ? names[placed] : "?";
+}
+
 static void estim_feed_sample(struct estim *e, struct maps *maps, const struct trace_sample *ts)
 {
 	struct maps_thread *th = maps_findnew_thread(maps, (int32_t)ts->pid, (int32_t)ts->tid);
@@ -456,6 +477,8 @@ static void estim_feed_sample(struct estim *e, struct maps *maps, const struct t
 	}
 	e->tot.recovered++;
 	e->tot.recovered_weight += in.weight;
+	if (e->opts.mode == ESTIM_WATCH)
+		e->tot.placed[estim_placed(e, ts)]++;
 	in.cpu = (ts->flags & TRACE_SAMPLE_HAS_CPU) ? ts->cpu : TRACE_CPU_NONE;
 	in.kind = estim_kind_of(ts);
 	in.back = e->opts.mode == ESTIM_SOFT ? softdec_detail_back(ts->detail) : 0;

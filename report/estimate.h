@@ -52,6 +52,9 @@ typedef int (*estim_code_fn)(void *ctx, const struct maps_map *map, uint64_t ip,
 struct estim_opts {
 	enum estim_mode mode;
 	uint32_t cl_size;        /* bytes, a power of two (0: 64) */
+	/* watch: the trace predates addresses recomputed from the registers (trace format 1.1):
+	 * every hit is at the start of its watched word */
+	int watch_word_only;
 	estim_code_fn code_sym;  /* NULL: no symbols */
 	void *sym_ctx;
 };
@@ -126,7 +129,18 @@ struct estim_totals {
 	uint64_t no_cpu;                 /* watch: accesses left out of the model (no CPU) */
 	uint64_t model_errors;           /* watch: accesses the model refused */
 	uint64_t unknown_kind;           /* recovered samples of unknown kind (shown as loads) */
+	/* watch: how the hits with an address were placed in their word (ESTIM_PLACED_*) */
+	uint64_t placed[3];
 };
+
+/* estim_totals.placed: the offset of a watch hit was */
+enum {
+	ESTIM_PLACED_EXACT,      /* recomputed from the registers at the trap */
+	ESTIM_PLACED_INFERRED,   /* inferred from the operand's size and displacement */
+	ESTIM_PLACED_WORD,       /* unknown: the start of the watched word */
+};
+/* Names for reports: "exact (from the registers)", ... */
+const char *estim_placed_name(int placed);
 
 struct estim;
 

@@ -217,6 +217,26 @@ static int is_rotated(const struct stdio_estim_opts *o)
 	return o->info && o->info->options && strstr(o->info->options, "rotat");
 }
 
+/* The duty-cycle sentence, wrapped as the other header lines. */
+static void print_duty(FILE *f, const struct c2c_watch_duty *d)
+{
+	char text[1024];
+	const char *p = text;
+
+	c2c_watch_duty_describe(d, text, sizeof(text));
+	while (*p) {
+		size_t n = strlen(p), cut = n;
+
+		if (n > 90)
+			for (cut = 90; cut > 0 && p[cut] != ' '; cut--)
+				;
+		if (!cut)
+			cut = n;
+		fprintf(f, "# %.*s\n", (int)cut, p);
+		p += cut + (p[cut] == ' ');
+	}
+}
+
 static void print_reasons(FILE *f, const struct estim_totals *t, int soft)
 {
 	int i;
@@ -250,6 +270,8 @@ static void print_stats(FILE *f, const struct rm_model *m, const struct rm_findi
 	if (!soft && is_rotated(o))
 		fprintf(f, "# The debug registers were rotated over more words than they can watch at once:\n"
 			"# counts cover only the time each word was watched and transfers are lower bounds.\n");
+	if (!soft && o->duty)
+		print_duty(f, o->duty);
 	fprintf(f, "#\n# %-28s %llu\n", soft ? "Samples:" : "Watchpoint hits:",
 		(unsigned long long)t->samples);
 	if (soft)
@@ -259,6 +281,11 @@ static void print_stats(FILE *f, const struct rm_model *m, const struct rm_findi
 	if (soft)
 		fprintf(f, ", %.2f%% of time", estim_pct(t->recovered_weight, t->weight));
 	fprintf(f, ")\n");
+	if (!soft)
+		fprintf(f, "# %-28s %llu exact, %llu inferred, %llu unknown (the word's start)\n",
+			"Offset in the watched word:", (unsigned long long)t->placed[ESTIM_PLACED_EXACT],
+			(unsigned long long)t->placed[ESTIM_PLACED_INFERRED],
+			(unsigned long long)t->placed[ESTIM_PLACED_WORD]);
 	fprintf(f, "# %-28s %zu (%zu contended)\n", "Cachelines touched:", m->nr_all_lines,
 		fs->nr_contended_lines);
 	if (t->unknown_kind)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "c2c/trace.h"
+#include "c2c/watch.h"
 #include "report/estimate.h"
 #include "report/model/findings.h"
 
@@ -22,6 +23,7 @@ struct stdio_estim_opts {
 	int no_data_names;          /* no Data column, no line names */
 	size_t summary;             /* findings explained (0: none) */
 	int map;                    /* --map: the line map of every line */
+	const struct c2c_watch_duty *duty;  /* watch: the duty cycle, NULL when not recorded */
 };
 
 /* Print the model @m of estimate table @e with its findings @fs. 0, or -EIO when writing

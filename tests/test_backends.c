@@ -1,5 +1,6 @@
 /* The soft and watch backends' pure parts: raw sample parsing, the code map against this test's
- * own executable, --watch parsing, word splitting and the rotation schedule. */
+ * own executable, --watch parsing, word splitting, the rotation schedule, where in its word a
+ * hit went, and the duty cycle. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -17,6 +18,7 @@
 #include "c2c/soft.h"
 #include "record/backend-soft.h"
 #include "record/backend-watch.h"
+#include "record/soft-decode.h"
 #include "record/regs-x86.h"
 
 static void quiet(enum c2c_log_level level, const char *msg, void *ctx)
@@ -305,6 +307,124 @@ static void test_watch_describe(void **state)
 	watch_plan_release(&p);
 }
 
+/* --- where in the word a hit went ------------------------------------------------------------ */
+
+/* Decode the instruction ending at @ip in @code (at 0x1000) as the watch backend does (the
+ * instruction before the trap IP, registers after it) and place it in the word. */
+static enum softdec_reason locate(const uint8_t *code, size_t len, uint64_t ip,
+				  const struct softdec_regs *regs, uint64_t word, unsigned int wlen,
+				  uint64_t *addr)
+{
+	struct softdec_func fn = { .code = code, .len = len, .start = 0x1000 };
+	struct softdec_access acc;
+	struct softdec *sd;
+	enum softdec_reason r;
+
+	assert_int_equal(softdec_new(&sd), 0);
+	softdec_set_max_back(sd, 1);
+	assert_int_equal(softdec_decode(sd, &fn, ip, regs, &acc), 0);
+	r = watch_locate(&acc, word, wlen, addr);
+	softdec_free(sd);
+	return r;
+}
+
+/* Regression (issue "Verdicts you can trust", watch offsets): every hit was put at the watched
+ * word's start, so a store to A+4 under a watch of A/8 read as offset 0 and A.x. */
+static void test_watch_locate(void **state)
+{
+	/* addl $1,0x4(%rdx); mov 0x4(%rax),%eax; movdqu (%rcx),%xmm0; ret */
+	static const uint8_t code[] = { 0x83, 0x42, 0x04, 0x01, 0x8b, 0x40, 0x04,
+					0xf3, 0x0f, 0x6f, 0x01, 0xc3 };
+	struct softdec_regs regs = { .mask = REGS_X86_SOFT_MASK };
+	struct softdec_access acc = { 0 };
+	uint64_t addr;
+
+	(void)state;
+	regs.val[REGS_X86_DX] = 0x2000;
+	regs.val[REGS_X86_AX] = 0x7;            /* the loaded value: the base is gone */
+	regs.val[REGS_X86_CX] = 0x1ff8;         /* a 16-byte load starting before the word */
+	/* registers intact: the exact address */
+	assert_int_equal(locate(code, sizeof(code), 0x1004, &regs, 0x2000, 8, &addr), SOFTDEC_ADDR);
+	assert_int_equal(addr, 0x2004);
+	/* base overwritten by the load itself: the displacement's offset in the 8-byte word */
+	assert_int_equal(locate(code, sizeof(code), 0x1007, &regs, 0x3000, 8, &addr),
+			 SOFTDEC_ADDR_INFERRED);
+	assert_int_equal(addr, 0x3004);
+	/* ... and the word itself when the word is no wider than the access */
+	assert_int_equal(locate(code, sizeof(code), 0x1007, &regs, 0x3004, 4, &addr),
+			 SOFTDEC_ADDR_INFERRED);
+	assert_int_equal(addr, 0x3004);
+	/* a wide access overlapping the word: its first byte in the word */
+	assert_int_equal(locate(code, sizeof(code), 0x100b, &regs, 0x2000, 8, &addr), SOFTDEC_ADDR);
+	assert_int_equal(addr, 0x2000);
+	/* registers that do not reach the word (wrong instruction blamed): the word's start */
+	regs.val[REGS_X86_DX] = 0x9000;
+	assert_int_equal(locate(code, sizeof(code), 0x1004, &regs, 0x2000, 8, &addr),
+			 SOFTDEC_ADDR_WORD);
+	assert_int_equal(addr, 0x2000);
+	/* nothing decoded */
+	assert_int_equal(watch_locate(&acc, 0x2008, 8, &addr), SOFTDEC_ADDR_WORD);
+	assert_int_equal(addr, 0x2008);
+	for (int r = SOFTDEC_ADDR; r < SOFTDEC_REASON__MAX; r++)
+		assert_int_equal(softdec_has_addr((enum softdec_reason)r),
+				 r <= SOFTDEC_ADDR_RIP || r >= SOFTDEC_ADDR_INFERRED);
+}
+
+/* --- duty cycle ----------------------------------------------------------------------------- */
+
+static void test_watch_duty(void **state)
+{
+	struct watch_plan p = { 0 };
+	struct watch_duty_ctl c;
+	size_t w0[] = { 0 }, w1[] = { 1 };
+	uint64_t cpu = 0, hits = 0;
+
+	(void)state;
+	assert_int_equal(watch_plan_add_range(&p, 0x1000, 16, "x"), 0);
+	watch_duty_init(&c, 0.5, 1000, &p);             /* 1 us a hit, traps <= 50% of useful */
+	assert_int_equal(c.armed, 1);
+	assert_int_equal(watch_duty_tick(&c, cpu, hits, w0, 1), 1);   /* the base reading */
+	/* 1 ms, 100 hits: 0.1 ms of traps, 0.9 ms useful, all watched by word 0 */
+	cpu += 1000000, hits += 100;
+	assert_int_equal(watch_duty_tick(&c, cpu, hits, w0, 1), 1);
+	assert_int_equal(c.d.trap_ns, 100000);
+	assert_int_equal(c.d.armed_ns, 900000);
+	assert_int_equal(c.d.word[0].armed_ns, 900000);
+	/* a trap storm: 1 ms all traps (2000 hits, capped at the interval): over budget, pause */
+	cpu += 1000000, hits += 2000;
+	assert_int_equal(watch_duty_tick(&c, cpu, hits, w1, 1), 0);
+	assert_int_equal(c.d.trap_ns, 1100000);
+	assert_int_equal(c.d.armed_ns, 900000);
+	assert_int_equal(c.d.switches, 1);
+	/* the switch took 0.1 ms: not watched */
+	cpu += 100000;
+	watch_duty_switched(&c, cpu, hits);
+	assert_int_equal(c.d.armed_ns, 900000);
+	/* paused: useful time accrues unwatched until traps are within budget again:
+	 * 1.1 ms <= 0.5 * useful needs 2.2 ms useful, 1.0 ms so far */
+	cpu += 1000000;
+	assert_int_equal(watch_duty_tick(&c, cpu, hits, w1, 1), 0);
+	cpu += 1000000;
+	assert_int_equal(watch_duty_tick(&c, cpu, hits, w1, 1), 1);
+	assert_int_equal(c.d.switches, 2);
+	assert_int_equal(c.d.armed_ns, 900000);
+	assert_int_equal(c.d.word[1].armed_ns, 0);
+	assert_int_equal(c.d.cpu_ns, 4100000);
+	/* the share seen: 0.9 ms of 3.0 ms useful */
+	assert_true(c2c_watch_duty_seen(&c.d) > 0.2999 && c2c_watch_duty_seen(&c.d) < 0.3001);
+	assert_false(c2c_watch_duty_bound(&c.d));
+	/* counters that go back (a target lost): a new base, nothing charged */
+	assert_int_equal(watch_duty_tick(&c, 10, 0, w0, 1), 1);
+	assert_int_equal(c.d.cpu_ns, 4100000);
+	/* unbounded: never paused */
+	watch_duty_init(&c, 0, 1000, &p);
+	watch_duty_tick(&c, 0, 0, w0, 1);
+	assert_int_equal(watch_duty_tick(&c, 1000000, 100000, w0, 1), 1);
+	assert_int_equal(c.d.trap_ns, 1000000);
+	assert_true(c2c_watch_duty_bound(&c.d));
+	watch_plan_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +436,8 @@ int main(void)
 		cmocka_unit_test(test_watch_words),
 		cmocka_unit_test(test_watch_rotation),
 		cmocka_unit_test(test_watch_describe),
+		cmocka_unit_test(test_watch_locate),
+		cmocka_unit_test(test_watch_duty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -430,11 +430,43 @@ static void test_estimate_watch_transfers(void **state)
 	assert_non_null(strstr(out, "Xfers"));
 	assert_null(strstr(out, "ESTIMATED"));
 	assert_null(strstr(out, "rotated"));
+	assert_non_null(strstr(out, "Offset in the watched word:  12 exact, 0 inferred, 0 unknown"));
 	free(out);
 	out = print_rotated(f);
 	assert_non_null(strstr(out, "transfers are lower bounds"));
 	free(out);
 	fx_free(f);
+}
+
+/* How watch hits were placed in their words is counted by reason; a trace older than format 1.2
+ * placed every hit at its word's start, whatever the sample says. */
+static void test_estimate_watch_placed(void **state)
+{
+	static const enum softdec_reason reasons[] = { SOFTDEC_ADDR, SOFTDEC_ADDR_RIP,
+						       SOFTDEC_ADDR_INFERRED, SOFTDEC_ADDR_WORD };
+
+	(void)state;
+	for (int old = 0; old < 2; old++) {
+		struct estim_opts o = { .mode = ESTIM_WATCH, .cl_size = 64, .watch_word_only = old };
+		struct fx *f = fx_new(ESTIM_WATCH, 0);
+		const struct estim_totals *t;
+
+		estim_free(f->e);
+		f->e = estim_new(&o);
+		fx_mmap(f, DATA, "/nonexistent/prog", 2, 42);
+		for (size_t i = 0; i < 4; i++)
+			feed(f, 101, 0, DATA + 4 * i, ST, 1, reasons[i]);
+		finish(f);
+		t = estim_totals(f->e);
+		assert_int_equal(t->recovered, 4);
+		assert_int_equal(t->placed[ESTIM_PLACED_EXACT], old ? 0 : 2);
+		assert_int_equal(t->placed[ESTIM_PLACED_INFERRED], old ? 0 : 1);
+		assert_int_equal(t->placed[ESTIM_PLACED_WORD], old ? 4 : 1);
+		fx_free(f);
+	}
+	assert_string_equal(estim_placed_name(ESTIM_PLACED_INFERRED),
+			    "inferred (operand size and displacement)");
+	assert_string_equal(estim_placed_name(7), "?");
 }
 
 /* The advice names the members by the threads that write them. */
@@ -529,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_estimate_unrecovered_reasons),
 		cmocka_unit_test(test_estimate_unknown_kind),
 		cmocka_unit_test(test_estimate_watch_transfers),
+		cmocka_unit_test(test_estimate_watch_placed),
 		cmocka_unit_test(test_estimate_fix_text),
 		cmocka_unit_test(test_estimate_mixed_fix_text),
 		cmocka_unit_test(test_estimate_deterministic),

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "c2c/soft.h"
+#include "c2c/watch.h"
 #include "c2c/xalloc.h"
 #include "report/dsrc.h"
 #include "report/maps.h"
@@ -177,6 +178,17 @@ static size_t tui_estim_stats(const struct tui_model *m, size_t row, struct tui_
 		LINE("  %-34s: %.3f ms", "Sampled CPU time", (double)t->weight / 1e6);
 	LINE("  %-34s: %llu (%.2f%%)", "Data address recovered", (unsigned long long)t->recovered,
 	     estim_pct(t->recovered, t->samples));
+	if (!soft && m->duty) {
+		char text[1024];
+
+		c2c_watch_duty_describe(m->duty, text, sizeof(text));
+		LINE("  %s", text);
+	}
+	if (!soft)
+		LINE("  %-34s: %llu exact, %llu inferred, %llu unknown", "Offset in the watched word",
+		     (unsigned long long)t->placed[ESTIM_PLACED_EXACT],
+		     (unsigned long long)t->placed[ESTIM_PLACED_INFERRED],
+		     (unsigned long long)t->placed[ESTIM_PLACED_WORD]);
 	LINE("  %-34s: %zu (%zu contended)", "Cachelines touched", m->rm->nr_all_lines,
 	     m->fs->nr_contended_lines);
 	LINE("  %-34s: %llu records, %llu samples, %llu throttled", "Lost",

@@ -23,6 +23,7 @@ static void tui_model_sync(struct tui_model *m)
 	m->path = source_path(s->src);
 	m->records = s->records;
 	m->truncated = s->truncated;
+	m->duty = s->have_duty ? &s->duty : NULL;
 }
 
 /* -d and -c are views of PMU data: refused, with the reason, on soft and watch traces. */

@@ -39,6 +39,7 @@ struct tui_model {
 	const char *path;                 /* NULL for a wrapped model */
 	uint64_t records;                 /* records read */
 	int truncated;                    /* the file ended inside a record */
+	const struct c2c_watch_duty *duty; /* watch: the duty cycle, NULL when not recorded */
 	/* private */
 	struct report_session *s;         /* NULL for a wrapped model */
 };

@@ -21,7 +21,9 @@ enum softdec_kind {
 	SOFTDEC_KIND__MAX
 };
 
-/* Why softdec_access.addr is or is not valid. Only the two SOFTDEC_ADDR* reasons carry one. */
+/* Why softdec_access.addr is or is not valid. The SOFTDEC_ADDR* reasons carry one. The last two
+ * are the watch backend's (record/backend-watch.h): a hit whose address the registers after the
+ * trap cannot give is placed in the watched word by the instruction's operand. */
 enum softdec_reason {
 	SOFTDEC_ADDR = 0,        /* address computed from the sampled registers (or absolute) */
 	SOFTDEC_ADDR_RIP,        /* address computed, RIP-relative: exact without registers */
@@ -34,6 +36,9 @@ enum softdec_reason {
 	SOFTDEC_OUTSIDE,         /* the IP is outside the function's bytes */
 	SOFTDEC_MISALIGNED,      /* the IP is not on an instruction boundary of the function */
 	SOFTDEC_DECODE_FAILED,   /* capstone cannot decode the bytes up to the IP */
+	SOFTDEC_ADDR_INFERRED,   /* watch: base register overwritten; the offset in the watched
+				  * word from the operand's size and displacement (an aligned base) */
+	SOFTDEC_ADDR_WORD,       /* watch: no operand to go by; the start of the watched word */
 	SOFTDEC_REASON__MAX
 };
 
@@ -42,7 +47,8 @@ enum softdec_kind softdec_detail_kind(uint16_t detail);
 unsigned int softdec_detail_back(uint16_t detail);
 const char *softdec_reason_name(enum softdec_reason reason);
 const char *softdec_kind_name(enum softdec_kind kind);
-/* True for the reasons that carry an address (SOFTDEC_ADDR, SOFTDEC_ADDR_RIP). */
+/* True for the reasons that carry an address (SOFTDEC_ADDR, _ADDR_RIP, _ADDR_INFERRED,
+ * _ADDR_WORD). */
 int softdec_has_addr(enum softdec_reason reason);
 
 #endif

@@ -30,7 +30,8 @@
 
 #define TRACE_MAGIC         "C2CTRACE"
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 1   /* 1.1: FORK/EXIT records may carry flags */
+#define TRACE_VERSION_MINOR 2   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
+				 * carry the accessed address, and the duty-cycle blob */
 
 #define TRACE_CPU_NONE      UINT32_MAX  /* sample carried no CPU */
 #define TRACE_NODE_NONE     (-1)
@@ -193,6 +194,7 @@ struct trace_lost {
 enum trace_blob_kind {
 	TRACE_BLOB_KALLSYMS = 1, /* /proc/kallsyms text */
 	TRACE_BLOB_SPE_AUX,      /* raw Arm SPE AUX data of one CPU (aux.cpu, aux.offset) */
+	TRACE_BLOB_WATCH_DUTY,   /* the watch backend's duty cycle, text (include/c2c/watch.h) */
 };
 
 struct trace_blob {

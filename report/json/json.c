@@ -66,6 +66,22 @@ static void header(struct jw *w, const struct report_session *s)
 	jw_bool(w, "synthetic", !!(in->flags & TRACE_INFO_SYNTHETIC));
 	jw_bool(w, "truncated", s->truncated);
 	jw_bool(w, "estimated", s->kind == RM_SOFT);
+	if (s->have_duty) {
+		char text[1024];
+
+		c2c_watch_duty_describe(&s->duty, text, sizeof(text));
+		jw_obj(w, "watch_duty");
+		jw_num(w, "budget", s->duty.budget);
+		jw_num(w, "seen", c2c_watch_duty_seen(&s->duty));
+		jw_bool(w, "seen_is_bound", c2c_watch_duty_bound(&s->duty));
+		jw_num(w, "ns_per_hit", s->duty.ns_per_hit);
+		jw_u64(w, "hits", s->duty.hits);
+		jw_u64(w, "cpu_ns", s->duty.cpu_ns);
+		jw_u64(w, "trap_ns", s->duty.trap_ns);
+		jw_u64(w, "switches", s->duty.switches);
+		jw_str(w, "text", text);
+		jw_end(w);
+	}
 	jw_end(w);
 }
 
@@ -118,6 +134,13 @@ static void statistics(struct jw *w, const struct report_session *s)
 		jw_u64(w, "throttled", t->throttle);
 		jw_u64(w, "unknown_kind", t->unknown_kind);
 		jw_u64(w, "lines", estim_nr_lines(s->e));
+		if (s->kind == RM_WATCH) {
+			jw_obj(w, "offsets");
+			jw_u64(w, "exact", t->placed[ESTIM_PLACED_EXACT]);
+			jw_u64(w, "inferred", t->placed[ESTIM_PLACED_INFERRED]);
+			jw_u64(w, "word_start", t->placed[ESTIM_PLACED_WORD]);
+			jw_end(w);
+		}
 		jw_arr(w, "not_recovered");
 		for (i = 0; i < ESTIM_NR_REASONS; i++) {
 			if (!t->reason[i])

@@ -109,12 +109,27 @@ static void new_estim(struct report_session *s)
 {
 	struct estim_opts eo = {
 		.mode = s->kind == RM_WATCH ? ESTIM_WATCH : ESTIM_SOFT,
+		.watch_word_only = s->info->version_major == 1 && s->info->version_minor < 2,
 		.cl_size = s->cl_size,
 		.code_sym = s->sym ? estim_sym : NULL,
 		.sym_ctx = s->sym,
 	};
 
 	s->e = estim_new(&eo);
+}
+
+/* The last duty-cycle blob holds; a bad one is reported once and ignored. */
+static void read_duty(struct report_session *s, const struct trace_blob *b)
+{
+	struct c2c_watch_duty d;
+
+	if (c2c_watch_duty_parse(b->data, b->size, &d)) {
+		if (!s->bad_duty++)
+			c2c_warn("'%s': a corrupt watch duty-cycle record was ignored", s->opts.input);
+		return;
+	}
+	s->duty = d;
+	s->have_duty = 1;
 }
 
 static int read_all(struct report_session *s)
@@ -128,6 +143,8 @@ static int read_all(struct report_session *s)
 	while ((rc = source_next(s->src, &ev)) > 0) {
 		if (ev.type == TRACE_REC_BLOB && ev.blob.kind == TRACE_BLOB_KALLSYMS && s->sym)
 			sym_session_add_kallsyms(s->sym, ev.blob.data, ev.blob.size);
+		else if (ev.type == TRACE_REC_BLOB && ev.blob.kind == TRACE_BLOB_WATCH_DUTY)
+			read_duty(s, &ev.blob);
 		else if (s->t)
 			cltab_feed(s->t, s->maps, &ev);
 		else

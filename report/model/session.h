@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "c2c/watch.h"
+
 #include "report/cltable.h"
 #include "report/estimate.h"
 #include "report/model/findings.h"
@@ -57,6 +59,9 @@ struct report_session {
 	struct td_agg *td;
 	struct rm_model *m;
 	struct rm_findings *fs;
+	int have_duty;                /* watch: the trace holds its duty cycle (format 1.2) */
+	int bad_duty;
+	struct c2c_watch_duty duty;
 };
 
 /* Read @o->input to its end and build everything. 0, or a negative errno with a one-line error

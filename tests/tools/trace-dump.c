@@ -68,6 +68,14 @@ static void print_event(const struct trace_event *ev)
 	case TRACE_REC_BLOB:
 		printf("BLOB kind=%u cpu=%d size=%" PRIu64 "\n", ev->blob.kind, (int)ev->blob.cpu,
 		       ev->blob.size);
+		if (ev->blob.kind == TRACE_BLOB_WATCH_DUTY)   /* text: indented, one key a line */
+			for (const char *p = ev->blob.data, *e = p + ev->blob.size; p < e;) {
+				const char *nl = memchr(p, '\n', (size_t)(e - p));
+				int n = (int)(nl ? nl - p : e - p);
+
+				printf("  %.*s\n", n, p);
+				p += n + 1;
+			}
 		break;
 	default:
 		printf("UNKNOWN type=%d\n", (int)ev->type);
