@@ -30,7 +30,7 @@ void BM_local(benchmark::State& state) {
 std::atomic<unsigned long> x2(0);
 unsigned long x2a[1024];
 void BM_false_shared(benchmark::State& state) {
-    unsigned long& x = x2a[state.thread_index];
+    unsigned long& x = x2a[state.thread_index()];
     const size_t N = state.range(0);
     for (auto _ : state) {
         for (size_t i = 0; i < N; i += 32) {
@@ -44,7 +44,7 @@ void BM_false_shared(benchmark::State& state) {
 std::atomic<unsigned long> x3(0);
 unsigned long x3a[16*1024];
 void BM_not_shared(benchmark::State& state) {
-    unsigned long& x = x3a[16*state.thread_index];
+    unsigned long& x = x3a[16*state.thread_index()];
     const size_t N = state.range(0);
     for (auto _ : state) {
         for (size_t i = 0; i < N; i += 32) {
