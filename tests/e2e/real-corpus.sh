@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# End to end: c2c-lite scored on the corpus of third-party programs with known false sharing
+# and on our own examples (tests/real/README.md): every program of tests/real/manifest.txt,
+# buggy and fixed variant, with every backend that records here (soft; watch where the words
+# have a symbol). It asserts, per backend:
+#   - the share of buggy programs whose top finding names the right object with the right
+#     verdict is at least a floor: the score the current tool reaches, less a margin for
+#     sampling noise (SOFT_FLOOR, WATCH_FLOOR below; raise them as the tool improves);
+#   - the share of fixed variants with no false-sharing flag (and no true-sharing one unless
+#     the program truly shares) is at least a floor (*_CLEAN_FLOOR).
+# The issue's target is SCORE_MIN=90 FIXED_CLEAN_MIN=100: setting them in the environment
+# replaces the floors of every backend (e.g. `SCORE_MIN=90 bash tests/e2e/real-corpus.sh`).
+# Before scoring, it checks that the scorer can fail: the rules on made-up findings, and one
+# example scored with its variants swapped (the fixed one as the buggy one) must be flagged.
+# CORPUS_ONLY=REGEX,... scores a subset (all by default); CORPUS_KEEP=DIR keeps the traces.
+# Skips (77) when no backend can record here.
+set -u
+BUILD=${BUILD:-build}
+C2C=${C2C:-$PWD/$BUILD/c2c-lite}
+export BUILD C2C
+
+# Measured on the project's 2-core VM (tests/real/README.md, "Scores"); floors are below them.
+SOFT_FLOOR=40 SOFT_CLEAN_FLOOR=90
+WATCH_FLOOR=20 WATCH_CLEAN_FLOOR=80
+
+command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
+start=$SECONDS
+python3 tests/real/score.py --check-rules || exit 1
+
+# The scorer must flag a wrong answer: scored as if swapped, false_sharing's fixed variant
+# (padded: no finding) is a buggy program without its finding, and false_sharing itself is a
+# "fixed" variant with a false-sharing flag; with a floor of 100%, score.sh must fail.
+out=$(bash tests/real/score.sh --backends soft --only example-false_sharing --swap \
+	--min soft=100/100 2>&1)
+rc=$?
+[ $rc -eq 77 ] && { echo "$out"; exit 77; }
+if [ $rc -ne 1 ] || ! grep -Eq '^example-false_sharing +soft +NO +NO +NO ' <<<"$out"; then
+	echo "FAIL: the swapped variants were not flagged (exit $rc):"
+	echo "$out"
+	exit 1
+fi
+echo "self-test: swapped variants flagged, as they must be"
+
+min=(--min "soft=${SCORE_MIN:-$SOFT_FLOOR}/${FIXED_CLEAN_MIN:-$SOFT_CLEAN_FLOOR}"
+	--min "watch=${SCORE_MIN:-$WATCH_FLOOR}/${FIXED_CLEAN_MIN:-$WATCH_CLEAN_FLOOR}")
+extra=()
+[ -n "${CORPUS_ONLY:-}" ] && extra+=(--only "$CORPUS_ONLY")
+[ -n "${CORPUS_KEEP:-}" ] && extra+=(--keep "$CORPUS_KEEP")
+bash tests/real/score.sh "${min[@]}" "${extra[@]+"${extra[@]}"}"
+rc=$?
+echo "real-corpus: $((SECONDS - start)) s"
+exit $rc
