@@ -17,8 +17,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "report/cltable.h"
-#include "report/maps.h"
+#include "report/aggregate/cltable.h"
+#include "report/resolve/maps.h"
 
 #define NR_LINES 100000ULL
 #define BATCH 65536

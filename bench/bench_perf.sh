@@ -61,6 +61,6 @@ for n in "${sizes[@]}"; do
 		echo "  c2c-lite report vs perf: $(ratio "$pw" "$wall") faster (wall), $(ratio "$pcpu" "$cpu")" \
 			"(cpu), $(ratio "$prss" "$rss") less memory (targets: 10x, 5x)"
 	else
-		echo "  c2c-lite report failed on perf.data (does report/source.c read perf.data yet?)"
+		echo "  c2c-lite report failed on perf.data (does report/read/source.c read perf.data yet?)"
 	fi
 done

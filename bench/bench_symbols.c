@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report/symbols.h"
+#include "report/resolve/symbols.h"
 
 #define NFUNC 6000
 #define PAGE 4096ull

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "c2c/log.h"
-#include "report/perfdata.h"
+#include "report/read/perfdata.h"
 
 static void quiet(enum c2c_log_level level, const char *msg, void *ctx)
 {

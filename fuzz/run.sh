@@ -17,7 +17,7 @@ LIBS="$(pkg-config --libs libzstd zlib libelf libdw capstone) -lpthread -lm"
 
 # The library sources a target may need: lib/ and the perf.data reader. Objects are rebuilt
 # when their source is newer.
-srcs=(lib/*.c report/perfdata*.c)
+srcs=(lib/*.c report/read/perfdata*.c)
 objs=()
 for s in "${srcs[@]}"; do
 	o=$out/obj/$(echo "$s" | tr / _).o

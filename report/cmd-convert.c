@@ -12,7 +12,7 @@
 #include "c2c/cmds.h"
 #include "c2c/log.h"
 #include "c2c/trace.h"
-#include "report/perfdata.h"
+#include "report/read/perfdata.h"
 
 struct convert_opts {
 	const char *input, *output;

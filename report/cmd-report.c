@@ -10,14 +10,14 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
-#include "report/cltable.h"
+#include "report/aggregate/cltable.h"
 #include "report/cmdline.h"
 #include "report/json/json.h"
 #include "report/model/session.h"
-#include "report/stdio-estimate.h"
-#include "report/stdio.h"
+#include "report/stdio/stdio-estimate.h"
+#include "report/stdio/stdio.h"
 #include "report/stdio/summary.h"
-#include "report/topdown-agg.h"
+#include "report/aggregate/topdown-agg.h"
 
 static const char report_usage[] =
 	"usage: c2c-lite report [options]\n"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "c2c/log.h"
-#include "report/cltable-view.h"
+#include "report/aggregate/cltable-view.h"
 #include "report/cmdline.h"
 
 int cmdline_display(const char *s)

@@ -1,4 +1,4 @@
-/* Tests of report/cltable: line and offset keys, shared-line selection, the 0.1% display filter,
+/* Tests of report/aggregate/cltable: line and offset keys, shared-line selection, the 0.1% display filter,
  * ordering and ties, cycles means, PA counts, node attribution and the symbol hook (a fake). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/cltable.h"
-#include "report/maps.h"
+#include "report/aggregate/cltable.h"
+#include "report/resolve/maps.h"
 
 #define LH     ((uint64_t)DSRC_LVL_HIT << DSRC_LVL_SHIFT)
 #define LOAD   ((uint64_t)DSRC_OP_LOAD)

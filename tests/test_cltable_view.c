@@ -1,4 +1,4 @@
-/* Tests of report/cltable-view: re-filtering, re-sorting and offset order over a finished table
+/* Tests of report/aggregate/cltable-view: re-filtering, re-sorting and offset order over a finished table
  * built in memory from trace records, for every display mode. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "report/cltable-view.h"
-#include "report/dsrc.h"
+#include "report/aggregate/cltable-view.h"
+#include "report/aggregate/dsrc.h"
 
 #define APP 0x400000ULL
 

@@ -1,4 +1,4 @@
-/* Tests of report/dsrc: every decision of c2c-semantics.md §2.3 and the Appendix A encodings,
+/* Tests of report/aggregate/dsrc: every decision of c2c-semantics.md §2.3 and the Appendix A encodings,
  * table-driven; each row names the counters it must bump (all others must stay 0). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/dsrc.h"
+#include "report/aggregate/dsrc.h"
 
 #define OP(x)     ((uint64_t)(x) << DSRC_OP_SHIFT)
 #define LVL(x)    ((uint64_t)(x) << DSRC_LVL_SHIFT)

@@ -1,5 +1,5 @@
-/* cmocka suite of report/estimate.c, the report model and findings built from it
- * (report/model/) and report/stdio-estimate.c: hand-built soft and watch sample streams go
+/* cmocka suite of report/aggregate/estimate.c, the report model and findings built from it
+ * (report/model/) and report/stdio/stdio-estimate.c: hand-built soft and watch sample streams go
  * through estim_feed() with a maps model holding one anonymous and one file mapping; the test
  * names the file mapping's bytes ("buf1.a", "buf1.b") the way rm_name() would. */
 #define _GNU_SOURCE
@@ -13,9 +13,9 @@
 #include <cmocka.h>
 
 #include "c2c/soft.h"
-#include "report/estimate.h"
+#include "report/aggregate/estimate.h"
 #include "report/model/findings.h"
-#include "report/stdio-estimate.h"
+#include "report/stdio/stdio-estimate.h"
 #include "record/soft-decode.h"
 
 #define PID 100

@@ -1,4 +1,4 @@
-/* Tests of report/maps: perf's thread and map semantics (lookup by cpumode, map-relative
+/* Tests of report/resolve/maps: perf's thread and map semantics (lookup by cpumode, map-relative
  * addresses, overlap trimming, fork sharing/copying, comm inheritance, anonymous detection). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/maps.h"
+#include "report/resolve/maps.h"
 
 static struct trace_mmap mm(uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
 			    uint32_t flags, uint64_t ino, const char *file, uint8_t mode)

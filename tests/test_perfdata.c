@@ -1,4 +1,4 @@
-/* Tests of the perf.data reader (report/perfdata*.c). A tiny writer below builds perf.data
+/* Tests of the perf.data reader (report/read/perfdata*.c). A tiny writer below builds perf.data
  * images in memory (file and pipe mode, either byte order, zstd-compressed records), so every
  * field can be checked and every header field mutated: the reader must decode what perf would,
  * order records the way perf's ordered events do, and meet truncated or corrupt input with a
@@ -23,7 +23,7 @@
 #include "c2c/log.h"
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
-#include "report/perfdata.h"
+#include "report/read/perfdata.h"
 #include "tests/tools/gen/perf-bytes.h"
 
 /* --- log capture ------------------------------------------------------------------------------ */
@@ -901,7 +901,7 @@ static void test_perfdata_id_index(void **state)
 
 /* perf_event__synthesize_fork() sets PERF_RECORD_MISC_FORK_EXEC on the FORKs it writes for
  * tasks that already ran; a kernel FORK has misc 0. The reader passes the mark on, so the maps of
- * a synthesized child are not copied from its parent (report/maps.c). */
+ * a synthesized child are not copied from its parent (report/resolve/maps.c). */
 static void test_perfdata_fork_exec(void **state)
 {
 	(void)state;

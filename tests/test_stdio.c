@@ -1,4 +1,4 @@
-/* Tests of report/columns and report/stdio: the table mechanics, and a whole report checked
+/* Tests of report/stdio/columns and report/stdio/stdio: the table mechanics, and a whole report checked
  * against real perf 6.1 output (the example of c2c-semantics.md §6.4, symbols from a fake). */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -10,10 +10,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/cltable.h"
-#include "report/columns.h"
-#include "report/maps.h"
-#include "report/stdio.h"
+#include "report/aggregate/cltable.h"
+#include "report/stdio/columns.h"
+#include "report/resolve/maps.h"
+#include "report/stdio/stdio.h"
 
 /* Output of perf c2c report --stdio 6.1.187 for the samples built in build_example(). */
 static const char golden[] =

@@ -1,4 +1,4 @@
-/* Tests of report/symbols.h. The programs under tests/symprogs/ are compiled at run time into a
+/* Tests of report/resolve/symbols.h. The programs under tests/symprogs/ are compiled at run time into a
  * temporary directory; expected addresses come from the binaries' own symbol and line tables
  * (read here with libelf/libdw), and mappings are built the way the kernel reports them for a
  * process that mapped the binary (PIE at a random page-aligned base, non-PIE at its link
@@ -12,7 +12,7 @@
 #include <sys/utsname.h>
 
 #include "c2c/xalloc.h"
-#include "report/sym-int.h"  /* sym_demangle_available() */
+#include "report/resolve/sym-int.h"  /* sym_demangle_available() */
 #include "tests/symprogs/symprog.h"
 #include "tests/symprogs/symtest.h"
 

@@ -1,4 +1,4 @@
-/* Tests of sym_data_type() (report/symbols.h): data-type profiling. tests/symprogs/prog_heap.c is
+/* Tests of sym_data_type() (report/resolve/symbols.h): data-type profiling. tests/symprogs/prog_heap.c is
  * compiled at run time (-O2 and -O1, PIE, loaded at a random base); every instruction of each
  * test function that has a memory operand is decoded here with capstone (function bounds from
  * the ELF symbol table) and looked up, and the set of member names found per function must be

@@ -1,4 +1,4 @@
-/* Tests of report/topdown-agg: metric order from event names, intervals per (CPU, thread), bases
+/* Tests of report/aggregate/topdown-agg: metric order from event names, intervals per (CPU, thread), bases
  * and rebasing, per-line and per-function sums, and the printed block. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/topdown-agg.h"
+#include "report/aggregate/topdown-agg.h"
 
 static struct trace_info info_of(struct trace_event_desc *ev, const char *const *names, int n)
 {

@@ -21,7 +21,7 @@
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
 #include "record/soft-decode.h"
-#include "report/dsrc.h"
+#include "report/aggregate/dsrc.h"
 #include "tui/draw.h"
 #include "tui/list.h"
 #include "tui/srcfile.h"

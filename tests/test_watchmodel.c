@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/watch-model.h"
+#include "report/aggregate/watch-model.h"
 
 #define LINE 0x10000ULL          /* line A */
 #define LINE2 0x10040ULL         /* line B: the next 64-byte line */

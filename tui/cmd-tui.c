@@ -14,7 +14,7 @@
 #include "c2c/cmds.h"
 #include "c2c/log.h"
 #include "report/cmdline.h"
-#include "report/source.h"
+#include "report/read/source.h"
 #include "tui/draw.h"
 #include "tui/srcfile.h"
 #include "tui/term.h"

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "c2c/xalloc.h"
-#include "report/cltable-view.h"
-#include "report/maps.h"
+#include "report/aggregate/cltable-view.h"
+#include "report/resolve/maps.h"
 #include "tui/draw-int.h"
 
 #define SYM_W 34

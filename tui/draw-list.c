@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/cltable-view.h"
+#include "report/aggregate/cltable-view.h"
 #include "tui/draw-int.h"
 
 #define TUI_ADDR_W 16

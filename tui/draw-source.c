@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/dsrc.h"
-#include "report/maps.h"
+#include "report/aggregate/dsrc.h"
+#include "report/resolve/maps.h"
 #include "tui/draw-int.h"
 
 /* --- source ------------------------------------------------------------------------------------ */

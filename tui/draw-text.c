@@ -11,8 +11,8 @@
 #include "c2c/soft.h"
 #include "c2c/watch.h"
 #include "c2c/xalloc.h"
-#include "report/dsrc.h"
-#include "report/maps.h"
+#include "report/aggregate/dsrc.h"
+#include "report/resolve/maps.h"
 #include "report/stdio/summary.h"
 #include "tui/draw-int.h"
 

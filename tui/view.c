@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "c2c/xalloc.h"
-#include "report/cltable-view.h"
+#include "report/aggregate/cltable-view.h"
 #include "tui/draw.h"
 #include "tui/view.h"
 

@@ -2,7 +2,7 @@
  * writer and streaming reader. docs/trace-format.md is the byte-level specification.
  *
  * The records below (struct trace_sample, trace_mmap, ...) are the lingua franca of c2c-lite:
- * `record` writes them, the trace reader gives them back, the perf.data reader (report/perfdata.h)
+ * `record` writes them, the trace reader gives them back, the perf.data reader (report/read/perfdata.h)
  * produces the same structs, and report/ consumes them without knowing where they came from.
  *
  * On disk (all integers little-endian):

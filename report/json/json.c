@@ -8,7 +8,7 @@
 
 #include "c2c/soft.h"
 #include "c2c/xalloc.h"
-#include "report/cltable-view.h"
+#include "report/aggregate/cltable-view.h"
 #include "report/json/json.h"
 #include "report/json/jw.h"
 

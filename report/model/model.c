@@ -1,5 +1,5 @@
-/* The report model (see model.h): built from a finished PMU table (report/cltable.h) or estimate
- * table (report/estimate.h); named through names.h. */
+/* The report model (see model.h): built from a finished PMU table (report/aggregate/cltable.h) or estimate
+ * table (report/aggregate/estimate.h); named through names.h. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -9,10 +9,10 @@
 
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
-#include "report/cltable-view.h"
+#include "report/aggregate/cltable-view.h"
 #include "report/model/model.h"
 #include "report/model/names.h"
-#include "report/symbols.h"
+#include "report/resolve/symbols.h"
 
 /* --- strings ----------------------------------------------------------------------------------- */
 

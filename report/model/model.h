@@ -1,9 +1,11 @@
 /* model: the one report model every front end reads: the stdio report, the TUI, JSON and CSV,
  * and `diff`. The pipeline is
  *
- *     read (report/read: source, perf.data, trace)  ->  resolve (maps, symbols)
- *       ->  aggregate (the backend's table: cltable for PMU samples, estimate for soft and
- *           watch samples)  ->  model (this file)  ->  findings (findings.h)  ->  front ends
+ *     read (report/read: source, perf.data, trace)  ->  resolve (report/resolve: maps,
+ *       symbols)  ->  aggregate (report/aggregate: cltable for PMU samples, estimate for soft
+ *       and watch samples)  ->  model (this file)  ->  findings (findings.h)  ->  front ends
+ *
+ * (docs/architecture.md says where each concern lives.)
  *
  * Every backend gives the same shape: cachelines in display order, each with offset rows (a row
  * per offset and coalesce key: code address by default) and the touches (which thread read,
@@ -22,9 +24,9 @@
 #include <stdint.h>
 
 #include "c2c/trace.h"
-#include "report/cltable.h"
-#include "report/estimate.h"
-#include "report/maps.h"
+#include "report/aggregate/cltable.h"
+#include "report/aggregate/estimate.h"
+#include "report/resolve/maps.h"
 
 struct sym_session;
 

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/maps.h"
-#include "report/symbols.h"
+#include "report/resolve/maps.h"
+#include "report/resolve/symbols.h"
 
 /* Where a data address lies, as its line and its row know it. */
 struct rm_where {

@@ -8,9 +8,9 @@
 
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
-#include "report/cltable-view.h"
+#include "report/aggregate/cltable-view.h"
 #include "report/model/session.h"
-#include "report/symbols.h"
+#include "report/resolve/symbols.h"
 
 #define RS_PROGRESS_EVERY 65536
 

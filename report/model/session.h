@@ -13,12 +13,12 @@
 
 #include "c2c/watch.h"
 
-#include "report/cltable.h"
-#include "report/estimate.h"
+#include "report/aggregate/cltable.h"
+#include "report/aggregate/estimate.h"
 #include "report/model/findings.h"
 #include "report/model/model.h"
-#include "report/source.h"
-#include "report/topdown-agg.h"
+#include "report/read/source.h"
+#include "report/aggregate/topdown-agg.h"
 
 struct rs_opts {
 	const char *input;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cross-checks code symbolization (report/symbols.h) against addr2line, which is where perf 6.1
+# Cross-checks code symbolization (report/resolve/symbols.h) against addr2line, which is where perf 6.1
 # (built without libbfd) gets its Source:Line column: for every instruction of a program built
 # -O2 with inlining (PIE, mapped at a made-up base) and of a -O1 non-PIE one, our srcfile:line must
 # equal addr2line's first (innermost) location (where the line table has no row, crtstuff.c's

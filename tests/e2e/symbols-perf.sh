@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compares code symbolization (report/symbols.h) with what perf itself prints: records
+# Compares code symbolization (report/resolve/symbols.h) with what perf itself prints: records
 # tests/symprogs/prog_inline.c (built -O2, inlined helper) with the cpu-clock software event, then
 # for every distinct user-space sample in a file mapping, our symbol must equal perf's Symbol and
 # basename(srcfile):line perf's srcline: "FILE:0" or "??:0" where addr2line finds the function but

@@ -1,4 +1,4 @@
-/* Driver for the tests/e2e/symbols-*.sh scripts: resolves addresses through report/symbols.h.
+/* Driver for the tests/e2e/symbols-*.sh scripts: resolves addresses through report/resolve/symbols.h.
  * Built by the scripts with cc against $BUILD/libc2c.a.
  *
  * Reads lines "code|data START LEN PGOFF PROT FILE ADDR" (numbers in hex, FILE without spaces)
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/symbols.h"
+#include "report/resolve/symbols.h"
 
 static const char *str(const char *s)
 {

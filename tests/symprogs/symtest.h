@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "c2c/xalloc.h"
-#include "report/symbols.h"
+#include "report/resolve/symbols.h"
 
 #define PAGE 4096ull
 #define MAX_MAPS 8

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "c2c/trace.h"
-#include "report/dsrc.h"
+#include "report/aggregate/dsrc.h"
 
 #define MAX_STATE 64
 

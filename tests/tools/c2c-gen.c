@@ -34,7 +34,7 @@
 
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
-#include "report/dsrc.h"
+#include "report/aggregate/dsrc.h"
 #include "tests/tools/gen/perf-writer.h"
 
 /* --- data_src builders ---------------------------------------------------------------------- */

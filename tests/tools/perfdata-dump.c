@@ -3,7 +3,7 @@
  *   perfdata-dump FILE|-   samples as "S pid tid cpu time addr ip phys weight data_src event",
  *                          LOST/THROTTLE records as "L kind count time event"
  *   perfdata-dump -s FILE  only samples, as "pid tid time ip sym dso": the ip's map through the
- *                          side-band (report/maps.h) and its symbol (report/symbols.h), "[unknown]"
+ *                          side-band (report/resolve/maps.h) and its symbol (report/resolve/symbols.h), "[unknown]"
  *                          for what is not found, as perf script -F pid,tid,time,ip,sym,dso
  *   perfdata-dump -F LIST FILE  only samples, the fields of LIST (comma-separated, any order):
  *                          comm pid tid cpu time (ns) event addr ip phys dsrc (hex without 0x)
@@ -28,9 +28,9 @@
 #include <string.h>
 
 #include "c2c/trace.h"
-#include "report/maps.h"
-#include "report/perfdata.h"
-#include "report/symbols.h"
+#include "report/resolve/maps.h"
+#include "report/read/perfdata.h"
+#include "report/resolve/symbols.h"
 
 /* The running kernel's build-id (the GNU note in /sys/kernel/notes); 0 bytes when unknown. */
 static size_t running_kernel_id(uint8_t *id)

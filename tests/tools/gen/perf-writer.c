@@ -78,7 +78,7 @@
 #include <zstd.h>
 
 #include "c2c/xalloc.h"
-#include "report/dsrc.h"
+#include "report/aggregate/dsrc.h"
 #include "tests/tools/gen/perf-bytes.h"
 #include "tests/tools/gen/perf-writer.h"
 

@@ -1,0 +1,1485 @@
+/* The cacheline table (see report/aggregate/cltable.h).
+ *
+ * Aggregation keeps compact records, not the public structs: lines and offset entries live in
+ * chunked arrays (indices stay valid, nothing moves) found through open-addressing hash tables of
+ * 8-byte slots. A sample's decoded counter block depends only on its data_src word and three
+ * flags, so decoded blocks are interned as "classes" and an offset entry keeps only small
+ * (class, node) -> count cells; line, node and total counters are sums of those, computed once
+ * in cltab_finish(). Counters are u32 like perf's: n * vector wraps exactly as n additions do.
+ * Cycles means keep perf's running-mean arithmetic per entry, in sample order. An entry with
+ * one sample (most of them) keeps just that sample's class, node and weight; its cells and
+ * means move to an extension record when a second sample comes.
+ *
+ * cltab_finish() sums the lines, sorts them, applies the display filter and builds the public
+ * cltab_line / cltab_offset structs only for the displayed lines. Every comparator ends on a
+ * total order (creation order), so the output is deterministic. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "c2c/log.h"
+#include "c2c/xalloc.h"
+#include "report/aggregate/cltable.h"
+
+#define CLTAB_DISPLAY_LIMIT 0.001  /* perf's DISPLAY_LINE_LIMIT */
+
+/* --- compact records ------------------------------------------------------------------------ */
+
+#define CLTAB_CLS_BITS 20
+#define CLTAB_MAX_CLS ((1u << CLTAB_CLS_BITS) - 1)   /* key + 1 must fit 32 bits */
+#define CLTAB_NO_NODE 0xfffu    /* 12 bits: nodes 0..4094 get per-node counters */
+#define CLTAB_CELLS 4           /* cells inside an entry */
+#define CLTAB_BLK_CELLS 7       /* cells per overflow block */
+
+struct cltab_cell {
+	uint32_t cls : CLTAB_CLS_BITS;   /* decoded class */
+	uint32_t node : 12;               /* sampling CPU's node or CLTAB_NO_NODE */
+	uint32_t n;             /* 0: free (a wrapped count is 0 mod 2^32 too) */
+};
+
+struct cltab_cellblk {
+	struct cltab_cell c[CLTAB_BLK_CELLS];
+	uint32_t next;          /* block index + 1, 0: none */
+};
+
+/* One line: what every sample touches (the key, the PA state); followed by nodeset[node_words],
+ * 64 bytes in all with one node word. */
+struct cltab_lrec {
+	uint64_t cl, ino, gen;
+	uint32_t maj, min;
+	int32_t pid;
+	uint8_t cpumode, has_map, anon;
+	uint64_t paddr, paddr_cnt;
+};
+
+/* The rest of a line, in a parallel array. */
+struct cltab_lcold {
+	const struct maps_map *dmap;
+	uint64_t addr;
+};
+
+/* One offset entry; followed by cpuset[cpu_words], nodeset[node_words] (96 bytes in all for
+ * up to 64 CPUs and nodes). Most entries see one sample: that sample's class, node and weight
+ * are kept inline (key0, w0) and the counter cells and cycles means move to an extension
+ * (struct cltab_ext) at the second sample. The cpumode is the line's (part of its key). */
+struct cltab_ent {
+	uint32_t line;
+	uint32_t ext;                  /* extension index + 1; 0: key0/w0 hold the samples */
+	uint64_t offset, ip;
+	const struct maps_thread *thread;
+	const struct maps_map *cmap;
+	uint64_t w0;                   /* weight of the only sample */
+	uint32_t key0;                 /* (cls | node << CLTAB_CLS_BITS) + 1; 0: no sample yet */
+	uint32_t paddr_cnt;
+	uint64_t paddr;
+	uint64_t disp_offset, code_al;
+};
+
+/* Counters of an entry with two samples or more. */
+struct cltab_ext {
+	struct cltab_cell cell[CLTAB_CELLS];
+	uint32_t more;                 /* overflow cell block (index + 1) */
+	uint32_t nmean[CLTAB_CYC_NR];
+	double mean[CLTAB_CYC_NR];
+};
+
+/* One thread's samples in one offset entry: who loads and stores what (the findings' and the
+ * line map's input). Only threads other than the entry's first get a record, found through a
+ * hash on (entry, thread): most entries are one thread's, and the first thread's counts are the
+ * entry's minus the others'. Touches are gathered only for the displayed lines, by one pass in
+ * cltab_finish(). */
+struct cltab_trec {
+	const struct maps_thread *thread;
+	uint32_t ent;
+	uint32_t n[CLTAB_T_NR];
+};
+
+#define CLTAB_HUGE_SHIFT 21
+#define CLTAB_HUGE (1u << CLTAB_HUGE_SHIFT)   /* a transparent huge page */
+
+/* Growable array of fixed-size elements in chunks: elements never move. The table is probed at
+ * random, and on virtual machines every TLB miss is a two-dimensional page walk, so chunks are
+ * huge-page aligned and marked for transparent huge pages (a hint: its failure only costs
+ * speed). */
+struct cltab_arr {
+	unsigned char **chunk;
+	size_t nr_chunk, cap_chunk, esize;
+	uint32_t shift, mask, nr;  /* chunks of 1 << shift elements: a whole number of huge pages */
+};
+
+struct cltab_slot {
+	uint32_t h;             /* low 32 bits of the hash */
+	uint32_t idx;           /* element index + 1, 0: empty */
+};
+
+struct cltab_hash {
+	struct cltab_slot *slot;
+	size_t cap, nr;
+};
+
+struct cltab_class {
+	struct dsrc_stats st;
+	int cyc;                /* CLTAB_CYC_* or -1 */
+};
+
+#define CLTAB_DCACHE 4096   /* decode cache: (data_src, flags) -> class, direct mapped */
+
+struct cltab_dcache {
+	uint64_t ds;
+	uint32_t flags;         /* bit 3 set: valid */
+	uint32_t cls;
+};
+
+#define CLTAB_PENDING 32
+
+struct cltab {
+	struct cltab_opts opts;
+	struct cltab_sample pending[CLTAB_PENDING];   /* resolved, not yet added */
+	size_t nr_pending;
+	int32_t *cpu_node;
+	struct trace_mem_range *ranges;
+	uint64_t cl_mask;
+	uint32_t cpu_words, node_words, node_bits;
+	struct cltab_arr lines, lcold, ents, exts, blks, touches;
+	struct cltab_hash lhash, ehash, thash;
+	struct cltab_class *cls;
+	uint32_t nr_cls, cap_cls;
+	uint32_t *cls_n;                  /* samples per class */
+	struct cltab_hash chash;          /* classes by content */
+	struct cltab_dcache *dcache;
+	struct cltab_line **shown;
+	size_t nr_shown;
+	struct dsrc_stats total, shared;
+	uint32_t nr_shared;
+	struct cltab_counts counts;
+	int co_pid, co_tid, co_iaddr, co_dso;   /* coalesce keys in use */
+	int finished;
+};
+
+/* --- allocation ----------------------------------------------------------------------------- */
+
+/* A zeroed block of @size bytes. From 1 MiB on, fresh anonymous memory (zero without being
+ * touched: pages cost only when used), 2 MiB aligned and marked for huge pages. */
+static void *cltab_zalloc(size_t size)
+{
+	size_t len = (size + CLTAB_HUGE - 1) / CLTAB_HUGE * CLTAB_HUGE;
+	uintptr_t p, a;
+	void *m;
+
+	if (size < CLTAB_HUGE / 2)
+		return xcalloc(1, size);
+	m = mmap(NULL, len + CLTAB_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return xcalloc(1, len + CLTAB_HUGE);   /* aborts when memory is really out */
+	p = (uintptr_t)m;
+	a = (p + CLTAB_HUGE - 1) & ~(uintptr_t)(CLTAB_HUGE - 1);
+	if (a > p)
+		munmap(m, a - p);
+	if (p + CLTAB_HUGE > a)
+		munmap((void *)(a + len), p + CLTAB_HUGE - a);
+	madvise((void *)a, len, MADV_HUGEPAGE);
+	return (void *)a;
+}
+
+/* Release a block of cltab_zalloc(@size). */
+static void cltab_zfree(void *p, size_t size)
+{
+	size_t len = (size + CLTAB_HUGE - 1) / CLTAB_HUGE * CLTAB_HUGE;
+
+	if (!p)
+		return;
+	if (size < CLTAB_HUGE / 2)
+		free(p);
+	else if (((uintptr_t)p & (CLTAB_HUGE - 1)) == 0)
+		munmap(p, len);
+	else
+		free(p);   /* the calloc fallback (never 2 MiB aligned: malloc headers) */
+}
+
+/* Elements of @esize bytes, rounded up to 32 when over 48 (two cache lines at most for 64),
+ * else to 8. A chunk holds 2^(21 - ctz(esize)) of them: esize / 2^ctz huge pages. */
+static void cltab_arr_init(struct cltab_arr *a, size_t esize)
+{
+	a->esize = esize > 48 ? (esize + 31) & ~(size_t)31 : (esize + 7) & ~(size_t)7;
+	a->shift = CLTAB_HUGE_SHIFT - (uint32_t)__builtin_ctzll(a->esize);
+	a->mask = (1u << a->shift) - 1;
+}
+
+static inline void *cltab_at(const struct cltab_arr *a, uint32_t i)
+{
+	return a->chunk[i >> a->shift] + (size_t)(i & a->mask) * a->esize;
+}
+
+/* A new zeroed element; its index in *idx. */
+static void *cltab_arr_new(struct cltab_arr *a, uint32_t *idx)
+{
+	if ((a->nr >> a->shift) == a->nr_chunk) {
+		a->chunk = xgrow(a->chunk, &a->cap_chunk, a->nr_chunk + 1, sizeof(*a->chunk));
+		a->chunk[a->nr_chunk++] = cltab_zalloc(((size_t)a->mask + 1) * a->esize);
+	}
+	*idx = a->nr++;
+	return cltab_at(a, *idx);
+}
+
+static void cltab_arr_free(struct cltab_arr *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_chunk; i++)
+		cltab_zfree(a->chunk[i], ((size_t)a->mask + 1) * a->esize);
+	free(a->chunk);
+}
+
+static void cltab_hash_init(struct cltab_hash *h, size_t cap)
+{
+	h->cap = cap;
+	h->slot = cltab_zalloc(cap * sizeof(*h->slot));
+}
+
+static void cltab_hash_grow(struct cltab_hash *h)
+{
+	struct cltab_slot *old = h->slot;
+	size_t i, j, cap = h->cap;
+
+	cltab_hash_init(h, cap * 2);
+	for (i = 0; i < cap; i++) {
+		if (!old[i].idx)
+			continue;
+		for (j = old[i].h & (h->cap - 1); h->slot[j].idx; j = (j + 1) & (h->cap - 1))
+			;
+		h->slot[j] = old[i];
+	}
+	cltab_zfree(old, cap * sizeof(*old));
+}
+
+/* Insert at free slot @j found by a failed probe; grows at half load. */
+static void cltab_hash_put(struct cltab_hash *h, size_t j, uint32_t hv, uint32_t idx)
+{
+	h->slot[j].h = hv;
+	h->slot[j].idx = idx + 1;
+	if (++h->nr * 2 > h->cap)
+		cltab_hash_grow(h);
+}
+
+static int cltab_cmp_range(const void *a, const void *b)
+{
+	const struct trace_mem_range *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+struct cltab *cltab_new(const struct cltab_opts *opts)
+{
+	struct cltab *t = xcalloc(1, sizeof(*t));
+	uint32_t i;
+
+	t->opts = *opts;
+	if (!t->opts.nr_coalesce) {
+		t->opts.coalesce[0] = CLTAB_CO_IADDR;
+		t->opts.nr_coalesce = 1;
+	}
+	t->cl_mask = opts->cl_size ? ~((uint64_t)opts->cl_size - 1) : 0;
+	for (i = 0; i < (uint32_t)t->opts.nr_coalesce; i++) {
+		t->co_pid |= t->opts.coalesce[i] == CLTAB_CO_PID;
+		t->co_tid |= t->opts.coalesce[i] == CLTAB_CO_TID;
+		t->co_iaddr |= t->opts.coalesce[i] == CLTAB_CO_IADDR;
+		t->co_dso |= t->opts.coalesce[i] == CLTAB_CO_DSO;
+	}
+	t->cpu_words = (opts->nr_cpus + 63) / 64;
+	if (!t->cpu_words)
+		t->cpu_words = 1;
+	t->cpu_node = xcalloc(opts->nr_cpus ? opts->nr_cpus : 1, sizeof(*t->cpu_node));
+	for (i = 0; i < opts->nr_cpus; i++)
+		t->cpu_node[i] = opts->cpu_node ? opts->cpu_node[i] : -1;
+	t->opts.cpu_node = t->cpu_node;
+	t->node_bits = opts->nr_nodes;
+	t->ranges = xcalloc(opts->nr_mem_ranges + 1, sizeof(*t->ranges));
+	if (opts->nr_mem_ranges)
+		memcpy(t->ranges, opts->mem_ranges, opts->nr_mem_ranges * sizeof(*t->ranges));
+	qsort(t->ranges, opts->nr_mem_ranges, sizeof(*t->ranges), cltab_cmp_range);
+	t->opts.mem_ranges = t->ranges;
+	for (i = 0; i < opts->nr_mem_ranges; i++)
+		if (t->ranges[i].node + 1 > t->node_bits)
+			t->node_bits = t->ranges[i].node + 1;
+	if (!t->node_bits)
+		t->node_bits = 1;
+	t->node_words = (t->node_bits + 63) / 64;
+	cltab_arr_init(&t->lines, sizeof(struct cltab_lrec) + t->node_words * sizeof(uint64_t));
+	cltab_arr_init(&t->lcold, sizeof(struct cltab_lcold));
+	cltab_arr_init(&t->ents, sizeof(struct cltab_ent) +
+				 (t->cpu_words + t->node_words) * sizeof(uint64_t));
+	cltab_arr_init(&t->exts, sizeof(struct cltab_ext));
+	cltab_arr_init(&t->blks, sizeof(struct cltab_cellblk));
+	cltab_arr_init(&t->touches, sizeof(struct cltab_trec));
+	cltab_hash_init(&t->lhash, 1024);
+	cltab_hash_init(&t->ehash, 1024);
+	cltab_hash_init(&t->thash, 1024);
+	cltab_hash_init(&t->chash, 64);
+	t->dcache = xcalloc(CLTAB_DCACHE, sizeof(*t->dcache));
+	return t;
+}
+
+void cltab_free(struct cltab *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_shown; i++) {
+		for (size_t k = 0; k < t->shown[i]->nr_off; k++)
+			free(t->shown[i]->off[k]->touch);
+		free(t->shown[i]);
+	}
+	free(t->shown);
+	cltab_arr_free(&t->touches);
+	cltab_zfree(t->thash.slot, t->thash.cap * sizeof(*t->thash.slot));
+	cltab_arr_free(&t->lines);
+	cltab_arr_free(&t->lcold);
+	cltab_arr_free(&t->ents);
+	cltab_arr_free(&t->exts);
+	cltab_arr_free(&t->blks);
+	cltab_zfree(t->lhash.slot, t->lhash.cap * sizeof(*t->lhash.slot));
+	cltab_zfree(t->ehash.slot, t->ehash.cap * sizeof(*t->ehash.slot));
+	cltab_zfree(t->chash.slot, t->chash.cap * sizeof(*t->chash.slot));
+	free(t->cls);
+	free(t->cls_n);
+	free(t->dcache);
+	free(t->cpu_node);
+	free(t->ranges);
+	free(t);
+}
+
+/* --- keys ----------------------------------------------------------------------------------- */
+
+/* Combine and finalize (MurmurHash3's fmix64): the table index uses the low bits, so every
+ * input bit must reach them (cacheline addresses have six zero low bits). */
+static inline uint64_t cltab_mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/* A sample's line key, in the layout of struct cltab_lrec's key fields. */
+static void cltab_sample_lkey(const struct cltab *t, const struct cltab_sample *s,
+			      struct cltab_lrec *k)
+{
+	const struct maps_dso *d = s->dmap ? s->dmap->dso : NULL;
+
+	k->cpumode = s->cpumode;
+	k->has_map = d != NULL;
+	k->maj = d ? d->maj : 0;
+	k->min = d ? d->min : 0;
+	k->ino = d ? d->ino : 0;
+	k->gen = d ? d->ino_generation : 0;
+	k->anon = s->dmap ? (uint8_t)!!maps_is_anon_private(s->dmap, s->cpumode) : 0;
+	k->pid = k->anon ? s->thread->pid : 0;
+	k->cl = s->al_addr & t->cl_mask;
+}
+
+static uint64_t cltab_lkey_hash(const struct cltab_lrec *k)
+{
+	uint64_t h = cltab_mix(k->cpumode, (uint64_t)k->has_map | (uint64_t)k->anon << 8);
+
+	h = cltab_mix(h, ((uint64_t)k->maj << 32) | k->min);
+	h = cltab_mix(h, k->ino);
+	h = cltab_mix(h, k->gen);
+	h = cltab_mix(h, (uint32_t)k->pid);
+	return cltab_mix(h, k->cl);
+}
+
+static int cltab_lkey_eq(const struct cltab_lrec *a, const struct cltab_lrec *b)
+{
+	return a->cl == b->cl && a->pid == b->pid && a->cpumode == b->cpumode &&
+	       a->has_map == b->has_map && a->anon == b->anon && a->ino == b->ino &&
+	       a->maj == b->maj && a->min == b->min && a->gen == b->gen;
+}
+
+/* perf's sort__dcacheline_cmp as the output shows it: ascending. */
+static int cltab_lkey_cmp(const struct cltab_lrec *a, const struct cltab_lrec *b)
+{
+	if (a->cpumode != b->cpumode)
+		return (a->cpumode > b->cpumode) - (a->cpumode < b->cpumode);
+	if (a->has_map != b->has_map)
+		return a->has_map ? -1 : 1;
+	if (a->has_map) {
+		if (a->maj != b->maj)
+			return (a->maj > b->maj) - (a->maj < b->maj);
+		if (a->min != b->min)
+			return (a->min > b->min) - (a->min < b->min);
+		if (a->ino != b->ino)
+			return (a->ino > b->ino) - (a->ino < b->ino);
+		if (a->gen != b->gen)
+			return (a->gen > b->gen) - (a->gen < b->gen);
+		if (a->anon && a->pid != b->pid)
+			return (a->pid > b->pid) - (a->pid < b->pid);
+	}
+	return (a->cl > b->cl) - (a->cl < b->cl);
+}
+
+static inline const char *cltab_dso_key(const struct maps_map *cmap)
+{
+	return cmap ? cmap->dso->short_name : NULL;
+}
+
+static uint64_t cltab_okey_hash(const struct cltab *t, uint32_t line, const struct cltab_sample *s)
+{
+	uint64_t h = cltab_mix(line, s->addr & ~t->cl_mask);
+
+	h = cltab_mix(h, t->co_iaddr ? s->ip : 0);
+	h = cltab_mix(h, ((uint64_t)(uint32_t)(t->co_pid ? s->thread->pid : 0) << 32) |
+			 (uint32_t)(t->co_tid ? s->thread->tid : 0));
+	return cltab_mix(h, (uintptr_t)(t->co_dso ? cltab_dso_key(s->cmap) : NULL));
+}
+
+static int cltab_okey_eq(const struct cltab *t, const struct cltab_ent *e, uint32_t line,
+			 const struct cltab_sample *s)
+{
+	return e->line == line && e->offset == (s->addr & ~t->cl_mask) &&
+	       (!t->co_iaddr || e->ip == s->ip) &&
+	       (!t->co_pid || e->thread->pid == s->thread->pid) &&
+	       (!t->co_tid || e->thread->tid == s->thread->tid) &&
+	       (!t->co_dso || cltab_dso_key(e->cmap) == cltab_dso_key(s->cmap));
+}
+
+/* --- decoded classes ------------------------------------------------------------------------ */
+
+static int cltab_class_cyc(const struct dsrc_stats *st)
+{
+	if (st->rmt_hitm)
+		return CLTAB_CYC_RMT_HITM;
+	if (st->lcl_hitm)
+		return CLTAB_CYC_LCL_HITM;
+	if (st->rmt_peer)
+		return CLTAB_CYC_RMT_PEER;
+	if (st->lcl_peer)
+		return CLTAB_CYC_LCL_PEER;
+	if (st->load)
+		return CLTAB_CYC_LOAD;
+	return -1;
+}
+
+static uint64_t cltab_stats_hash(const struct dsrc_stats *st)
+{
+	const uint32_t *w = (const uint32_t *)st;
+	uint64_t h = 0;
+	size_t i;
+
+	for (i = 0; i < 32; i += 2)
+		h = cltab_mix(h, (uint64_t)w[i] << 32 | w[i + 1]);
+	return h;
+}
+
+/* The class of a decoded block, interned by content. Only the bits the decoder tests matter
+ * (op: load, store or neither; the 14 level bits; snoop HIT and HITM; snoopx PEER; LOCKED; the
+ * two blk bits; remote-without-hops; address zero; both maps found): enumerating all of them
+ * gives 84728 distinct blocks, well below CLTAB_MAX_CLS. Real traces have a handful. */
+static uint32_t cltab_intern(struct cltab *t, const struct dsrc_stats *st)
+{
+	uint64_t hv = cltab_stats_hash(st);
+	size_t j;
+	uint32_t c;
+
+	for (j = hv & (t->chash.cap - 1); t->chash.slot[j].idx; j = (j + 1) & (t->chash.cap - 1)) {
+		c = t->chash.slot[j].idx - 1;
+		if (!memcmp(&t->cls[c].st, st, sizeof(*st)))
+			return c;
+	}
+	if (t->nr_cls == CLTAB_MAX_CLS)
+		abort();   /* cannot happen: see above */
+	if (t->nr_cls == t->cap_cls) {
+		size_t cap = t->cap_cls;
+
+		t->cls = xgrow(t->cls, &cap, t->nr_cls + 1, sizeof(*t->cls));
+		cap = t->cap_cls;
+		t->cls_n = xgrow(t->cls_n, &cap, t->nr_cls + 1, sizeof(*t->cls_n));
+		t->cap_cls = (uint32_t)cap;
+	}
+	c = t->nr_cls++;
+	t->cls[c].st = *st;
+	t->cls[c].cyc = cltab_class_cyc(st);
+	t->cls_n[c] = 0;
+	cltab_hash_put(&t->chash, j, (uint32_t)hv, c);
+	return c;
+}
+
+static uint32_t cltab_class(struct cltab *t, const struct cltab_sample *s)
+{
+	uint32_t flags = (s->addr != 0) | (s->dmap != NULL) << 1 | (s->has_code_map != 0) << 2 | 8;
+	struct cltab_dcache *d = &t->dcache[cltab_mix(s->data_src, flags) & (CLTAB_DCACHE - 1)];
+	struct dsrc_input in = { .data_src = s->data_src, .daddr = s->addr,
+				 .has_data_map = s->dmap != NULL, .has_code_map = s->has_code_map };
+	struct dsrc_stats st;
+
+	if (d->flags == flags && d->ds == s->data_src)
+		return d->cls;
+	dsrc_decode(&st, &in);
+	d->ds = s->data_src;
+	d->flags = flags;
+	d->cls = cltab_intern(t, &st);
+	return d->cls;
+}
+
+/* --- lines and entries ---------------------------------------------------------------------- */
+
+static inline struct cltab_lrec *cltab_lrec(const struct cltab *t, uint32_t i)
+{
+	return cltab_at(&t->lines, i);
+}
+
+static inline struct cltab_ent *cltab_ent(const struct cltab *t, uint32_t i)
+{
+	return cltab_at(&t->ents, i);
+}
+
+static inline struct cltab_lcold *cltab_lcold(const struct cltab *t, uint32_t i)
+{
+	return cltab_at(&t->lcold, i);
+}
+
+static inline uint64_t *cltab_lrec_nodeset(struct cltab_lrec *l)
+{
+	return (uint64_t *)(l + 1);
+}
+
+static inline uint64_t *cltab_ent_cpuset(struct cltab_ent *e)
+{
+	return (uint64_t *)(e + 1);
+}
+
+static inline uint64_t *cltab_ent_nodeset(const struct cltab *t, struct cltab_ent *e)
+{
+	return (uint64_t *)(e + 1) + t->cpu_words;
+}
+
+static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_sample *s,
+				   const struct cltab_lrec *k, uint64_t hv)
+{
+	struct cltab_lrec *l;
+	struct cltab_lcold *lc;
+	uint32_t idx;
+	size_t j;
+
+	for (j = hv & (t->lhash.cap - 1); t->lhash.slot[j].idx; j = (j + 1) & (t->lhash.cap - 1)) {
+		if (t->lhash.slot[j].h != (uint32_t)hv)
+			continue;
+		idx = t->lhash.slot[j].idx - 1;
+		if (cltab_lkey_eq(k, cltab_lrec(t, idx)))
+			return idx;
+	}
+	l = cltab_arr_new(&t->lines, &idx);
+	l->cl = k->cl;
+	l->ino = k->ino;
+	l->gen = k->gen;
+	l->maj = k->maj;
+	l->min = k->min;
+	l->pid = k->pid;
+	l->cpumode = k->cpumode;
+	l->has_map = k->has_map;
+	l->anon = k->anon;
+	lc = cltab_arr_new(&t->lcold, &idx);
+	lc->dmap = s->dmap;
+	lc->addr = s->addr & t->cl_mask;
+	cltab_hash_put(&t->lhash, j, (uint32_t)hv, idx);
+	return idx;
+}
+
+static struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
+					   const struct cltab_sample *s, uint64_t hv, uint32_t *eidx)
+{
+	struct cltab_ent *e;
+	uint32_t idx;
+	size_t j;
+
+	for (j = hv & (t->ehash.cap - 1); t->ehash.slot[j].idx; j = (j + 1) & (t->ehash.cap - 1)) {
+		if (t->ehash.slot[j].h != (uint32_t)hv)
+			continue;
+		e = cltab_ent(t, t->ehash.slot[j].idx - 1);
+		if (cltab_okey_eq(t, e, line, s)) {
+			*eidx = t->ehash.slot[j].idx - 1;
+			return e;
+		}
+	}
+	e = cltab_arr_new(&t->ents, &idx);
+	*eidx = idx;
+	e->line = line;
+	e->offset = s->addr & ~t->cl_mask;
+	e->ip = s->ip;
+	e->thread = s->thread;
+	e->cmap = s->cmap;
+	e->disp_offset = s->al_addr & ~t->cl_mask;
+	e->code_al = s->code_al;
+	cltab_hash_put(&t->ehash, j, (uint32_t)hv, idx);
+	return e;
+}
+
+/* --- accumulation --------------------------------------------------------------------------- */
+
+static int cltab_mem_node(const struct cltab *t, uint64_t pa)
+{
+	size_t lo = 0, hi = t->opts.nr_mem_ranges;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->ranges[mid].end <= pa)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < t->opts.nr_mem_ranges && t->ranges[lo].start <= pa && pa < t->ranges[lo].end)
+		return (int)t->ranges[lo].node;
+	return -1;
+}
+
+/* perf's c2c_he__set_node: the memory node set and the count of physical address changes. */
+static void cltab_set_node(uint64_t *nodeset, uint64_t *paddr, uint64_t *cnt, int node,
+			   uint64_t pa)
+{
+	if (!pa || node < 0)
+		return;
+	nodeset[node / 64] |= 1ULL << (node % 64);
+	if (*paddr != pa) {
+		(*cnt)++;
+		*paddr = pa;
+	}
+}
+
+/* One more sample of (class, node) in @e. */
+static void cltab_cell_add(struct cltab *t, struct cltab_ext *e, uint32_t cls, uint32_t node)
+{
+	struct cltab_cell *c = e->cell, *end = c + CLTAB_CELLS;
+	uint32_t *next = &e->more;
+
+	for (;;) {
+		for (; c < end; c++) {
+			if (c->cls == cls && c->node == node) {
+				c->n++;
+				return;
+			}
+			if (!c->n) {
+				c->cls = cls;
+				c->node = node;
+				c->n = 1;
+				return;
+			}
+		}
+		if (!*next) {
+			uint32_t idx;
+
+			cltab_arr_new(&t->blks, &idx);
+			*next = idx + 1;
+		}
+		{
+			struct cltab_cellblk *b = cltab_at(&t->blks, *next - 1);
+
+			c = b->c;
+			end = c + CLTAB_BLK_CELLS;
+			next = &b->next;
+		}
+	}
+}
+
+/* One sample of class @cls, node @node and weight @w into extension @x. */
+static void cltab_ext_add(struct cltab *t, struct cltab_ext *x, uint32_t cls, uint32_t node,
+			  uint64_t w)
+{
+	int cyc = t->cls[cls].cyc;
+
+	cltab_cell_add(t, x, cls, node);
+	if (cyc >= 0) {
+		/* perf's update_stats(): n += 1; delta = w - mean; mean += delta / n */
+		double n = (double)++x->nmean[cyc];
+
+		x->mean[cyc] += ((double)w - x->mean[cyc]) / n;
+	}
+}
+
+/* A sample of class @cls and node @node (CLTAB_NO_NODE or below) of entry @e. The first is
+ * kept inline; the second moves both into an extension, replaying the first exactly. */
+static void cltab_ent_add(struct cltab *t, struct cltab_ent *e, uint32_t cls, uint32_t node,
+			  uint64_t w)
+{
+	struct cltab_ext *x;
+	uint32_t idx;
+
+	if (!e->ext && !e->key0) {
+		e->key0 = (cls | node << CLTAB_CLS_BITS) + 1;
+		e->w0 = w;
+		return;
+	}
+	if (!e->ext) {
+		x = cltab_arr_new(&t->exts, &idx);
+		e->ext = idx + 1;
+		cltab_ext_add(t, x, (e->key0 - 1) & CLTAB_MAX_CLS, (e->key0 - 1) >> CLTAB_CLS_BITS,
+			      e->w0);
+	} else {
+		x = cltab_at(&t->exts, e->ext - 1);
+	}
+	cltab_ext_add(t, x, cls, node, w);
+}
+
+static uint64_t cltab_tkey_hash(uint32_t ent, const struct maps_thread *th)
+{
+	return cltab_mix(ent, (uintptr_t)th);
+}
+
+/* The touch record of (entry @ent, @s's thread), created on first use. */
+static struct cltab_trec *cltab_findnew_touch(struct cltab *t, uint32_t ent,
+					      const struct cltab_sample *s)
+{
+	uint64_t hv = cltab_tkey_hash(ent, s->thread);
+	struct cltab_trec *r;
+	uint32_t idx;
+	size_t j;
+
+	for (j = hv & (t->thash.cap - 1); t->thash.slot[j].idx; j = (j + 1) & (t->thash.cap - 1)) {
+		if (t->thash.slot[j].h != (uint32_t)hv)
+			continue;
+		r = cltab_at(&t->touches, t->thash.slot[j].idx - 1);
+		if (r->ent == ent && r->thread == s->thread)
+			return r;
+	}
+	r = cltab_arr_new(&t->touches, &idx);
+	r->ent = ent;
+	r->thread = s->thread;
+	cltab_hash_put(&t->thash, j, (uint32_t)hv, idx);
+	return r;
+}
+
+static void cltab_touch_add(struct cltab_trec *r, const struct dsrc_stats *st)
+{
+	r->n[CLTAB_T_LD] += st->load;
+	r->n[CLTAB_T_ST] += st->store;
+	r->n[CLTAB_T_LOCK] += st->locks;
+	r->n[CLTAB_T_LCL_HITM] += st->lcl_hitm;
+	r->n[CLTAB_T_RMT_HITM] += st->rmt_hitm;
+	r->n[CLTAB_T_LCL_PEER] += st->lcl_peer;
+	r->n[CLTAB_T_RMT_PEER] += st->rmt_peer;
+}
+
+/* Fold one resolved sample into its line and offset entries (found or created already). */
+static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct cltab_lrec *l,
+			  struct cltab_ent *e, uint32_t eidx)
+{
+	uint32_t cls = cltab_class(t, s);
+	uint32_t cpu = s->cpu == TRACE_CPU_NONE ? 0 : s->cpu;
+	int node = -1, mnode = -1;
+
+	t->counts.samples++;
+	t->cls_n[cls]++;
+	if (s->thread != e->thread)
+		cltab_touch_add(cltab_findnew_touch(t, eidx, s), &t->cls[cls].st);
+	if (cpu < t->opts.nr_cpus)
+		node = t->cpu_node[cpu];
+	cltab_ent_add(t, e, cls,
+		      !t->opts.no_node_stats && node >= 0 && (uint32_t)node < t->opts.nr_nodes &&
+		      (uint32_t)node < CLTAB_NO_NODE ? (uint32_t)node : CLTAB_NO_NODE, s->weight);
+	if (s->cpu == TRACE_CPU_NONE)
+		t->counts.no_cpu++;
+	else if (s->cpu >= t->opts.nr_cpus)
+		t->counts.bad_cpu++;
+	else
+		cltab_ent_cpuset(e)[s->cpu / 64] |= 1ULL << (s->cpu % 64);
+	if (s->phys_addr) {
+		mnode = cltab_mem_node(t, s->phys_addr);
+		if (mnode < 0)
+			t->counts.no_node++;
+	}
+	cltab_set_node(cltab_lrec_nodeset(l), &l->paddr, &l->paddr_cnt, mnode, s->phys_addr);
+	if (s->phys_addr && mnode >= 0) {   /* cltab_set_node() with a u32 count */
+		cltab_ent_nodeset(t, e)[mnode / 64] |= 1ULL << (mnode % 64);
+		if (e->paddr != s->phys_addr) {
+			e->paddr_cnt++;
+			e->paddr = s->phys_addr;
+		}
+	}
+}
+
+/* Prefetch the element a probe of @h for @hv would find (looking at the first slots only). */
+static inline void cltab_prefetch_home(const struct cltab_hash *h, const struct cltab_arr *a,
+				       uint64_t hv)
+{
+	size_t j = hv & (h->cap - 1), k;
+
+	for (k = 0; k < 4 && h->slot[j].idx; k++, j = (j + 1) & (h->cap - 1)) {
+		if (h->slot[j].h == (uint32_t)hv) {
+			const char *p = cltab_at(a, h->slot[j].idx - 1);
+
+			__builtin_prefetch(p, 1);
+			__builtin_prefetch(p + a->esize - 1, 1);
+			return;
+		}
+	}
+}
+
+/* Add the pending samples in order, in passes so that the cache misses of different samples
+ * overlap: hash the lines and prefetch their slots; prefetch the lines the slots name; find the
+ * lines, hash the entries and prefetch their slots; prefetch the entries; find the entries and
+ * prefetch their extensions; account (lookups never depend on what accounting changes). Lines and entries are still created and updated in sample order, so "first sample"
+ * properties and PA counts are those of one-by-one processing. */
+static void cltab_flush(struct cltab *t)
+{
+	uint32_t line[CLTAB_PENDING], eidx[CLTAB_PENDING];
+	struct cltab_ent *ent[CLTAB_PENDING];
+	struct cltab_lrec lk;
+	uint64_t hv[CLTAB_PENDING];
+	size_t i, n = t->nr_pending;
+
+	t->nr_pending = 0;
+	for (i = 0; i < n; i++) {
+		cltab_sample_lkey(t, &t->pending[i], &lk);
+		hv[i] = cltab_lkey_hash(&lk);
+		__builtin_prefetch(&t->lhash.slot[hv[i] & (t->lhash.cap - 1)]);
+	}
+	for (i = 0; i < n; i++)
+		cltab_prefetch_home(&t->lhash, &t->lines, hv[i]);
+	for (i = 0; i < n; i++) {
+		cltab_sample_lkey(t, &t->pending[i], &lk);
+		line[i] = cltab_findnew_line(t, &t->pending[i], &lk, hv[i]);
+		hv[i] = cltab_okey_hash(t, line[i], &t->pending[i]);
+		__builtin_prefetch(&t->ehash.slot[hv[i] & (t->ehash.cap - 1)]);
+	}
+	for (i = 0; i < n; i++)
+		cltab_prefetch_home(&t->ehash, &t->ents, hv[i]);
+	for (i = 0; i < n; i++) {
+		ent[i] = cltab_findnew_ent(t, line[i], &t->pending[i], hv[i], &eidx[i]);
+		if (ent[i]->ext)
+			__builtin_prefetch(cltab_at(&t->exts, ent[i]->ext - 1), 1);
+	}
+	for (i = 0; i < n; i++)
+		cltab_account(t, &t->pending[i], cltab_lrec(t, line[i]), ent[i], eidx[i]);
+}
+
+void cltab_add(struct cltab *t, const struct cltab_sample *s)
+{
+	cltab_flush(t);
+	t->pending[t->nr_pending++] = *s;
+	cltab_flush(t);
+}
+static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct trace_sample *ts)
+{
+	struct cltab_sample s = { .ip = ts->ip, .cpu = ts->cpu, .cpumode = ts->cpumode };
+	struct maps_loc loc;
+	struct maps_thread *th = maps_findnew_thread(maps, (int32_t)ts->pid, (int32_t)ts->tid);
+
+	s.thread = th;
+	s.addr = (ts->flags & TRACE_SAMPLE_HAS_ADDR) ? ts->addr : 0;
+	s.phys_addr = (ts->flags & TRACE_SAMPLE_HAS_PHYS) ? ts->phys_addr : 0;
+	s.weight = (ts->flags & TRACE_SAMPLE_HAS_WEIGHT) ? ts->weight : 0;
+	s.data_src = (ts->flags & TRACE_SAMPLE_HAS_DSRC) ? ts->data_src : DSRC_NONE;
+	if (!(ts->flags & TRACE_SAMPLE_HAS_CPU))
+		s.cpu = TRACE_CPU_NONE;
+	maps_find(maps, th, ts->cpumode, s.addr, &loc);
+	s.dmap = loc.map;
+	s.al_addr = loc.al_addr;
+	maps_find(maps, th, ts->cpumode, ts->ip, &loc);
+	s.cmap = loc.map;
+	s.code_al = loc.al_addr;
+	/* found in the sample's mode: found in "any" mode too (user then kernel maps) */
+	s.has_code_map = s.cmap != NULL || maps_find_any(maps, th, ts->ip, &loc);
+	t->pending[t->nr_pending++] = s;
+	if (t->nr_pending == CLTAB_PENDING)
+		cltab_flush(t);
+}
+
+static void cltab_feed_lost(struct cltab *t, const struct trace_lost *lo)
+{
+	switch (lo->kind) {
+	case TRACE_LOST_RECORDS:
+		t->counts.lost_records += lo->count;
+		break;
+	case TRACE_LOST_SAMPLES:
+		t->counts.lost_samples += lo->count;
+		break;
+	case TRACE_LOST_THROTTLE:
+		t->counts.throttle++;
+		break;
+	case TRACE_LOST_UNTHROTTLE:
+		t->counts.unthrottle++;
+		break;
+	default:
+		break;
+	}
+}
+
+void cltab_feed(struct cltab *t, struct maps *maps, const struct trace_event *ev)
+{
+	if (ev->type != TRACE_REC_SAMPLE)
+		cltab_flush(t);   /* samples before a side-band record are resolved already */
+	switch (ev->type) {
+	case TRACE_REC_SAMPLE:
+		cltab_feed_sample(t, maps, &ev->sample);
+		break;
+	case TRACE_REC_MMAP:
+		maps_mmap(maps, &ev->mmap);
+		break;
+	case TRACE_REC_COMM:
+		maps_comm(maps, &ev->comm);
+		break;
+	case TRACE_REC_FORK:
+		maps_fork(maps, &ev->task);
+		break;
+	case TRACE_REC_EXIT:
+		maps_exit(maps, &ev->task);
+		break;
+	case TRACE_REC_LOST:
+		cltab_feed_lost(t, &ev->lost);
+		break;
+	default:
+		break;
+	}
+}
+
+/* --- finishing ------------------------------------------------------------------------------ */
+
+uint32_t cltab_metric(enum cltab_display d, const struct dsrc_stats *st)
+{
+	switch (d) {
+	case CLTAB_DISPLAY_RMT:
+		return st->rmt_hitm;
+	case CLTAB_DISPLAY_LCL:
+		return st->lcl_hitm;
+	case CLTAB_DISPLAY_PEER:
+		return st->tot_peer;
+	case CLTAB_DISPLAY_TOT:
+	default:
+		return st->tot_hitm;
+	}
+}
+
+static int cltab_u32_desc(uint32_t a, uint32_t b)
+{
+	return (a < b) - (a > b);
+}
+
+/* perf's iaddr comparator subtracts: (int64_t)(a - b) decides, so far-apart addresses wrap. */
+static int cltab_ip_cmp(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return (d > 0) - (d < 0);
+}
+
+static int cltab_off_token_cmp(const struct cltab_opts *op, const struct cltab_offset *a,
+			       const struct cltab_offset *b)
+{
+	int i, c = 0;
+
+	for (i = 0; i < op->nr_coalesce && !c; i++) {
+		switch (op->coalesce[i]) {
+		case CLTAB_CO_IADDR:
+			c = cltab_ip_cmp(a->ip, b->ip);
+			break;
+		case CLTAB_CO_PID:  /* perf's pid comparator is reversed (c2c-semantics.md §5.3) */
+			c = (a->thread->pid < b->thread->pid) - (a->thread->pid > b->thread->pid);
+			break;
+		case CLTAB_CO_TID:
+			c = (a->thread->tid > b->thread->tid) - (a->thread->tid < b->thread->tid);
+			break;
+		case CLTAB_CO_DSO:
+			if (!a->dso_key || !b->dso_key)
+				c = (a->dso_key == NULL) - (b->dso_key == NULL);
+			else
+				c = strcmp(a->dso_key, b->dso_key);
+			break;
+		}
+	}
+	return c;
+}
+
+int cltab_offset_order(const struct cltab_opts *op, enum cltab_display d,
+		       const struct cltab_offset *a, const struct cltab_offset *b)
+{
+	int c = (a->offset > b->offset) - (a->offset < b->offset);
+
+	if (c)
+		return c;
+	switch (d) {
+	case CLTAB_DISPLAY_RMT:
+		c = cltab_u32_desc(a->stats.rmt_hitm, b->stats.rmt_hitm);
+		if (!c)
+			c = cltab_u32_desc(a->stats.lcl_hitm, b->stats.lcl_hitm);
+		break;
+	case CLTAB_DISPLAY_LCL:
+		c = cltab_u32_desc(a->stats.lcl_hitm, b->stats.lcl_hitm);
+		if (!c)
+			c = cltab_u32_desc(a->stats.rmt_hitm, b->stats.rmt_hitm);
+		break;
+	case CLTAB_DISPLAY_PEER:
+		c = cltab_u32_desc(a->stats.tot_peer, b->stats.tot_peer);
+		break;
+	case CLTAB_DISPLAY_TOT:
+	default:
+		c = cltab_u32_desc(a->stats.tot_hitm, b->stats.tot_hitm);
+		break;
+	}
+	return c ? c : cltab_off_token_cmp(op, a, b);
+}
+
+static int cltab_off_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct cltab_offset *a = *(struct cltab_offset *const *)pa;
+	const struct cltab_offset *b = *(struct cltab_offset *const *)pb;
+	const struct cltab *t = arg;
+	int c = cltab_offset_order(&t->opts, t->opts.display, a, b);
+
+	if (c)
+		return c;
+	/* Only entries differing in fields outside the key reach here: creation order is stable. */
+	return (a < b) ? -1 : (a > b);
+}
+
+static int cltab_is_shared(const struct dsrc_stats *st)
+{
+	return st->lcl_hitm || st->rmt_hitm || st->lcl_peer || st->rmt_peer;
+}
+
+uint32_t cltab_set_count(const struct cltab *t, const uint64_t *set, uint32_t nbits)
+{
+	uint32_t i, n = 0, words = (nbits + 63) / 64;
+
+	(void)t;
+	for (i = 0; i < words; i++) {
+		uint64_t w = set[i];
+
+		if (i == words - 1 && nbits % 64)
+			w &= (1ULL << (nbits % 64)) - 1;
+		n += (uint32_t)__builtin_popcountll(w);
+	}
+	return n;
+}
+
+
+/* --- finishing ------------------------------------------------------------------------------ */
+
+/* *dst += n * *src, field by field (u32 arithmetic: the same as n additions). */
+typedef uint32_t cltab_v8 __attribute__((vector_size(32)));
+
+static void cltab_stats_madd(struct dsrc_stats *dst, const struct dsrc_stats *src, uint32_t n)
+{
+	unsigned char *d = (unsigned char *)dst;
+	const unsigned char *s = (const unsigned char *)src;
+	size_t i;
+
+	for (i = 0; i < sizeof(*dst); i += sizeof(cltab_v8)) {
+		cltab_v8 a, b;
+
+		memcpy(&a, d + i, sizeof(a));
+		memcpy(&b, s + i, sizeof(b));
+		a += b * n;
+		memcpy(d + i, &a, sizeof(a));
+	}
+}
+
+/* Run @body with @c pointing to every cell in use of extension @e. */
+#define CLTAB_FOR_CELLS(t, e, c, body)                                                      \
+	do {                                                                                \
+		const struct cltab_cell *c_ = (e)->cell, *end_ = c_ + CLTAB_CELLS;           \
+		uint32_t next_ = (e)->more;                                                 \
+		for (;;) {                                                                  \
+			for (; c_ < end_; c_++) {                                           \
+				const struct cltab_cell *c = c_;                            \
+				if (c->n) { body; }                                         \
+			}                                                                   \
+			if (!next_)                                                         \
+				break;                                                      \
+			{                                                                   \
+				const struct cltab_cellblk *b_ = cltab_at(&(t)->blks, next_ - 1); \
+				c_ = b_->c;                                                 \
+				end_ = c_ + CLTAB_BLK_CELLS;                                \
+				next_ = b_->next;                                           \
+			}                                                                   \
+		}                                                                           \
+	} while (0)
+
+/* Add entry @e's counters to *st and, when @node_stats, to its node blocks. */
+static void cltab_ent_stats(const struct cltab *t, const struct cltab_ent *e,
+			    struct dsrc_stats *st, struct dsrc_stats *node_stats)
+{
+	const struct cltab_ext *x;
+
+	if (!e->ext) {
+		uint32_t cls = (e->key0 - 1) & CLTAB_MAX_CLS, node = (e->key0 - 1) >> CLTAB_CLS_BITS;
+
+		if (!e->key0)
+			return;
+		dsrc_add(st, &t->cls[cls].st);
+		if (node_stats && node != CLTAB_NO_NODE)
+			dsrc_add(&node_stats[node], &t->cls[cls].st);
+		return;
+	}
+	x = cltab_at(&t->exts, e->ext - 1);
+	CLTAB_FOR_CELLS(t, x, c, {
+		cltab_stats_madd(st, &t->cls[c->cls].st, c->n);
+		if (node_stats && c->node != CLTAB_NO_NODE)
+			cltab_stats_madd(&node_stats[c->node], &t->cls[c->cls].st, c->n);
+	});
+}
+
+static void cltab_class_total(const struct cltab *t, struct dsrc_stats *st)
+{
+	uint32_t c;
+
+	memset(st, 0, sizeof(*st));
+	for (c = 0; c < t->nr_cls; c++)
+		cltab_stats_madd(st, &t->cls[c].st, t->cls_n[c]);
+}
+
+struct cltab_sort {
+	const struct cltab *t;
+	const struct dsrc_stats *lst;   /* [nr lines] */
+};
+
+static int cltab_line_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct cltab_sort *x = arg;
+	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+	int c = cltab_u32_desc(cltab_metric(x->t->opts.display, &x->lst[ia]),
+			       cltab_metric(x->t->opts.display, &x->lst[ib]));
+
+	if (c)
+		return c;
+	c = cltab_lkey_cmp(cltab_lrec(x->t, ia), cltab_lrec(x->t, ib));
+	if (c)
+		return c;
+	/* Equal perf keys (a private anon line against a shared one): creation order. */
+	return (ia > ib) - (ia < ib);
+}
+
+static int cltab_line_shown(const struct cltab *t, const struct dsrc_stats *st)
+{
+	uint32_t tot = cltab_metric(t->opts.display, &t->shared);
+
+	if (t->opts.show_all)
+		return 1;
+	return tot && (double)cltab_metric(t->opts.display, st) / tot >= CLTAB_DISPLAY_LIMIT;
+}
+
+static size_t cltab_off_size(const struct cltab *t)
+{
+	return sizeof(struct cltab_offset) + t->opts.nr_nodes * sizeof(struct dsrc_stats) +
+	       (t->cpu_words + t->node_words) * sizeof(uint64_t);
+}
+
+static void cltab_fill_offset(const struct cltab *t, struct cltab_offset *o,
+			      const struct cltab_line *l, struct cltab_ent *e)
+{
+	int i;
+
+	o->line = l;
+	o->offset = e->offset;
+	o->disp_offset = e->disp_offset;
+	o->ip = e->ip;
+	o->cpumode = l->cpumode;   /* part of the line key: every sample of the entry has it */
+	o->thread = e->thread;
+	o->cmap = e->cmap;
+	o->code_al = e->code_al;
+	o->dso_key = cltab_dso_key(e->cmap);
+	o->node_stats = (struct dsrc_stats *)(o + 1);
+	o->cpuset = (uint64_t *)(o->node_stats + t->opts.nr_nodes);
+	o->nodeset = o->cpuset + t->cpu_words;
+	cltab_ent_stats(t, e, &o->stats, o->node_stats);
+	if (e->ext) {
+		const struct cltab_ext *x = cltab_at(&t->exts, e->ext - 1);
+
+		for (i = 0; i < CLTAB_CYC_NR; i++) {
+			o->cycles[i].n = (double)x->nmean[i];
+			o->cycles[i].mean = x->mean[i];
+		}
+	} else if (e->key0 && (i = t->cls[(e->key0 - 1) & CLTAB_MAX_CLS].cyc) >= 0) {
+		o->cycles[i].n = 1;
+		o->cycles[i].mean = (double)e->w0;   /* 0 + (w - 0) / 1 */
+	}
+	memcpy(o->cpuset, cltab_ent_cpuset(e), t->cpu_words * sizeof(uint64_t));
+	memcpy(o->nodeset, cltab_ent_nodeset(t, e), t->node_words * sizeof(uint64_t));
+	o->paddr = e->paddr;
+	o->paddr_cnt = e->paddr_cnt;
+}
+
+/* The public struct of displayed line @idx with room for its @n offsets (filled later, nr_off
+ * counts them); one allocation. */
+static struct cltab_line *cltab_new_line(struct cltab *t, uint32_t idx,
+					 const struct dsrc_stats *st, size_t n)
+{
+	struct cltab_lrec *r = cltab_lrec(t, idx);
+	struct cltab_lcold *rc = cltab_lcold(t, idx);
+	size_t lsz = (sizeof(struct cltab_line) + t->node_words * sizeof(uint64_t) + 7) & ~(size_t)7;
+	unsigned char *mem = xcalloc(1, lsz + n * (sizeof(struct cltab_offset *) +
+						  cltab_off_size(t)));
+	struct cltab_line *l = (struct cltab_line *)mem;
+
+	l->cpumode = r->cpumode;
+	l->dmap = rc->dmap;
+	l->key_pid = r->pid;
+	l->cl = r->cl;
+	l->addr = rc->addr;
+	l->stats = *st;
+	l->nodeset = (uint64_t *)(l + 1);
+	memcpy(l->nodeset, cltab_lrec_nodeset(r), t->node_words * sizeof(uint64_t));
+	l->paddr = r->paddr;
+	l->paddr_cnt = r->paddr_cnt;
+	l->off = (struct cltab_offset **)(mem + lsz);
+	l->cap_off = n;
+	l->shared = cltab_is_shared(st);
+	return l;
+}
+
+/* Append entry @e to its displayed line @l (entries come in creation order). */
+static struct cltab_offset *cltab_line_append(struct cltab *t, struct cltab_line *l,
+					      struct cltab_ent *e)
+{
+	unsigned char *obase = (unsigned char *)(l->off + l->cap_off);
+	struct cltab_offset *o = (struct cltab_offset *)(obase + l->nr_off * cltab_off_size(t));
+
+	l->off[l->nr_off++] = o;
+	cltab_fill_offset(t, o, l, e);
+	return o;
+}
+
+/* Sort a displayed line's offsets and resolve their symbols. */
+static void cltab_finish_offsets(struct cltab *t, struct cltab_line *l)
+{
+	size_t i;
+
+	/* creation order is address order: the comparator's last tie-break keeps it */
+	qsort_r(l->off, l->nr_off, sizeof(*l->off), cltab_off_cmp, t);
+	for (i = 0; i < l->nr_off; i++) {
+		struct cltab_offset *o = l->off[i];
+
+		o->visible = o->stats.store || cltab_metric(t->opts.display, &o->stats);
+		o->cpu_cnt = cltab_set_count(t, o->cpuset, t->opts.nr_cpus);
+		if (t->opts.sym)
+			o->has_sym = !t->opts.sym(t->opts.sym_ctx, o->cmap, o->cpumode, o->ip,
+						  o->code_al, &o->code) && o->code.symbol;
+	}
+}
+
+/* The entry's first thread gets all its counts; the other threads' are taken off later. */
+static void cltab_first_touch(struct cltab_offset *o)
+{
+	const struct dsrc_stats *st = &o->stats;
+
+	o->touch = xcalloc(1, sizeof(*o->touch));
+	o->nr_touch = 1;
+	o->touch[0].thread = o->thread;
+	o->touch[0].n[CLTAB_T_LD] = st->load;
+	o->touch[0].n[CLTAB_T_ST] = st->store;
+	o->touch[0].n[CLTAB_T_LOCK] = st->locks;
+	o->touch[0].n[CLTAB_T_LCL_HITM] = st->lcl_hitm;
+	o->touch[0].n[CLTAB_T_RMT_HITM] = st->rmt_hitm;
+	o->touch[0].n[CLTAB_T_LCL_PEER] = st->lcl_peer;
+	o->touch[0].n[CLTAB_T_RMT_PEER] = st->rmt_peer;
+}
+
+/* Build the displayed lines (@order: line indices in display order) and their offsets. */
+static void cltab_build_shown(struct cltab *t, const uint32_t *order, size_t nr,
+			      const struct dsrc_stats *lst, const uint32_t *cnt)
+{
+	uint32_t *pos = xcalloc(t->lines.nr ? t->lines.nr : 1, sizeof(*pos));   /* shown + 1 */
+	struct cltab_offset **eoff = NULL;
+	size_t i;
+
+	t->shown = xcalloc(nr + 1, sizeof(*t->shown));
+	for (i = 0; i < nr; i++) {
+		struct cltab_line *l = cltab_new_line(t, order[i], &lst[order[i]], cnt[order[i]]);
+
+		l->index = (uint32_t)i;
+		t->shown[i] = l;
+		pos[order[i]] = (uint32_t)i + 1;
+	}
+	t->nr_shown = nr;
+	if (nr)
+		eoff = xcalloc(t->ents.nr ? t->ents.nr : 1, sizeof(*eoff));
+	for (i = 0; nr && i < t->ents.nr; i++) {
+		struct cltab_ent *e = cltab_ent(t, (uint32_t)i);
+
+		if (pos[e->line]) {
+			eoff[i] = cltab_line_append(t, t->shown[pos[e->line] - 1], e);
+			cltab_first_touch(eoff[i]);
+		}
+	}
+	/* the other threads' touches of the displayed entries, in creation order */
+	for (i = 0; nr && i < t->touches.nr; i++) {
+		const struct cltab_trec *r = cltab_at(&t->touches, (uint32_t)i);
+		struct cltab_offset *o = eoff[r->ent];
+		struct cltab_touch *ot;
+		int k;
+
+		if (!o)
+			continue;
+		if (!(o->nr_touch & (o->nr_touch + 1)))   /* full at 1, 3, 7, ... */
+			o->touch = xrealloc(o->touch, (o->nr_touch * 2 + 1) * sizeof(*o->touch));
+		ot = &o->touch[o->nr_touch++];
+		ot->thread = r->thread;
+		memcpy(ot->n, r->n, sizeof(ot->n));
+		for (k = 0; k < CLTAB_T_NR; k++)
+			o->touch[0].n[k] -= r->n[k];
+	}
+	free(eoff);
+	free(pos);
+	for (i = 0; i < nr; i++)
+		cltab_finish_offsets(t, t->shown[i]);
+}
+
+void cltab_finish(struct cltab *t)
+{
+	uint32_t nr, i, *order, *cnt;
+	struct dsrc_stats *lst;
+	struct cltab_sort x;
+	size_t nr_order = 0;
+
+	if (t->finished)
+		return;
+	cltab_flush(t);
+	t->finished = 1;
+	nr = t->lines.nr;
+	cltab_class_total(t, &t->total);
+	lst = xcalloc(nr ? nr : 1, sizeof(*lst));
+	cnt = xcalloc(nr ? nr : 1, sizeof(*cnt));
+	for (i = 0; i < t->ents.nr; i++) {
+		struct cltab_ent *e = cltab_ent(t, i);
+
+		if (i + 16 < t->ents.nr) {
+			const struct dsrc_stats *p = &lst[cltab_ent(t, i + 16)->line];
+
+			__builtin_prefetch(p, 1);
+			__builtin_prefetch((const char *)p + 64, 1);
+		}
+		cltab_ent_stats(t, e, &lst[e->line], NULL);
+		cnt[e->line]++;
+	}
+	for (i = 0; i < nr; i++) {
+		if (cltab_is_shared(&lst[i])) {
+			t->nr_shared++;
+			dsrc_add(&t->shared, &lst[i]);
+		}
+	}
+	/* the filter needs the shared total only: filter first, sort the displayed lines */
+	order = xcalloc(nr ? nr : 1, sizeof(*order));
+	for (i = 0; i < nr; i++)
+		if (cltab_line_shown(t, &lst[i]))
+			order[nr_order++] = i;
+	x.t = t;
+	x.lst = lst;
+	if (nr_order)
+		qsort_r(order, nr_order, sizeof(*order), cltab_line_cmp, &x);
+	cltab_build_shown(t, order, nr_order, lst, cnt);
+	free(order);
+	free(cnt);
+	free(lst);
+	if (t->counts.no_cpu)
+		c2c_warn("no sample cpu value");
+	if (t->counts.no_node)
+		c2c_warn("failed to find node");
+}
+
+/* --- results -------------------------------------------------------------------------------- */
+
+const struct cltab_opts *cltab_opts(const struct cltab *t)
+{
+	return &t->opts;
+}
+
+const struct dsrc_stats *cltab_total(const struct cltab *t)
+{
+	return &t->total;
+}
+
+const struct dsrc_stats *cltab_shared(const struct cltab *t)
+{
+	return &t->shared;
+}
+
+uint32_t cltab_nr_shared(const struct cltab *t)
+{
+	return t->nr_shared;
+}
+
+size_t cltab_nr_lines(const struct cltab *t)
+{
+	return t->lines.nr;
+}
+
+size_t cltab_nr_offsets(const struct cltab *t)
+{
+	return t->ents.nr;
+}
+
+struct cltab_line *const *cltab_lines(const struct cltab *t, size_t *nr)
+{
+	*nr = t->nr_shown;
+	return t->shown;
+}
+
+const struct cltab_counts *cltab_counts(const struct cltab *t)
+{
+	return &t->counts;
+}
+
+uint32_t cltab_node_words(const struct cltab *t)
+{
+	return t->node_words;
+}
+
+uint32_t cltab_nr_node_bits(const struct cltab *t)
+{
+	return t->node_bits;
+}
+
+static int cltab_stats_eq(const struct dsrc_stats *a, const struct dsrc_stats *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+/* Every entry belongs to an existing line; all entries add up to the per-class totals;
+ * displayed lines equal the sum of their offsets. */
+static int cltab_check_lines(const struct cltab *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->ents.nr; i++)
+		if (cltab_ent(t, i)->line >= t->lines.nr)
+			return c2c_err(-EBADMSG, "entry %u belongs to line %u of %u", i,
+				       cltab_ent(t, i)->line, t->lines.nr);
+	return 0;
+}
+
+int cltab_check(const struct cltab *t)
+{
+	struct dsrc_stats sum = { 0 }, total, lsum;
+	size_t i, j;
+	int rc = cltab_check_lines(t);
+
+	if (rc)
+		return rc;
+	for (i = 0; i < t->ents.nr; i++)
+		cltab_ent_stats(t, cltab_ent(t, (uint32_t)i), &sum, NULL);
+	cltab_class_total(t, &total);
+	if (!cltab_stats_eq(&sum, &total))
+		return c2c_err(-EBADMSG, "entries do not add up to the total");
+	if (t->finished && !cltab_stats_eq(&total, &t->total))
+		return c2c_err(-EBADMSG, "the total changed after finishing");
+	for (i = 0; i < t->nr_shown; i++) {
+		const struct cltab_line *l = t->shown[i];
+
+		memset(&lsum, 0, sizeof(lsum));
+		for (j = 0; j < l->nr_off; j++) {
+			if (l->off[j]->line != l)
+				return c2c_err(-EBADMSG, "offset %zu of line %zu belongs elsewhere", j, i);
+			dsrc_add(&lsum, &l->off[j]->stats);
+		}
+		if (!cltab_stats_eq(&lsum, &l->stats))
+			return c2c_err(-EBADMSG, "line %zu: offsets do not add up to the line", i);
+	}
+	if (sum.nr_entries != (uint32_t)t->counts.samples)
+		return c2c_err(-EBADMSG, "%u entries for %llu samples", sum.nr_entries,
+			       (unsigned long long)t->counts.samples);
+	return 0;
+}

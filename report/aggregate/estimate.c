@@ -1,0 +1,734 @@
+/* estimate: folds soft and watch samples into cachelines, offsets and (offset, code address)
+ * sites, counts unrecovered soft samples by reason, then judges each line (true, false or no
+ * sharing) from which threads read and write which offsets. Invariant: every sample fed lands
+ * either in exactly one line, offset and site, or in exactly one unrecovered bucket. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/log.h"
+#include "c2c/xalloc.h"
+#include "report/aggregate/dsrc.h"
+#include "report/aggregate/estimate.h"
+
+enum estim_kind { ESTIM_K_LOAD, ESTIM_K_STORE, ESTIM_K_ATOMIC, ESTIM_K_UNKNOWN };
+
+enum { ESTIM_READ = 1, ESTIM_WRITE = 2 };
+
+struct estim {
+	struct estim_opts opts;
+	struct estim_totals tot;
+	struct estim_line **lines;       /* creation order, display order after finish */
+	size_t nr_lines, cap_lines;
+	struct estim_line **hash;        /* open addressing, power-of-two size */
+	size_t hash_size;
+	int finished;
+};
+
+/* What one sample contributes, after decoding and map lookup. */
+struct estim_in {
+	uint64_t addr, al_addr, ip, code_al, weight, time;
+	unsigned int back;
+	uint32_t tid, cpu;
+	int32_t pid;
+	uint8_t cpumode;
+	enum estim_kind kind;
+	const struct maps_map *dmap, *cmap;
+	const struct maps_thread *thread;
+};
+
+double estim_pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* --- sets and counters ---------------------------------------------------------------------- */
+
+static void estim_set_add(struct estim_set *s, uint32_t v)
+{
+	size_t lo = 0, hi = s->nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->v[mid] == v)
+			return;
+		if (s->v[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	s->v = xgrow(s->v, &s->cap, s->nr + 1, sizeof(*s->v));
+	memmove(s->v + lo + 1, s->v + lo, (s->nr - lo) * sizeof(*s->v));
+	s->v[lo] = v;
+	s->nr++;
+}
+
+static void estim_set_release(struct estim_set *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static void estim_counts_add(struct estim_counts *c, const struct estim_in *in)
+{
+	c->weight += in->weight;
+	c->samples++;
+	switch (in->kind) {
+	case ESTIM_K_LOAD: c->loads++; break;
+	case ESTIM_K_STORE: c->stores++; break;
+	case ESTIM_K_ATOMIC: c->atomics++; break;
+	case ESTIM_K_UNKNOWN:
+	default: c->unknown++; break;
+	}
+}
+
+static int estim_is_write(enum estim_kind k)
+{
+	return k == ESTIM_K_STORE || k == ESTIM_K_ATOMIC;
+}
+
+/* --- lifecycle ------------------------------------------------------------------------------ */
+
+struct estim *estim_new(const struct estim_opts *opts)
+{
+	struct estim *e = xcalloc(1, sizeof(*e));
+
+	e->opts = *opts;
+	if (!e->opts.cl_size || (e->opts.cl_size & (e->opts.cl_size - 1)))
+		e->opts.cl_size = 64;
+	e->hash_size = 256;
+	e->hash = xcalloc(e->hash_size, sizeof(*e->hash));
+	return e;
+}
+
+static void estim_line_free(struct estim_line *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_off; i++) {
+		estim_set_release(&l->off[i].tids);
+		estim_set_release(&l->off[i].writers);
+		estim_set_release(&l->off[i].readers);
+		estim_set_release(&l->off[i].cpus);
+	}
+	for (i = 0; i < l->nr_site; i++) {
+		estim_set_release(&l->site[i].tids);
+		estim_set_release(&l->site[i].cpus);
+		free(l->site[i].tc);
+	}
+	estim_set_release(&l->tids);
+	estim_set_release(&l->cpus);
+	free(l->off);
+	free(l->site);
+	free(l->acc);
+	free(l);
+}
+
+void estim_free(struct estim *e)
+{
+	size_t i;
+
+	if (!e)
+		return;
+	for (i = 0; i < e->nr_lines; i++)
+		estim_line_free(e->lines[i]);
+	free(e->lines);
+	free(e->hash);
+	free(e);
+}
+
+/* --- line keys (report/aggregate/cltable.h's dcacheline key) ------------------------------------------ */
+
+struct estim_key {
+	uint8_t cpumode;
+	int has_map, anon;
+	uint32_t maj, min;
+	uint64_t ino, gen;
+	int32_t pid;
+	uint64_t cl;
+};
+
+static void estim_key_of(struct estim_key *k, uint8_t cpumode, const struct maps_map *dmap,
+			 int32_t pid, uint64_t cl)
+{
+	memset(k, 0, sizeof(*k));
+	k->cpumode = cpumode;
+	k->has_map = dmap != NULL;
+	if (dmap) {
+		k->maj = dmap->dso->maj;
+		k->min = dmap->dso->min;
+		k->ino = dmap->dso->ino;
+		k->gen = dmap->dso->ino_generation;
+		k->anon = maps_is_anon_private(dmap, cpumode);
+	}
+	k->pid = k->anon ? pid : 0;
+	k->cl = cl;
+}
+
+static void estim_line_key(const struct estim_line *l, struct estim_key *k)
+{
+	estim_key_of(k, l->cpumode, l->dmap, l->key_pid, l->cl);
+}
+
+static int estim_u64_cmp(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static int estim_key_cmp(const struct estim_key *a, const struct estim_key *b)
+{
+	int c;
+
+	if ((c = estim_u64_cmp(a->cpumode, b->cpumode)))
+		return c;
+	if (a->has_map != b->has_map)
+		return a->has_map ? -1 : 1;
+	if ((c = estim_u64_cmp(a->maj, b->maj)) || (c = estim_u64_cmp(a->min, b->min)) ||
+	    (c = estim_u64_cmp(a->ino, b->ino)) || (c = estim_u64_cmp(a->gen, b->gen)))
+		return c;
+	if (a->anon != b->anon)
+		return a->anon ? 1 : -1;
+	if (a->pid != b->pid)
+		return (a->pid > b->pid) - (a->pid < b->pid);
+	return estim_u64_cmp(a->cl, b->cl);
+}
+
+static uint64_t estim_mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t estim_key_hash(const struct estim_key *k)
+{
+	uint64_t h = estim_mix(k->cpumode, (uint64_t)k->has_map << 1 | (uint64_t)k->anon);
+
+	h = estim_mix(h, ((uint64_t)k->maj << 32) | k->min);
+	h = estim_mix(h, k->ino);
+	h = estim_mix(h, k->gen);
+	h = estim_mix(h, (uint32_t)k->pid);
+	return estim_mix(h, k->cl);
+}
+
+static void estim_hash_put(struct estim_line **hash, size_t size, struct estim_line *l)
+{
+	struct estim_key k;
+	size_t i;
+
+	estim_line_key(l, &k);
+	for (i = estim_key_hash(&k) & (size - 1); hash[i]; i = (i + 1) & (size - 1))
+		;
+	hash[i] = l;
+}
+
+static void estim_hash_grow(struct estim *e)
+{
+	size_t i, size = e->hash_size * 2;
+	struct estim_line **h = xcalloc(size, sizeof(*h));
+
+	for (i = 0; i < e->nr_lines; i++)
+		estim_hash_put(h, size, e->lines[i]);
+	free(e->hash);
+	e->hash = h;
+	e->hash_size = size;
+}
+
+static struct estim_line *estim_findnew_line(struct estim *e, const struct estim_in *in)
+{
+	uint64_t mask = ~(uint64_t)(e->opts.cl_size - 1);
+	struct estim_key k, lk;
+	struct estim_line *l;
+	size_t i;
+
+	estim_key_of(&k, in->cpumode, in->dmap, in->pid, in->al_addr & mask);
+	for (i = estim_key_hash(&k) & (e->hash_size - 1); (l = e->hash[i]);
+	     i = (i + 1) & (e->hash_size - 1)) {
+		estim_line_key(l, &lk);
+		if (!estim_key_cmp(&k, &lk))
+			return l;
+	}
+	l = xcalloc(1, sizeof(*l));
+	l->cpumode = in->cpumode;
+	l->dmap = in->dmap;
+	l->thread = in->thread;
+	l->key_pid = k.pid;
+	l->cl = k.cl;
+	l->addr = in->addr & mask;
+	l->seq = (uint32_t)e->nr_lines;
+	e->lines = xgrow(e->lines, &e->cap_lines, e->nr_lines + 1, sizeof(*e->lines));
+	e->lines[e->nr_lines++] = l;
+	if (e->nr_lines * 2 > e->hash_size)
+		estim_hash_grow(e);
+	else
+		e->hash[i] = l;
+	return l;
+}
+
+/* --- folding one sample --------------------------------------------------------------------- */
+
+static struct estim_offset *estim_findnew_off(struct estim_line *l, uint32_t offset)
+{
+	size_t lo = 0, hi = l->nr_off;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (l->off[mid].offset == offset)
+			return &l->off[mid];
+		if (l->off[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	l->off = xgrow(l->off, &l->cap_off, l->nr_off + 1, sizeof(*l->off));
+	memmove(l->off + lo + 1, l->off + lo, (l->nr_off - lo) * sizeof(*l->off));
+	memset(&l->off[lo], 0, sizeof(l->off[lo]));
+	l->off[lo].offset = offset;
+	l->nr_off++;
+	return &l->off[lo];
+}
+
+static int estim_site_cmp(uint32_t off_a, uint64_t ip_a, uint32_t off_b, uint64_t ip_b)
+{
+	if (off_a != off_b)
+		return (off_a > off_b) - (off_a < off_b);
+	return estim_u64_cmp(ip_a, ip_b);
+}
+
+static size_t estim_site_pos(const struct estim_line *l, uint32_t offset, uint64_t ip, int *found)
+{
+	size_t lo = 0, hi = l->nr_site;
+
+	*found = 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = estim_site_cmp(l->site[mid].offset, l->site[mid].ip, offset, ip);
+
+		if (!c) {
+			*found = 1;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct estim_site *estim_findnew_site(struct estim_line *l, uint32_t offset,
+					     const struct estim_in *in)
+{
+	int found;
+	size_t pos = estim_site_pos(l, offset, in->ip, &found);
+	struct estim_site *s;
+
+	if (found)
+		return &l->site[pos];
+	l->site = xgrow(l->site, &l->cap_site, l->nr_site + 1, sizeof(*l->site));
+	memmove(l->site + pos + 1, l->site + pos, (l->nr_site - pos) * sizeof(*l->site));
+	s = &l->site[pos];
+	memset(s, 0, sizeof(*s));
+	s->offset = offset;
+	s->ip = in->ip;
+	s->code_al = in->code_al;
+	s->cmap = in->cmap;
+	s->back = in->back;
+	l->nr_site++;
+	return s;
+}
+
+static void estim_add_access(struct estim *e, struct estim_line *l, uint32_t offset,
+			     const struct estim_in *in)
+{
+	struct watch_access a = {
+		.time = in->time, .cpu = in->cpu, .tid = in->tid, .ip = in->ip,
+		.addr = l->cl + offset, .size = 1, .is_write = estim_is_write(in->kind),
+	};
+
+	if (e->opts.mode != ESTIM_WATCH)
+		return;
+	if (in->cpu == TRACE_CPU_NONE) {
+		e->tot.no_cpu++;
+		return;
+	}
+	l->acc = xgrow(l->acc, &l->cap_acc, l->nr_acc + 1, sizeof(*l->acc));
+	l->acc[l->nr_acc++] = a;
+}
+
+static void estim_tc_add(struct estim_site *s, const struct estim_in *in)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_tc && s->tc[i].thread != in->thread; i++)
+		;
+	if (i == s->nr_tc) {
+		s->tc = xgrow(s->tc, &s->cap_tc, s->nr_tc + 1, sizeof(*s->tc));
+		memset(&s->tc[i], 0, sizeof(s->tc[i]));
+		s->tc[i].thread = in->thread;
+		s->tc[i].cpu = in->cpu;
+		s->tc[i].t_first = in->time;
+		s->nr_tc++;
+	}
+	if (in->time < s->tc[i].t_first)
+		s->tc[i].t_first = in->time;
+	if (in->time > s->tc[i].t_last)
+		s->tc[i].t_last = in->time;
+	estim_counts_add(&s->tc[i].c, in);
+}
+
+static void estim_add(struct estim *e, const struct estim_in *in)
+{
+	struct estim_line *l = estim_findnew_line(e, in);
+	uint32_t offset = (uint32_t)(in->addr & (e->opts.cl_size - 1));
+	struct estim_offset *o = estim_findnew_off(l, offset);
+	struct estim_site *s = estim_findnew_site(l, offset, in);
+	int w = estim_is_write(in->kind);
+
+	estim_counts_add(&l->c, in);
+	estim_counts_add(&o->c, in);
+	estim_counts_add(&s->c, in);
+	estim_tc_add(s, in);
+	estim_set_add(&l->tids, in->tid);
+	estim_set_add(&o->tids, in->tid);
+	estim_set_add(&s->tids, in->tid);
+	estim_set_add(w ? &o->writers : &o->readers, in->tid);
+	if (in->cpu != TRACE_CPU_NONE) {
+		estim_set_add(&l->cpus, in->cpu);
+		estim_set_add(&o->cpus, in->cpu);
+		estim_set_add(&s->cpus, in->cpu);
+	}
+	estim_add_access(e, l, offset, in);
+}
+
+/* The access kind: data_src first (op LOAD/STORE, STORE+LOCKED for atomics), else detail. */
+static enum estim_kind estim_kind_of(const struct trace_sample *s)
+{
+	if (s->flags & TRACE_SAMPLE_HAS_DSRC) {
+		unsigned op = dsrc_field(s->data_src, DSRC_OP_SHIFT, 5);
+		unsigned lock = dsrc_field(s->data_src, DSRC_LOCK_SHIFT, 2);
+
+		if (op & DSRC_OP_STORE)
+			return (lock & DSRC_LOCK_LOCKED) ? ESTIM_K_ATOMIC : ESTIM_K_STORE;
+		if (op & (DSRC_OP_LOAD | DSRC_OP_PFETCH))
+			return ESTIM_K_LOAD;
+	}
+	switch (softdec_detail_kind(s->detail)) {
+	case SOFTDEC_LOAD:
+	case SOFTDEC_PREFETCH: return ESTIM_K_LOAD;
+	case SOFTDEC_STORE: return ESTIM_K_STORE;
+	case SOFTDEC_ATOMIC: return ESTIM_K_ATOMIC;
+	default: return ESTIM_K_UNKNOWN;
+	}
+}
+
+/* The unrecovered bucket of a sample, or -1 when its address is usable. */
+static int estim_bucket(const struct estim *e, const struct trace_sample *s)
+{
+	enum softdec_reason r = softdec_detail_reason(s->detail);
+
+	if (e->opts.mode == ESTIM_SOFT && !softdec_has_addr(r))
+		return r < SOFTDEC_REASON__MAX ? (int)r : ESTIM_NO_ADDR;
+	if (!(s->flags & TRACE_SAMPLE_HAS_ADDR))
+		return ESTIM_NO_ADDR;
+	return -1;
+}
+
+static int estim_placed(const struct estim *e, const struct trace_sample *s)
+{
+	switch (e->opts.watch_word_only ? SOFTDEC_ADDR_WORD : softdec_detail_reason(s->detail)) {
+	case SOFTDEC_ADDR:
+	case SOFTDEC_ADDR_RIP: return ESTIM_PLACED_EXACT;
+	case SOFTDEC_ADDR_INFERRED: return ESTIM_PLACED_INFERRED;
+	default: return ESTIM_PLACED_WORD;
+	}
+}
+
+const char *estim_placed_name(int placed)
+{
+	static const char *const names[] = {
+		[ESTIM_PLACED_EXACT] = "exact (from the registers at the trap)",
+		[ESTIM_PLACED_INFERRED] = "inferred (operand size and displacement)",
+		[ESTIM_PLACED_WORD] = "unknown (start of the watched word)",
+	};
+
+	return placed >= 0 && placed <= ESTIM_PLACED_WORD ? names[placed] : "?";
+}
+
+static void estim_feed_sample(struct estim *e, struct maps *maps, const struct trace_sample *ts)
+{
+	struct maps_thread *th = maps_findnew_thread(maps, (int32_t)ts->pid, (int32_t)ts->tid);
+	struct estim_in in = { .ip = ts->ip, .time = ts->time, .tid = ts->tid,
+			       .pid = (int32_t)ts->pid, .cpumode = ts->cpumode };
+	struct maps_loc loc;
+	int b = estim_bucket(e, ts);
+
+	in.thread = th;
+	in.weight = e->opts.mode == ESTIM_WATCH ? 1
+		    : (ts->flags & TRACE_SAMPLE_HAS_WEIGHT) ? ts->weight : 1;
+	e->tot.samples++;
+	e->tot.weight += in.weight;
+	if (b >= 0) {
+		e->tot.reason[b]++;
+		e->tot.reason_weight[b] += in.weight;
+		return;
+	}
+	e->tot.recovered++;
+	e->tot.recovered_weight += in.weight;
+	if (e->opts.mode == ESTIM_WATCH)
+		e->tot.placed[estim_placed(e, ts)]++;
+	in.cpu = (ts->flags & TRACE_SAMPLE_HAS_CPU) ? ts->cpu : TRACE_CPU_NONE;
+	in.kind = estim_kind_of(ts);
+	in.back = e->opts.mode == ESTIM_SOFT ? softdec_detail_back(ts->detail) : 0;
+	in.addr = ts->addr;
+	maps_find(maps, th, ts->cpumode, ts->addr, &loc);
+	in.dmap = loc.map;
+	in.al_addr = loc.al_addr;
+	if (!maps_find(maps, th, ts->cpumode, ts->ip, &loc))
+		maps_find_any(maps, th, ts->ip, &loc);
+	in.cmap = loc.map;
+	in.code_al = loc.al_addr;
+	estim_add(e, &in);
+}
+
+static void estim_feed_lost(struct estim *e, const struct trace_lost *lo)
+{
+	if (lo->kind == TRACE_LOST_RECORDS)
+		e->tot.lost_records += lo->count;
+	else if (lo->kind == TRACE_LOST_SAMPLES)
+		e->tot.lost_samples += lo->count;
+	else if (lo->kind == TRACE_LOST_THROTTLE)
+		e->tot.throttle++;
+}
+
+void estim_feed(struct estim *e, struct maps *maps, const struct trace_event *ev)
+{
+	switch (ev->type) {
+	case TRACE_REC_SAMPLE: estim_feed_sample(e, maps, &ev->sample); break;
+	case TRACE_REC_MMAP: maps_mmap(maps, &ev->mmap); break;
+	case TRACE_REC_COMM: maps_comm(maps, &ev->comm); break;
+	case TRACE_REC_FORK: maps_fork(maps, &ev->task); break;
+	case TRACE_REC_EXIT: maps_exit(maps, &ev->task); break;
+	case TRACE_REC_LOST: estim_feed_lost(e, &ev->lost); break;
+	default: break;
+	}
+}
+
+/* --- watch model ---------------------------------------------------------------------------- */
+
+static void estim_watch_sites(struct estim_line *l, const struct watch_line *wl)
+{
+	size_t i, pos;
+	int found;
+
+	l->ws = wl->total;
+	for (i = 0; i < l->nr_off; i++)
+		if (l->off[i].offset < WATCH_LINE_MAX)
+			l->off[i].ws = wl->by_offset[l->off[i].offset];
+	for (i = 0; i < wl->nr_sites; i++) {
+		struct estim_site *s;
+		size_t k;
+
+		pos = estim_site_pos(l, wl->sites[i].offset, wl->sites[i].ip, &found);
+		if (!found)
+			continue;
+		s = &l->site[pos];
+		watch_stats_add(&s->ws, &wl->sites[i].st);
+		for (k = 0; k < s->nr_tc; k++)
+			if ((uint32_t)s->tc[k].thread->tid == wl->sites[i].tid)
+				watch_stats_add(&s->tc[k].ws, &wl->sites[i].st);
+	}
+}
+
+static void estim_watch_line(struct estim *e, struct estim_line *l)
+{
+	struct watch_model *m;
+	size_t i, n = 0;
+
+	if (!l->nr_acc)
+		return;
+	if (watch_model_new(&m, e->opts.cl_size)) {
+		e->tot.model_errors += l->nr_acc;
+		return;
+	}
+	for (i = 0; i < l->nr_acc; i++) {
+		if (l->acc[i].cpu > 4095)
+			e->tot.model_errors++;
+		else
+			l->acc[n++] = l->acc[i];
+	}
+	if (watch_model_add_all(m, l->acc, n))
+		e->tot.model_errors += n;
+	else if (watch_model_nr_lines(m) == 1)
+		estim_watch_sites(l, watch_model_line(m, 0));
+	watch_model_free(m);
+	free(l->acc);
+	l->acc = NULL;
+	l->nr_acc = l->cap_acc = 0;
+}
+
+/* --- ordering and symbols ------------------------------------------------------------------- */
+
+static int estim_desc(uint64_t a, uint64_t b)
+{
+	return (a < b) - (a > b);
+}
+
+static int estim_line_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct estim_line *a = *(struct estim_line *const *)pa;
+	const struct estim_line *b = *(struct estim_line *const *)pb;
+	const struct estim *e = arg;
+	struct estim_key ka, kb;
+	int c;
+
+	if (e->opts.mode == ESTIM_WATCH) {
+		if ((c = estim_desc(a->ws.hitm, b->ws.hitm)) ||
+		    (c = estim_desc(a->ws.inval, b->ws.inval)))
+			return c;
+	} else if ((c = estim_desc(a->c.weight, b->c.weight))) {
+		return c;
+	}
+	if ((c = estim_desc(a->c.samples, b->c.samples)))
+		return c;
+	estim_line_key(a, &ka);
+	estim_line_key(b, &kb);
+	if ((c = estim_key_cmp(&ka, &kb)))
+		return c;
+	return estim_u64_cmp(a->seq, b->seq);
+}
+
+static void estim_resolve(struct estim *e, struct estim_line *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_site && e->opts.code_sym; i++) {
+		struct estim_site *s = &l->site[i];
+
+		s->has_code = !e->opts.code_sym(e->opts.sym_ctx, s->cmap, s->ip, s->code_al,
+						&s->code);
+	}
+}
+
+static int estim_u64_sort(const void *a, const void *b)
+{
+	return estim_u64_cmp(*(const uint64_t *)a, *(const uint64_t *)b);
+}
+
+static uint32_t estim_count_ips(const struct estim_line *l)
+{
+	uint64_t *ip;
+	uint32_t n = 0;
+	size_t i;
+
+	if (!l->nr_site)
+		return 0;
+	ip = xmalloc(l->nr_site * sizeof(*ip));
+	for (i = 0; i < l->nr_site; i++)
+		ip[i] = l->site[i].ip;
+	qsort(ip, l->nr_site, sizeof(*ip), estim_u64_sort);
+	for (i = 0; i < l->nr_site; i++)
+		n += !i || ip[i] != ip[i - 1];
+	free(ip);
+	return n;
+}
+
+void estim_finish(struct estim *e)
+{
+	size_t i;
+
+	if (e->finished)
+		return;
+	e->finished = 1;
+	for (i = 0; i < e->nr_lines; i++) {
+		struct estim_line *l = e->lines[i];
+
+		estim_watch_line(e, l);
+		l->nr_ips = estim_count_ips(l);
+		e->tot.unknown_kind += l->c.unknown;
+		estim_resolve(e, l);
+	}
+	if (e->nr_lines)
+		qsort_r(e->lines, e->nr_lines, sizeof(*e->lines), estim_line_cmp, e);
+}
+
+/* --- results -------------------------------------------------------------------------------- */
+
+const struct estim_opts *estim_opts(const struct estim *e)
+{
+	return &e->opts;
+}
+
+const struct estim_totals *estim_totals(const struct estim *e)
+{
+	return &e->tot;
+}
+
+size_t estim_nr_lines(const struct estim *e)
+{
+	return e->nr_lines;
+}
+
+const struct estim_line *estim_line(const struct estim *e, size_t i)
+{
+	return i < e->nr_lines ? e->lines[i] : NULL;
+}
+
+static int estim_counts_eq(const struct estim_counts *a, const struct estim_counts *b)
+{
+	return a->weight == b->weight && a->samples == b->samples && a->loads == b->loads &&
+	       a->stores == b->stores && a->atomics == b->atomics && a->unknown == b->unknown;
+}
+
+static void estim_counts_sum(struct estim_counts *d, const struct estim_counts *s)
+{
+	d->weight += s->weight;
+	d->samples += s->samples;
+	d->loads += s->loads;
+	d->stores += s->stores;
+	d->atomics += s->atomics;
+	d->unknown += s->unknown;
+}
+
+static int estim_check_line(const struct estim_line *l)
+{
+	struct estim_counts off = { 0 }, site = { 0 };
+	size_t i;
+
+	for (i = 0; i < l->nr_off; i++)
+		estim_counts_sum(&off, &l->off[i].c);
+	for (i = 0; i < l->nr_site; i++)
+		estim_counts_sum(&site, &l->site[i].c);
+	if (!estim_counts_eq(&off, &l->c) || !estim_counts_eq(&site, &l->c))
+		return c2c_err(-EBADMSG, "estimate: line %#llx: offsets or sites do not add up",
+			       (unsigned long long)l->addr);
+	if (l->c.samples != l->c.loads + l->c.stores + l->c.atomics + l->c.unknown)
+		return c2c_err(-EBADMSG, "estimate: line %#llx: kinds do not add up",
+			       (unsigned long long)l->addr);
+	return 0;
+}
+
+int estim_check(const struct estim *e)
+{
+	uint64_t samples = 0, weight = 0, unrec = 0, unrec_w = 0;
+	size_t i;
+	int err;
+
+	for (i = 0; i < e->nr_lines; i++) {
+		if ((err = estim_check_line(e->lines[i])))
+			return err;
+		samples += e->lines[i]->c.samples;
+		weight += e->lines[i]->c.weight;
+	}
+	for (i = 0; i < ESTIM_NR_REASONS; i++) {
+		unrec += e->tot.reason[i];
+		unrec_w += e->tot.reason_weight[i];
+	}
+	if (samples != e->tot.recovered || weight != e->tot.recovered_weight ||
+	    samples + unrec != e->tot.samples || weight + unrec_w != e->tot.weight)
+		return c2c_err(-EBADMSG, "estimate: totals do not equal the lines plus the "
+			       "unrecovered samples");
+	return 0;
+}

@@ -1,0 +1,169 @@
+/* estimate: the cacheline model of the two backends that have no data-source PMU, the soft
+ * backend (cpu-clock samples whose data address the recorder recovered by decoding the stalled
+ * instruction: figures are ESTIMATES of where time went) and the watch backend (hardware
+ * watchpoints: every access to a watched word is a sample; coherence transfers are COUNTED by
+ * replaying them through report/aggregate/watch-model.h).
+ *
+ * Samples are folded into cachelines keyed like report/aggregate/cltable.h (cpumode, data map presence,
+ * DSO identity, pid for anonymous private memory, cacheline of the map-relative address), and
+ * inside a line into sites keyed by (offset, code address) and into per-offset summaries. A soft
+ * sample whose address was not recovered is counted by its reason (include/c2c/soft.h), never
+ * dropped. estim_finish() replays watch accesses, resolves code symbols and sorts.
+ *
+ * The verdict (false or true sharing) and the data names are not made here: the report model
+ * (report/model/) judges the touches every backend gives, once for all of them.
+ *
+ * Weights: a soft sample weighs trace_sample.weight (its period in ns; 1 when absent); a watch
+ * sample weighs 1 (one access). Lines sort by weight (soft) or transfers, invalidations and
+ * accesses (watch), all descending, ties by the line key.
+ *
+ * Ownership: the table owns its lines; it borrows the maps model and the strings the symbol
+ * callbacks return, which must outlive it. Pure: no I/O. Not thread-safe. */
+#ifndef C2C_REPORT_ESTIMATE_H
+#define C2C_REPORT_ESTIMATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "c2c/soft.h"
+#include "c2c/trace.h"
+#include "report/resolve/maps.h"
+#include "report/aggregate/watch-model.h"
+
+enum estim_mode {
+	ESTIM_SOFT = 1,          /* timer samples: figures are time shares */
+	ESTIM_WATCH,             /* watchpoint hits: figures are counts */
+};
+
+/* Unrecovered buckets: every softdec reason, plus one for a recovered reason without address. */
+#define ESTIM_NO_ADDR SOFTDEC_REASON__MAX
+#define ESTIM_NR_REASONS (SOFTDEC_REASON__MAX + 1)
+
+struct estim_code {
+	const char *symbol;      /* NULL: unknown */
+	uint64_t sym_offset;
+	const char *srcfile;     /* NULL: unknown */
+	uint32_t line;
+};
+
+/* Resolve code address @ip (map-relative @al_ip) found in @map (NULL: none). 0 when found. */
+typedef int (*estim_code_fn)(void *ctx, const struct maps_map *map, uint64_t ip, uint64_t al_ip,
+			     struct estim_code *out);
+struct estim_opts {
+	enum estim_mode mode;
+	uint32_t cl_size;        /* bytes, a power of two (0: 64) */
+	/* watch: the trace predates addresses recomputed from the registers (trace format 1.1):
+	 * every hit is at the start of its watched word */
+	int watch_word_only;
+	estim_code_fn code_sym;  /* NULL: no symbols */
+	void *sym_ctx;
+};
+
+/* Counters of a line, an offset or a site. Weights are ns (soft) or accesses (watch). */
+struct estim_counts {
+	uint64_t weight, samples, loads, stores, atomics, unknown;
+};
+
+/* A sorted set of 32-bit ids (tids, CPUs). */
+struct estim_set {
+	uint32_t *v;
+	size_t nr, cap;
+};
+
+/* One thread's accesses at a site. */
+struct estim_tc {
+	const struct maps_thread *thread;
+	uint32_t cpu;            /* the first CPU it was seen on, TRACE_CPU_NONE */
+	uint64_t t_first, t_last;  /* times of its first and last access */
+	struct estim_counts c;
+	struct watch_stats ws;   /* watch: the model's counts of this thread's accesses */
+};
+
+struct estim_site {
+	uint32_t offset;         /* cacheline offset of the virtual address */
+	uint64_t ip, code_al;    /* code address, and map-relative */
+	const struct maps_map *cmap;
+	unsigned int back;       /* soft: the access is this many instructions before ip */
+	struct estim_counts c;
+	struct estim_set tids, cpus;
+	struct watch_stats ws;   /* watch: the model's counts at (offset, ip) */
+	struct estim_tc *tc;     /* per thread, in order of first access */
+	size_t nr_tc, cap_tc;
+	/* filled by estim_finish() */
+	int has_code;
+	struct estim_code code;
+};
+
+struct estim_offset {
+	uint32_t offset;
+	struct estim_counts c;
+	struct estim_set tids, writers, readers, cpus;
+	struct watch_stats ws;
+};
+
+struct estim_line {
+	uint8_t cpumode;
+	const struct maps_map *dmap;
+	const struct maps_thread *thread;    /* of the first sample */
+	int32_t key_pid;
+	uint64_t cl;             /* cacheline of the map-relative address */
+	uint64_t addr;           /* cacheline of the virtual address (first sample) */
+	struct estim_counts c;
+	struct estim_set tids, cpus;
+	uint32_t nr_ips;         /* distinct code addresses (estim_finish) */
+	struct estim_offset *off;        /* sorted by offset */
+	size_t nr_off, cap_off;
+	struct estim_site *site;         /* sorted by offset, then ip */
+	size_t nr_site, cap_site;
+	struct watch_access *acc;        /* watch: accesses for the model (freed by finish) */
+	size_t nr_acc, cap_acc;
+	struct watch_stats ws;
+	uint32_t seq;            /* creation order: the last tie-break */
+};
+
+struct estim_totals {
+	uint64_t samples, weight;        /* every sample */
+	uint64_t recovered, recovered_weight;
+	uint64_t reason[ESTIM_NR_REASONS], reason_weight[ESTIM_NR_REASONS];
+	uint64_t lost_records, lost_samples, throttle;
+	uint64_t no_cpu;                 /* watch: accesses left out of the model (no CPU) */
+	uint64_t model_errors;           /* watch: accesses the model refused */
+	uint64_t unknown_kind;           /* recovered samples of unknown kind (shown as loads) */
+	/* watch: how the hits with an address were placed in their word (ESTIM_PLACED_*) */
+	uint64_t placed[3];
+};
+
+/* estim_totals.placed: the offset of a watch hit was */
+enum {
+	ESTIM_PLACED_EXACT,      /* recomputed from the registers at the trap */
+	ESTIM_PLACED_INFERRED,   /* inferred from the operand's size and displacement */
+	ESTIM_PLACED_WORD,       /* unknown: the start of the watched word */
+};
+/* Names for reports: "exact (from the registers)", ... */
+const char *estim_placed_name(int placed);
+
+struct estim;
+
+struct estim *estim_new(const struct estim_opts *opts);
+void estim_free(struct estim *e);
+
+/* Feed one record in source order: side-band records update @maps, samples are aggregated. */
+void estim_feed(struct estim *e, struct maps *maps, const struct trace_event *ev);
+
+/* Replay watch accesses, sort, resolve the code symbols of every site. Once. */
+void estim_finish(struct estim *e);
+
+const struct estim_opts *estim_opts(const struct estim *e);
+const struct estim_totals *estim_totals(const struct estim *e);
+size_t estim_nr_lines(const struct estim *e);
+/* Line @i in display order (after estim_finish); NULL when out of range. */
+const struct estim_line *estim_line(const struct estim *e, size_t i);
+
+/* Check for tests: totals equal the sum of the lines plus the unrecovered samples, a line's
+ * counts the sum of its offsets and of its sites. 0 or -EBADMSG (detail to the log hook). */
+int estim_check(const struct estim *e);
+
+/* part / whole in percent; 0 when whole is 0. */
+double estim_pct(uint64_t part, uint64_t whole);
+
+#endif

@@ -1,0 +1,154 @@
+/* The report's event source (see report/read/source.h): opens a file, tells a c2c-lite trace from a
+ * perf.data file by its first bytes, and hands out the records of whichever reader fits. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "c2c/log.h"
+#include "c2c/xalloc.h"
+#include "report/read/perfdata.h"
+#include "report/read/source.h"
+
+struct source {
+	enum source_kind kind;
+	char *path;
+	struct trace_reader *trace;
+	struct perfdata_reader *pd;
+};
+
+static int is_stream(const char *path)
+{
+	struct stat st;
+
+	return !strcmp(path, "-") || (!stat(path, &st) && S_ISFIFO(st.st_mode));
+}
+
+const char *source_default_input(void)
+{
+	if (access("c2c-lite.data", F_OK) && !access("perf.data", F_OK)) {
+		c2c_info("no -i and no c2c-lite.data here: reading perf.data");
+		return "perf.data";
+	}
+	return "c2c-lite.data";
+}
+
+static int source_sniff(const char *path, unsigned char *buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	int err;
+	char *hdr;
+
+	if (!f) {
+		err = -errno;
+		if (err == -ENOENT && !strcmp(path, "c2c-lite.data"))
+			return c2c_err(err, "cannot open 'c2c-lite.data' (nor perf.data): %s; record one "
+				       "with 'c2c-lite record' or name a file with -i", strerror(-err));
+		return c2c_err(err, "cannot open '%s': %s", path, strerror(-err));
+	}
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		/* perf record --threads writes a directory whose header file is DIR/data */
+		fclose(f);
+		hdr = xasprintf("%s/data", path);
+		f = fopen(hdr, "rb");
+		free(hdr);
+		*len = f ? fread(buf, 1, *len, f) : 0;
+		if (f)
+			fclose(f);
+		if (*len >= 8 && perfdata_is_perfdata(buf, *len))
+			return 0;
+		return c2c_err(-EISDIR, "'%s' is a directory, not a trace or perf.data file", path);
+	}
+	*len = fread(buf, 1, *len, f);
+	fclose(f);
+	return 0;
+}
+
+int source_open(struct source **out, const char *path)
+{
+	unsigned char magic[16];
+	size_t len = sizeof(magic);
+	struct source *s;
+	int err, stream;
+
+	*out = NULL;
+	/* A stream cannot be sniffed without losing its first bytes: standard input ("-") and
+	 * FIFOs are read as what streams carry, pipe-mode perf.data (perf record -o -). */
+	stream = is_stream(path);
+	if (!stream) {
+		err = source_sniff(path, magic, &len);
+		if (err)
+			return err;
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->path = xstrdup(path);
+	if (stream) {
+		s->kind = SOURCE_PERFDATA;
+		err = perfdata_reader_open(&s->pd, path);
+	} else if (!len) {
+		err = c2c_err(-EINVAL, "'%s': empty file", path);
+	} else if (len >= 8 && trace_is_trace(magic, len)) {
+		s->kind = SOURCE_TRACE;
+		err = trace_reader_open(&s->trace, path);
+	} else if (len >= 8 && perfdata_is_perfdata(magic, len)) {
+		s->kind = SOURCE_PERFDATA;
+		err = perfdata_reader_open(&s->pd, path);
+	} else {
+		err = c2c_err(-EINVAL, "'%s': not a c2c-lite trace or perf.data file", path);
+	}
+	if (err) {
+		source_free(s);
+		return err;
+	}
+	*out = s;
+	return 0;
+}
+
+enum source_kind source_kind(const struct source *s)
+{
+	return s->kind;
+}
+
+const char *source_path(const struct source *s)
+{
+	return s->path;
+}
+
+const struct trace_info *source_info(const struct source *s)
+{
+	if (s->pd)
+		return perfdata_reader_info(s->pd);
+	return s->trace ? trace_reader_info(s->trace) : NULL;
+}
+
+int source_next(struct source *s, struct trace_event *ev)
+{
+	if (s->trace)
+		return trace_reader_next(s->trace, ev);
+	if (s->pd)
+		return perfdata_reader_next(s->pd, ev);
+	return 0;
+}
+
+int source_truncated(const struct source *s)
+{
+	return s->trace ? trace_reader_truncated(s->trace) : perfdata_reader_truncated(s->pd);
+}
+
+const struct perfdata_stats *source_perfdata_stats(const struct source *s)
+{
+	return s->pd ? perfdata_reader_stats(s->pd) : NULL;
+}
+
+void source_free(struct source *s)
+{
+	if (!s)
+		return;
+	trace_reader_free(s->trace);
+	perfdata_reader_free(s->pd);
+	free(s->path);
+	free(s);
+}

@@ -1,0 +1,89 @@
+/* maps: the process model of a report, built from MMAP/COMM/FORK/EXIT records with perf 6.1's
+ * semantics (tools/perf/util/machine.c, thread.c, map.c, event.c).
+ *
+ * Threads are found by tid; a thread whose pid differs from its tid shares the address space of
+ * its leader (created on demand). FORK into another pid copies the parent's maps, FORK into the
+ * same pid shares them, and a FORK for a tid that already exists replaces that thread (entries
+ * that referenced the old one keep it). A new mapping trims the ones it overlaps. Kernel-mode
+ * MMAPs ("[kernel.kallsyms]..." and modules) form the kernel address space.
+ *
+ * Lookups follow perf's thread__find_map(): user-mode addresses search the process maps,
+ * kernel-mode addresses only the kernel maps, hypervisor and guest modes find nothing.
+ *
+ * Ownership: the model owns every thread, map and DSO it ever created; pointers returned stay valid
+ * until maps_free() even after the map was replaced or the thread exited. Not thread-safe. */
+#ifndef C2C_REPORT_MAPS_H
+#define C2C_REPORT_MAPS_H
+
+#include <stdint.h>
+
+#include "c2c/trace.h"
+
+enum {
+	MAPS_CPUMODE_KERNEL = 1,
+	MAPS_CPUMODE_USER = 2,
+	MAPS_CPUMODE_HV = 3,
+	MAPS_CPUMODE_GUEST_KERNEL = 4,
+	MAPS_CPUMODE_GUEST_USER = 5,
+};
+
+/* A DSO as perf identifies it: long name plus (maj, min, ino, ino_generation). */
+struct maps_dso {
+	const char *name;        /* long name: the path as mapped, "[kernel.kallsyms]", "//anon" */
+	const char *short_name;  /* basename; interned: equal names give the same pointer */
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	int kernel;              /* kernel image or module */
+};
+
+struct maps_map {
+	uint64_t start, end, pgoff;  /* [start, end) */
+	uint32_t prot, flags;
+	int identity;                /* map-relative address = address (anon, heap, stack, kernel) */
+	const struct maps_dso *dso;
+	struct trace_mmap mmap;      /* the record, filename = dso->name (for report/resolve/symbols.h) */
+};
+
+struct maps_thread {
+	int32_t pid, tid;
+	const char *comm;            /* current comm; ":<tid>" until one is set */
+	int comm_set, dead;
+	struct maps_space *space;    /* shared by the threads of a process */
+};
+
+/* Where an address landed: the map (NULL: none) and the map-relative address (perf's al_addr:
+ * addr - start + pgoff for file maps; addr itself for identity maps and when there is no map). */
+struct maps_loc {
+	const struct maps_map *map;
+	uint64_t al_addr;
+};
+
+struct maps;
+
+struct maps *maps_new(void);
+void maps_free(struct maps *m);
+
+/* Feed side-band records. Unknown pids are created on demand. */
+void maps_mmap(struct maps *m, const struct trace_mmap *mm);
+void maps_comm(struct maps *m, const struct trace_comm *c);
+void maps_fork(struct maps *m, const struct trace_task *t);
+void maps_exit(struct maps *m, const struct trace_task *t);
+
+/* perf's machine__findnew_thread(pid, tid). Never NULL. */
+struct maps_thread *maps_findnew_thread(struct maps *m, int32_t pid, int32_t tid);
+
+/* Look @addr up as perf's thread__find_map() with @cpumode. Returns 1 when a map was found. */
+int maps_find(const struct maps *m, const struct maps_thread *t, uint8_t cpumode, uint64_t addr,
+	      struct maps_loc *loc);
+/* Code-address lookup trying user then kernel maps (perf's ip__resolve_ams). Returns 1 if found. */
+int maps_find_any(const struct maps *m, const struct maps_thread *t, uint64_t addr,
+		  struct maps_loc *loc);
+
+/* Anonymous private user memory (perf sorts it by pid): private map, all-zero DSO id, not kernel
+ * mode. */
+int maps_is_anon_private(const struct maps_map *map, uint8_t cpumode);
+
+/* The level character perf shows before a symbol: '.', 'k', or 'H' (hypervisor, guest). */
+char maps_level_char(uint8_t cpumode);
+
+#endif

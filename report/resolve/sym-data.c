@@ -1,0 +1,522 @@
+/* Data addresses: the static or global variable holding an address, and the path to the byte
+ * inside the variable's type ("stats[3].hits", "q.head (+8)", "buf1 (padding +12)").
+ *
+ * Each file gets, on first use, one table of variables sorted by address: the ELF data symbols
+ * (STT_OBJECT) and the DWARF variables whose location is a fixed address (DW_OP_addr), function
+ * statics included. A DWARF entry wins over an ELF symbol at the same address because it knows
+ * the type; an ELF-only variable still gets its name and offset. */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/xalloc.h"
+#include "report/resolve/sym-int.h"
+
+#define MAX_DEPTH 24
+
+static void add_var(struct sym_file *f, uint64_t addr, uint64_t size, const char *name,
+		    Dwarf_Die *die)
+{
+	struct sym_var *v;
+
+	f->var = xgrow(f->var, &f->cap_var, f->nr_var + 1, sizeof(*f->var));
+	v = &f->var[f->nr_var++];
+	memset(v, 0, sizeof(*v));
+	v->addr = addr;
+	v->size = size;
+	v->name = name;
+	if (die) {
+		v->has_die = 1;
+		v->die = *die;
+	}
+}
+
+static void elf_vars(struct sym_session *s, struct sym_file *f)
+{
+	int n = dwfl_module_getsymtab(f->mod);
+
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr, NULL, NULL, NULL);
+		char *dm;
+
+		if (!name || !*name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		dm = sym_demangle(name, 0);   /* C++ globals: "ns::counter", as perf names them */
+		add_var(f, addr - f->bias, sym.st_size, sym_str(&s->str, dm ? dm : name), NULL);
+		free(dm);
+	}
+}
+
+int sym_die_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute at;
+
+	return dwarf_formref_die(dwarf_attr_integrate(die, DW_AT_type, &at), type) ? 0 : -1;
+}
+
+/* The fixed address of a variable DIE (DW_OP_addr location, or DW_OP_addrx into .debug_addr as
+ * clang's DWARF 5 has it), or -1. */
+static int var_addr(Dwarf_Die *die, Dwarf_Addr *addr)
+{
+	Dwarf_Attribute at, ax;
+	Dwarf_Op *op;
+	size_t n;
+
+	if (!dwarf_attr(die, DW_AT_location, &at) || dwarf_getlocation(&at, &op, &n) || n != 1)
+		return -1;
+	if (op[0].atom == DW_OP_addr) {
+		*addr = op[0].number;
+		return 0;
+	}
+	if ((op[0].atom == DW_OP_addrx || op[0].atom == DW_OP_GNU_addr_index) &&
+	    dwarf_getlocation_attr(&at, op, &ax) == 0 && dwarf_formaddr(&ax, addr) == 0)
+		return 0;
+	return -1;
+}
+
+static void dwarf_var(struct sym_session *s, struct sym_file *f, Dwarf_Die *die)
+{
+	Dwarf_Addr addr;
+	Dwarf_Die type;
+	Dwarf_Word size = 0;
+	const char *name = dwarf_diename(die);
+
+	if (!name || var_addr(die, &addr))
+		return;
+	if (sym_die_type(die, &type) == 0)
+		dwarf_aggregate_size(&type, &size);
+	add_var(f, addr + f->dw_bias - f->bias, size, sym_str(&s->str, name), die);
+}
+
+static void walk(struct sym_session *s, struct sym_file *f, Dwarf_Die *parent, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > MAX_DEPTH || dwarf_child(parent, &child))
+		return;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_variable:
+			dwarf_var(s, f, &child);
+			break;
+		case DW_TAG_subprogram:
+		case DW_TAG_lexical_block:
+		case DW_TAG_namespace:
+			walk(s, f, &child, depth + 1);
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static void dwarf_vars(struct sym_session *s, struct sym_file *f)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(f->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		if (dwarf_offdie(f->dw, off + hsize, &cu))
+			walk(s, f, &cu, 0);
+		off = next;
+	}
+}
+
+static int var_cmp(const void *a, const void *b)
+{
+	const struct sym_var *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return (x->addr > y->addr) - (x->addr < y->addr);
+	return y->has_die - x->has_die;
+}
+
+static void build_vars(struct sym_session *s, struct sym_file *f)
+{
+	f->vars_built = 1;
+	elf_vars(s, f);
+	if (sym_file_dwarf(f) == 0)
+		dwarf_vars(s, f);
+	if (f->nr_var)
+		qsort(f->var, f->nr_var, sizeof(*f->var), var_cmp);
+}
+
+/* The variable containing @vaddr, DWARF ones first. */
+static const struct sym_var *find_var(const struct sym_file *f, uint64_t vaddr)
+{
+	size_t lo = 0, hi = f->nr_var;
+	const struct sym_var *elf_hit = NULL;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->var[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* f->var[lo - 1] is the last starting at or before vaddr; a few earlier ones may still
+	 * contain it (aliases, overlapping symbols). */
+	for (size_t i = lo, k = 0; i-- > 0 && k < 16; k++) {
+		const struct sym_var *v = &f->var[i];
+		if (vaddr - v->addr >= (v->size ? v->size : 1))
+			continue;
+		if (v->has_die)
+			return v;
+		/* a sized symbol over a size-0 alias (completed.0, not __TMC_END__) */
+		if (!elf_hit || (!elf_hit->size && v->size))
+			elf_hit = v;
+	}
+	return elf_hit;
+}
+
+/* --- types ------------------------------------------------------------------------------- */
+
+int sym_type_peel(Dwarf_Die *t)
+{
+	for (int i = 0; i < MAX_DEPTH; i++) {
+		switch (dwarf_tag(t)) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+			if (sym_die_type(t, t))
+				return -1;
+			break;
+		default:
+			return 0;
+		}
+	}
+	return -1;
+}
+
+uint64_t sym_type_size(Dwarf_Die *t)
+{
+	Dwarf_Word n = 0;
+
+	return dwarf_aggregate_size(t, &n) == 0 ? n : 0;
+}
+
+/* The element count of a DW_TAG_subrange_type, 0 when unknown (flexible arrays). */
+static uint64_t subrange_count(Dwarf_Die *sub)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word w;
+
+	if (dwarf_formudata(dwarf_attr(sub, DW_AT_count, &at), &w) == 0)
+		return w;
+	if (dwarf_formudata(dwarf_attr(sub, DW_AT_upper_bound, &at), &w) == 0)
+		return w + 1;
+	return 0;
+}
+
+static void type_name(Dwarf_Die *t, struct sym_buf *b, int depth);
+
+static void array_name(Dwarf_Die *t, struct sym_buf *b, int depth)
+{
+	Dwarf_Die elem, sub;
+
+	if (sym_die_type(t, &elem))
+		sym_buf_add(b, "?");
+	else
+		type_name(&elem, b, depth + 1);
+	if (dwarf_child(t, &sub))
+		return;
+	do {
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+			continue;
+		uint64_t n = subrange_count(&sub);
+		if (n)
+			sym_buf_add(b, "[%llu]", (unsigned long long)n);
+		else
+			sym_buf_add(b, "[]");
+	} while (dwarf_siblingof(&sub, &sub) == 0);
+}
+
+/* The type as C spells it, simplified: "struct _buf", "long int", "char *", "int[4]". */
+static void type_name(Dwarf_Die *t, struct sym_buf *b, int depth)
+{
+	const char *name = dwarf_diename(t), *kw = NULL;
+	Dwarf_Die inner;
+
+	if (depth > MAX_DEPTH)
+		return sym_buf_add(b, "?");
+	switch (dwarf_tag(t)) {
+	case DW_TAG_structure_type: kw = "struct"; break;
+	case DW_TAG_union_type: kw = "union"; break;
+	case DW_TAG_enumeration_type: kw = "enum"; break;
+	case DW_TAG_class_type: kw = "class"; break;
+	case DW_TAG_array_type: return array_name(t, b, depth);
+	case DW_TAG_subroutine_type: return sym_buf_add(b, "function");
+	case DW_TAG_pointer_type:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_atomic_type: {
+		int tag = dwarf_tag(t);
+		const char *q = tag == DW_TAG_const_type ? "const " :
+				tag == DW_TAG_volatile_type ? "volatile " :
+				tag == DW_TAG_atomic_type ? "_Atomic " : "";
+		sym_buf_add(b, "%s", q);
+		if (sym_die_type(t, &inner))
+			sym_buf_add(b, "void");
+		else
+			type_name(&inner, b, depth + 1);
+		if (tag == DW_TAG_pointer_type)
+			sym_buf_add(b, " *");
+		return;
+	}
+	}
+	if (kw)
+		sym_buf_add(b, "%s %s", kw, name ? name : "<anonymous>");
+	else
+		sym_buf_add(b, "%s", name ? name : "?");
+}
+
+/* --- member paths ------------------------------------------------------------------------ */
+
+static int member_offset(Dwarf_Die *m, uint64_t *off)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word w;
+	Dwarf_Op *op;
+	size_t n;
+
+	*off = 0;
+	if (!dwarf_attr(m, DW_AT_data_member_location, &at)) {
+		if (dwarf_formudata(dwarf_attr(m, DW_AT_data_bit_offset, &at), &w) == 0)
+			*off = w / 8;
+		return 0;  /* union members have none: offset 0 */
+	}
+	if (dwarf_formudata(&at, &w) == 0) {
+		*off = w;
+		return 0;
+	}
+	if (dwarf_getlocation(&at, &op, &n) == 0 && n == 1 && op[0].atom == DW_OP_plus_uconst) {
+		*off = op[0].number;
+		return 0;
+	}
+	return -1;
+}
+
+/* Bytes a member occupies: its type's size, or the bytes its bit-field touches. */
+static uint64_t member_size(Dwarf_Die *m, Dwarf_Die *type)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word bits, bitoff;
+
+	if (dwarf_formudata(dwarf_attr(m, DW_AT_bit_size, &at), &bits) == 0 &&
+	    dwarf_formudata(dwarf_attr(m, DW_AT_data_bit_offset, &at), &bitoff) == 0)
+		return (bitoff % 8 + bits + 7) / 8;
+	return sym_type_size(type);
+}
+
+/* A path walk: @scale is the step of an index register (0: none); the first array level whose
+ * stride it divides is printed "[]" and @opened set (sym_type_path()). */
+struct walk {
+	struct sym_buf *b;
+	uint64_t scale;
+	int opened;
+};
+
+static void path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth);
+
+static void struct_path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
+{
+	struct sym_buf *b = w->b;
+	Dwarf_Die m, mt;
+
+	if (dwarf_child(t, &m) == 0) {
+		do {
+			int tag = dwarf_tag(&m);
+			uint64_t moff, msize;
+			if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
+			    member_offset(&m, &moff) || sym_die_type(&m, &mt))
+				continue;
+			msize = member_size(&m, &mt);
+			if (off < moff || off - moff >= msize)
+				continue;
+			const char *name = dwarf_diename(&m);
+			if (name)
+				sym_buf_add(b, ".%s", name);
+			else if (tag == DW_TAG_inheritance && sym_type_peel(&mt) == 0 && dwarf_diename(&mt))
+				sym_buf_add(b, ".%s", dwarf_diename(&mt));
+			return path(&mt, off - moff, w, depth + 1);
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	sym_buf_add(b, " (padding +%llu)", (unsigned long long)off);
+}
+
+static void array_path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
+{
+	struct sym_buf *b = w->b;
+	uint64_t count[8], stride, es;
+	Dwarf_Die elem, sub;
+	int nd = 0;
+
+	if (sym_die_type(t, &elem) || !(es = sym_type_size(&elem)))
+		return sym_buf_add(b, " (+%llu)", (unsigned long long)off);
+	if (dwarf_child(t, &sub) == 0) {
+		do {
+			if (dwarf_tag(&sub) == DW_TAG_subrange_type && nd < 8)
+				count[nd++] = subrange_count(&sub);
+		} while (dwarf_siblingof(&sub, &sub) == 0);
+	}
+	for (int i = 0; i < nd || i == 0; i++) {
+		stride = es;
+		for (int j = i + 1; j < nd; j++)
+			stride *= count[j] ? count[j] : 1;
+		if (w->scale && !w->opened && stride % w->scale == 0) {
+			sym_buf_add(b, "[]");
+			w->opened = 1;
+		} else {
+			sym_buf_add(b, "[%llu]", (unsigned long long)(off / stride));
+		}
+		off %= stride;
+	}
+	path(&elem, off, w, depth + 1);
+}
+
+/* Append to @w->b the path of byte @off inside type @t. */
+static void path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
+{
+	Dwarf_Die u = *t;
+
+	if (depth > MAX_DEPTH || sym_type_peel(&u))
+		return sym_buf_add(w->b, " (+%llu)", (unsigned long long)off);
+	switch (dwarf_tag(&u)) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		return struct_path(&u, off, w, depth);
+	case DW_TAG_array_type:
+		return array_path(&u, off, w, depth);
+	}
+	if (off)
+		sym_buf_add(w->b, " (+%llu)", (unsigned long long)off);
+}
+
+int sym_type_path(Dwarf_Die *t, uint64_t off, uint64_t index_scale, struct sym_buf *b)
+{
+	struct walk w = { .b = b, .scale = index_scale };
+
+	path(t, off, &w, 0);
+	return w.opened;
+}
+
+void sym_type_name(Dwarf_Die *t, struct sym_buf *b)
+{
+	type_name(t, b, 0);
+}
+
+/* The member of struct/union @t (peeled) whose bytes hold @off, its type in *mt. */
+static int member_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *mt, uint64_t *moff)
+{
+	Dwarf_Die m;
+
+	if (dwarf_child(t, &m))
+		return -1;
+	do {
+		int tag = dwarf_tag(&m);
+		if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
+		    member_offset(&m, moff) || sym_die_type(&m, mt))
+			continue;
+		if (off >= *moff && off - *moff < member_size(&m, mt))
+			return 0;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return -1;
+}
+
+int sym_type_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *out)
+{
+	Dwarf_Die u = *t, inner;
+	uint64_t moff, es;
+
+	for (int depth = 0; depth < MAX_DEPTH; depth++) {
+		if (sym_type_peel(&u))
+			return -1;
+		switch (dwarf_tag(&u)) {
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+		case DW_TAG_union_type:
+			if (member_at(&u, off, &inner, &moff))
+				return -1;
+			off -= moff;
+			break;
+		case DW_TAG_array_type:
+			if (sym_die_type(&u, &inner) || !(es = sym_type_size(&inner)))
+				return -1;
+			off %= es;
+			break;
+		default:
+			if (off)
+				return -1;
+			*out = u;
+			return 0;
+		}
+		u = inner;
+	}
+	return -1;
+}
+
+static void describe(struct sym_session *s, const struct sym_var *v, uint64_t off,
+		     struct sym_data_info *out)
+{
+	struct sym_buf b = {0};
+	Dwarf_Die var = v->die, type;
+
+	sym_buf_add(&b, "%s", v->name);
+	if (v->has_die && sym_die_type(&var, &type) == 0) {
+		sym_type_path(&type, off, 0, &b);
+		out->member = sym_str(&s->str, b.p);
+		b.len = 0;
+		sym_type_name(&type, &b);
+		out->type = sym_str(&s->str, b.p);
+	} else {
+		if (off)
+			sym_buf_add(&b, " (+%llu)", (unsigned long long)off);
+		out->member = sym_str(&s->str, b.p);
+		out->reason = "no debug info";
+	}
+	free(b.p);
+}
+
+int sym_data_die(struct sym_session *s, struct sym_file *f, uint64_t vaddr, Dwarf_Die *type,
+		 uint64_t *off)
+{
+	const struct sym_var *v;
+	Dwarf_Die die;
+
+	if (!f->vars_built)
+		build_vars(s, f);
+	v = find_var(f, vaddr);
+	if (!v || !v->has_die)
+		return -ENOENT;
+	die = v->die;
+	if (sym_die_type(&die, type))
+		return -ENOENT;
+	*off = vaddr - v->addr;
+	return 0;
+}
+
+int sym_data_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
+		   struct sym_data_info *out)
+{
+	const struct sym_var *v;
+
+	memset(out, 0, sizeof(*out));
+	if (!f->vars_built)
+		build_vars(s, f);
+	v = find_var(f, vaddr);
+	if (!v) {
+		out->reason = !f->has_symtab && !f->dw ? "no symbol table" : "no variable at address";
+		return -ENOENT;
+	}
+	out->var = v->name;
+	out->var_size = v->size;
+	out->var_offset = vaddr - v->addr;
+	describe(s, v, out->var_offset, out);
+	return 0;
+}

@@ -1,0 +1,1974 @@
+/* Data-type profiling: the type and member a memory access touches, named from the code side.
+ * The instruction at the sample's IP is decoded (capstone) to its memory operand; the variables
+ * of the DWARF scopes around that pc (inlined ones included, concrete nesting) are searched for
+ * a pointer whose location there is the operand's base register; the pointee type and the
+ * displacement give the member path, with sym-data.c's naming rules and "->" after the pointer.
+ * When no variable holds the base register, the registers are followed forward through the
+ * function: loads of pointer members, pointer variables kept in memory, static pointers, copies
+ * and pointer arithmetic type the destination (step()). A forward dataflow over the function's
+ * control-flow graph (basic blocks split at branch targets and after branches, calls and
+ * returns; edges for fall-through and direct jumps) gives each block's entry state: the meet of
+ * its predecessors' exit states, where a register stays typed only when every predecessor gives
+ * the same pointer, so a join of disagreeing paths names nothing. The entry block starts empty.
+ * Last, an access into the stack frame is matched against the locals' slots (DW_OP_fbreg with
+ * the CFA from the CFI).
+ * Results are cached per (file, ELF address); per file each function's blocks and their entry
+ * states are computed once, its subprogram DIE is remembered, and sym_data_type_back() keeps
+ * each function's instruction boundaries. The disassemblers and caches live in the session
+ * (struct sym_type_ctx). */
+#include <capstone/capstone.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/xalloc.h"
+#include "report/resolve/sym-int.h"
+
+#define MAX_DEPTH 24
+#define MAX_SCOPES 64
+#define INSN_MAX 16
+#define SCAN_MAX (256 << 10) /* longest function range scanned for register state */
+#define NREGS 33       /* DWARF register numbers tracked: x86-64 0-16, AArch64 0-31 */
+
+/* A CU's address range, for files without .debug_aranges (clang's default), where libdw
+ * 0.188 cannot map an address to its CU. */
+struct cu_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Off off;        /* of the CU DIE */
+};
+
+struct regslot;
+
+/* The basic blocks of one function range, found once: block 0 starts at lo, block i > 0 at
+ * lead[i - 1] (sorted ELF addresses). After the dataflow (flowed), the register state at the
+ * entry of block i is slot[slot_at[i] .. slot_at[i + 1]). */
+struct fn_blocks {
+	uint64_t lo, hi;
+	int bad;              /* does not decode, or has an indirect jump: no tracking */
+	uint64_t *lead;
+	size_t nr, cap;
+	int flowed;
+	struct regslot *slot;
+	uint32_t *slot_at;    /* nr + 2 entries */
+};
+
+/* The instruction boundaries of one function (its ELF symbol, else its DWARF range), found once
+ * for sym_data_type_back(): off[] ascending, from lo, up to end (hi, or the first byte that
+ * does not decode). */
+struct fn_insns {
+	uint64_t lo, hi, end;
+	uint32_t *off;
+	size_t nr, cap;
+};
+
+/* A function's range (ELF addresses) and its DW_TAG_subprogram, remembered by scopes_at() so
+ * that later addresses in it skip the walk over the CU's top-level DIEs. */
+struct fn_die {
+	uint64_t lo, hi;
+	Dwarf_Die die;
+	Dwarf_Addr cubias;
+};
+
+struct type_file {
+	struct sym_file *f;
+	int machine;          /* e_machine, -1 before it is read */
+	struct sym_cache cache;
+	int ranges_built;
+	struct cu_range *cur;
+	size_t nr_cur, cap_cur;
+	struct fn_blocks *fb; /* sorted by lo */
+	size_t nr_fb, cap_fb;
+	struct fn_insns *fi;  /* sorted by lo */
+	size_t nr_fi, cap_fi;
+	struct fn_die *fd;    /* sorted by lo, disjoint */
+	size_t nr_fd, cap_fd;
+	/* the register state track_block() last reached (at last_at, in the function range
+	 * starting at last_lo): a later address of the same block goes on from there */
+	struct regstate *last;
+	uint64_t last_lo, last_at;
+};
+
+struct sym_type_ctx {
+	csh cs_x86, cs_a64;
+	int x86_state, a64_state;  /* 0 untried, 1 open, -1 failed */
+	struct type_file *tf;
+	size_t nr_tf, cap_tf;
+};
+
+/* A decoded memory operand, registers as DWARF numbers (-1: none). */
+struct mem_op {
+	int base, index;
+	int64_t disp;
+	unsigned scale;
+	int rip;              /* x86-64 rip-relative: target holds the ELF address */
+	uint64_t target;
+};
+
+/* One candidate: a pointer variable (or a register typed by a load) and its pointee. The
+ * register holds name + off bytes + an unknown multiple of scale (0: none), which pointer
+ * arithmetic tracked through the block ("lea rax, [rdi + rsi*8]") adds. */
+struct ptr {
+	const char *name;     /* "p", or "p->next" for a tracked load */
+	Dwarf_Die pointee;    /* cv-qualifiers stripped, typedefs kept */
+	uint64_t size;        /* sizeof pointee */
+	int64_t off;
+	unsigned scale;
+	int ref;              /* a C++ reference: named "s.x", not "s->x" */
+};
+
+/* --- session state ---------------------------------------------------------------------- */
+
+static void type_free(struct sym_session *s)
+{
+	struct sym_type_ctx *c = s ? s->type : NULL;
+
+	if (!c)
+		return;
+	if (c->x86_state > 0)
+		cs_close(&c->cs_x86);
+	if (c->a64_state > 0)
+		cs_close(&c->cs_a64);
+	for (size_t i = 0; i < c->nr_tf; i++) {
+		sym_cache_release(&c->tf[i].cache);
+		free(c->tf[i].cur);
+		for (size_t j = 0; j < c->tf[i].nr_fb; j++) {
+			free(c->tf[i].fb[j].lead);
+			free(c->tf[i].fb[j].slot);
+			free(c->tf[i].fb[j].slot_at);
+		}
+		free(c->tf[i].fb);
+		for (size_t j = 0; j < c->tf[i].nr_fi; j++)
+			free(c->tf[i].fi[j].off);
+		free(c->tf[i].fi);
+		free(c->tf[i].fd);
+		free(c->tf[i].last);
+	}
+	free(c->tf);
+	free(c);
+	s->type = NULL;
+}
+
+static struct type_file *type_file(struct sym_session *s, struct sym_file *f)
+{
+	struct sym_type_ctx *c = s->type;
+	struct type_file *t;
+
+	if (!c) {
+		c = s->type = xcalloc(1, sizeof(*c));
+		s->type_free = type_free;
+	}
+	for (size_t i = 0; i < c->nr_tf; i++)
+		if (c->tf[i].f == f)
+			return &c->tf[i];
+	c->tf = xgrow(c->tf, &c->cap_tf, c->nr_tf + 1, sizeof(*c->tf));
+	t = &c->tf[c->nr_tf++];
+	memset(t, 0, sizeof(*t));
+	t->f = f;
+	t->machine = -1;
+	return t;
+}
+
+static int open_cs(csh *h, int *state, cs_arch arch, cs_mode mode)
+{
+	if (!*state) {
+		*state = cs_open(arch, mode, h) == CS_ERR_OK ? 1 : -1;
+		if (*state > 0)
+			cs_option(*h, CS_OPT_DETAIL, CS_OPT_ON);
+	}
+	return *state > 0 ? 0 : -1;
+}
+
+/* The disassembler for @machine, or NULL. */
+static csh *disasm(struct sym_type_ctx *c, int machine)
+{
+	if (machine == EM_X86_64 && open_cs(&c->cs_x86, &c->x86_state, CS_ARCH_X86, CS_MODE_64) == 0)
+		return &c->cs_x86;
+	if (machine == EM_AARCH64 &&
+	    open_cs(&c->cs_a64, &c->a64_state, CS_ARCH_ARM64, CS_MODE_ARM) == 0)
+		return &c->cs_a64;
+	return NULL;
+}
+
+/* --- code bytes --------------------------------------------------------------------------- */
+
+static int file_machine(struct type_file *t)
+{
+	GElf_Addr bias;
+	GElf_Ehdr eh;
+	Elf *elf;
+
+	if (t->machine < 0) {
+		elf = t->f->mod ? dwfl_module_getelf(t->f->mod, &bias) : NULL;
+		t->machine = elf && gelf_getehdr(elf, &eh) ? eh.e_machine : 0;
+	}
+	return t->machine;
+}
+
+/* Up to @cap code bytes at ELF @vaddr of @f; the count, 0 when the file holds none there. */
+static size_t code_bytes(struct sym_file *f, uint64_t vaddr, uint8_t *buf, size_t cap)
+{
+	GElf_Addr bias;
+	Elf *elf = f->mod ? dwfl_module_getelf(f->mod, &bias) : NULL;
+
+	for (Elf_Scn *scn = NULL; elf && (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || vaddr < sh.sh_addr ||
+		    vaddr - sh.sh_addr >= sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || vaddr - sh.sh_addr >= d->d_size)
+			return 0;
+		size_t n = d->d_size - (vaddr - sh.sh_addr);
+		n = n < cap ? n : cap;
+		memcpy(buf, (const uint8_t *)d->d_buf + (vaddr - sh.sh_addr), n);
+		return n;
+	}
+	return 0;
+}
+
+/* --- instruction decoding ------------------------------------------------------------------- */
+
+/* The DWARF number of an x86-64 register of any width, or -1. */
+static int x86_dwreg(x86_reg r)
+{
+	static const struct { x86_reg r[4]; } low[8] = {
+		{{ X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL }},
+		{{ X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL }},
+		{{ X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL }},
+		{{ X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL }},
+		{{ X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL }},
+		{{ X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL }},
+		{{ X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL }},
+		{{ X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL }},
+	};
+
+	if (r == X86_REG_INVALID)
+		return -1;
+	for (int i = 0; i < 8; i++)
+		for (int j = 0; j < 4; j++)
+			if (low[i].r[j] == r)
+				return i;
+	if (r == X86_REG_AH || r == X86_REG_DH || r == X86_REG_CH || r == X86_REG_BH)
+		return r == X86_REG_AH ? 0 : r == X86_REG_DH ? 1 : r == X86_REG_CH ? 2 : 3;
+	if (r >= X86_REG_R8 && r <= X86_REG_R15)
+		return 8 + (r - X86_REG_R8);
+	if (r >= X86_REG_R8D && r <= X86_REG_R15D)
+		return 8 + (r - X86_REG_R8D);
+	if (r >= X86_REG_R8W && r <= X86_REG_R15W)
+		return 8 + (r - X86_REG_R8W);
+	if (r >= X86_REG_R8B && r <= X86_REG_R15B)
+		return 8 + (r - X86_REG_R8B);
+	if (r == X86_REG_RIP || r == X86_REG_EIP)
+		return 16;
+	return -1;
+}
+
+/* The DWARF number of an AArch64 general register (x0-x30 0-30, sp 31), or -1. */
+static int a64_dwreg(arm64_reg r)
+{
+	if (r >= ARM64_REG_X0 && r <= ARM64_REG_X28)
+		return r - ARM64_REG_X0;
+	if (r >= ARM64_REG_W0 && r <= ARM64_REG_W30)
+		return r - ARM64_REG_W0;
+	if (r == ARM64_REG_X29)
+		return 29;
+	if (r == ARM64_REG_X30)
+		return 30;
+	if (r == ARM64_REG_SP || r == ARM64_REG_WSP)
+		return 31;
+	return -1;
+}
+
+/* The memory operand of an x86-64 instruction: 0, or -ENOENT with *why. */
+static int x86_mem(const cs_insn *in, struct mem_op *m, const char **why)
+{
+	const cs_x86 *x = &in->detail->x86;
+	int pick = -1;
+
+	if (in->id == X86_INS_LEA || in->id == X86_INS_NOP) {
+		*why = "no memory access (address arithmetic or nop)";
+		return -ENOENT;
+	}
+	for (int i = 0; i < x->op_count && pick < 0; i++)
+		if (x->operands[i].type == X86_OP_MEM)
+			pick = i;
+	if (pick < 0) {
+		*why = "no memory operand";
+		return -ENOENT;
+	}
+	const x86_op_mem *o = &x->operands[pick].mem;
+	if (o->segment == X86_REG_FS || o->segment == X86_REG_GS) {
+		*why = "thread-local storage (fs/gs segment)";
+		return -ENOENT;
+	}
+	m->base = x86_dwreg(o->base);
+	m->index = x86_dwreg(o->index);
+	if ((o->base != X86_REG_INVALID && m->base < 0) || (o->index != X86_REG_INVALID && m->index < 0)) {
+		*why = "vector or unusual address register";
+		return -ENOENT;
+	}
+	m->disp = o->disp;
+	m->scale = o->index != X86_REG_INVALID ? (unsigned)o->scale : 0;
+	m->rip = m->base == 16;
+	if (m->rip)
+		m->target = in->address + in->size + (uint64_t)o->disp;
+	return 0;
+}
+
+/* The memory operand of an AArch64 instruction: 0, or -ENOENT with *why. Post-indexed forms
+ * access [base] and carry the increment in a separate operand, which is ignored here. */
+static int a64_mem(const cs_insn *in, struct mem_op *m, const char **why)
+{
+	const cs_arm64 *a = &in->detail->arm64;
+
+	for (int i = 0; i < a->op_count; i++) {
+		const cs_arm64_op *op = &a->operands[i];
+		if (op->type != ARM64_OP_MEM)
+			continue;
+		m->base = a64_dwreg(op->mem.base);
+		m->index = op->mem.index != ARM64_REG_INVALID ? a64_dwreg(op->mem.index) : -1;
+		if (m->base < 0 || (op->mem.index != ARM64_REG_INVALID && m->index < 0)) {
+			*why = "unusual address register";
+			return -ENOENT;
+		}
+		m->disp = op->mem.disp;
+		m->scale = m->index < 0 ? 0 :
+			   op->shift.type == ARM64_SFT_LSL ? 1u << (op->shift.value & 7) : 1;
+		return 0;
+	}
+	*why = in->id == ARM64_INS_ADR || in->id == ARM64_INS_ADRP ? "no memory access (address arithmetic)" :
+									  "no memory operand";
+	return -ENOENT;
+}
+
+/* Decode the instruction at @vaddr (bytes in @buf) and its memory operand. */
+static int decode(csh *cs, int machine, const uint8_t *buf, size_t n, uint64_t vaddr,
+		  cs_insn *in, struct mem_op *m, const char **why)
+{
+	const uint8_t *p = buf;
+
+	memset(m, 0, sizeof(*m));
+	m->base = m->index = -1;
+	if (!cs_disasm_iter(*cs, &p, &n, &vaddr, in)) {
+		*why = "instruction not decodable";
+		return -ENOENT;
+	}
+	return machine == EM_X86_64 ? x86_mem(in, m, why) : a64_mem(in, m, why);
+}
+
+/* --- DWARF: scopes and pointer variables --------------------------------------------------- */
+
+struct scopes {
+	Dwarf_Die die[MAX_SCOPES];  /* outermost first */
+	int n;
+};
+
+/* Push the chain of subprogram, lexical block and inlined-subroutine DIEs under @parent that
+ * contain @pc (CU-relative address), descending through namespaces. The concrete nesting is
+ * followed, so an inlined function's scopes come with those of the function it was inlined
+ * into (dwarf_getscopes would continue with the abstract definition's instead). */
+static void collect(Dwarf_Die *parent, Dwarf_Addr pc, struct scopes *sc, int depth)
+{
+	Dwarf_Die child;
+	int n0 = sc->n;
+
+	if (depth > MAX_DEPTH || dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_namespace) {
+			collect(&child, pc, sc, depth + 1);
+		} else if ((tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+			    tag == DW_TAG_inlined_subroutine) && dwarf_haspc(&child, pc) > 0 &&
+			   sc->n < MAX_SCOPES) {
+			sc->die[sc->n++] = child;
+			collect(&child, pc, sc, depth + 1);
+		}
+		if (sc->n > n0)
+			return;
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The scopes at CU addresses inside one function, recomputed only when the address changes:
+ * register tracking asks at the pc of each instruction it steps, whose scopes (an inlined call,
+ * a lexical block) need not be those of the access it names. */
+struct pcscopes {
+	Dwarf_Die fn;         /* the DW_TAG_subprogram */
+	Dwarf_Addr pc;
+	int have;
+	struct scopes sc;
+};
+
+static struct scopes *pcs_at(struct pcscopes *ps, Dwarf_Addr pc)
+{
+	if (!ps->have || ps->pc != pc) {
+		ps->sc.die[0] = ps->fn;
+		ps->sc.n = 1;
+		collect(&ps->fn, pc, &ps->sc, 1);
+		ps->pc = pc;
+		ps->have = 1;
+	}
+	return &ps->sc;
+}
+
+/* The pointee of pointer or reference type @t (peeled): 0, else -1 (void *, unsized). */
+static int pointee_from(Dwarf_Die *t, struct ptr *p)
+{
+	Dwarf_Die u;
+	int tag = dwarf_tag(t);
+
+	if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type &&
+	    tag != DW_TAG_rvalue_reference_type)
+		return -1;
+	p->ref = tag != DW_TAG_pointer_type;
+	if (sym_die_type(t, &p->pointee))
+		return -1;  /* void * */
+	for (int i = 0; i < MAX_DEPTH; i++) {
+		tag = dwarf_tag(&p->pointee);
+		if (tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
+			break;
+		if (sym_die_type(&p->pointee, &p->pointee))
+			return -1;
+	}
+	u = p->pointee;
+	if (sym_type_peel(&u) || dwarf_tag(&u) == DW_TAG_subroutine_type)
+		return -1;
+	p->size = sym_type_size(&u);
+	return p->size ? 0 : -1;
+}
+
+/* The pointee of the pointer or reference type of @typed (a variable): 0, else -1. */
+static int pointee_of(Dwarf_Die *typed, struct ptr *p)
+{
+	Dwarf_Die t;
+
+	if (sym_die_type(typed, &t) || sym_type_peel(&t))
+		return -1;
+	return pointee_from(&t, p);
+}
+
+/* Where a variable is: its value in register @reg, or, with @mem, in memory at [reg + disp]. */
+struct where {
+	int reg;
+	int mem;
+	int64_t disp;
+};
+
+/* The register and offset of "DW_OP_breg<N> c" / "DW_OP_bregx N c": 0, else -1. */
+static int breg_of(const Dwarf_Op *op, int *reg, int64_t *c)
+{
+	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
+		*reg = op->atom - DW_OP_breg0;
+		*c = (int64_t)op->number;
+		return 0;
+	}
+	if (op->atom == DW_OP_bregx && op->number < NREGS) {
+		*reg = (int)op->number;
+		*c = (int64_t)op->number2;
+		return 0;
+	}
+	return -1;
+}
+
+/* 1 when the location of @v at @pc is @w, *c the constant its value exceeds the register by.
+ * Register values are DW_OP_reg<N>/DW_OP_regx N (c = 0) and "DW_OP_breg<N> c,
+ * DW_OP_stack_value" (the variable's value is reg + c: a pointer in disguise, the register
+ * holding p - c); memory is "DW_OP_breg<N> disp"/"DW_OP_bregx N disp" alone (a location). */
+static int lives_in(Dwarf_Die *v, Dwarf_Addr pc, const struct where *w, int64_t *c)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *expr;
+	size_t len;
+	unsigned atom;
+	int reg;
+
+	*c = 0;
+	if (!dwarf_attr(v, DW_AT_location, &at) ||
+	    dwarf_getlocation_addr(&at, pc, &expr, &len, 1) != 1 || !len)
+		return 0;
+	atom = expr[0].atom;
+	if (w->mem)
+		return len == 1 && breg_of(&expr[0], &reg, c) == 0 && reg == w->reg && *c == w->disp;
+	if (len == 1 && atom >= DW_OP_reg0 && atom <= DW_OP_reg31)
+		return (int)(atom - DW_OP_reg0) == w->reg;
+	if (len == 1 && atom == DW_OP_regx)
+		return expr[0].number == (Dwarf_Word)w->reg;
+	return len == 2 && expr[1].atom == DW_OP_stack_value && breg_of(&expr[0], &reg, c) == 0 &&
+	       reg == w->reg;
+}
+
+static const char *die_name(Dwarf_Die *d)
+{
+	Dwarf_Attribute at;
+
+	return dwarf_formstring(dwarf_attr_integrate(d, DW_AT_name, &at));
+}
+
+static unsigned gcd(unsigned a, unsigned b)
+{
+	while (b) {
+		unsigned t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* The access @m through register @p as an access relative to the pointer itself: p's offset
+ * added to the displacement, p's unknown multiple folded into the index (-2: no register). */
+static struct mem_op effective(const struct ptr *p, const struct mem_op *m)
+{
+	struct mem_op e = *m;
+
+	e.disp += p->off;
+	if (p->scale) {
+		e.scale = e.index >= 0 ? gcd(e.scale, p->scale) : p->scale;
+		if (e.index < 0)
+			e.index = -2;
+	}
+	return e;
+}
+
+/* How well pointer @p explains displacement @disp: 2 inside *p (or indexed), 1 past it (p[k]),
+ * 0 before it. */
+static int fit(const struct ptr *p, const struct mem_op *raw)
+{
+	struct mem_op e = effective(p, raw), *m = &e;
+
+	if (m->index != -1 || (m->disp >= 0 && (uint64_t)m->disp < p->size))
+		return 2;
+	return m->disp >= 0;
+}
+
+/* The best pointer variable at @w at @pc for access @m, innermost scope first: 0, else
+ * -ENOENT. */
+static int find_var(struct sym_session *s, struct scopes *sc, Dwarf_Addr pc,
+		    const struct where *w, const struct mem_op *m, struct ptr *best)
+{
+	int best_fit = -1;
+
+	for (int i = sc->n - 1; i >= 0 && best_fit < 2; i--) {
+		Dwarf_Die v;
+		if (dwarf_child(&sc->die[i], &v))
+			continue;
+		do {
+			int tag = dwarf_tag(&v);
+			struct ptr p = {0};
+			const char *name;
+			int64_t c;
+			if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
+			    !lives_in(&v, pc, w, &c) || !(name = die_name(&v)) || pointee_of(&v, &p))
+				continue;
+			if (!w->mem)
+				p.off = -c;
+			int f = fit(&p, m);
+			if (f > best_fit) {
+				best_fit = f;
+				*best = p;
+				best->name = sym_str(&s->str, name);
+			}
+		} while (best_fit < 2 && dwarf_siblingof(&v, &v) == 0);
+	}
+	return best_fit > 0 ? 0 : -ENOENT;
+}
+
+/* The best pointer variable held in register @m->base at @pc. */
+static int find_ptr_var(struct sym_session *s, struct scopes *sc, Dwarf_Addr pc,
+			const struct mem_op *m, struct ptr *best)
+{
+	struct where w = { .reg = m->base };
+
+	return find_var(s, sc, pc, &w, m, best);
+}
+
+/* --- naming ------------------------------------------------------------------------------- */
+
+/* "p->a.b", "(*p)[2]", "*p (+4)" for byte @off of *p, "s.a.b", "s[2]", "s (+4)" when p is a
+ * reference s; @elem "" (inside *p), "[]" or "[k]". */
+static void compose(struct sym_buf *b, const struct ptr *p, const char *elem, const char *path)
+{
+	const char *name = p->name;
+
+	if (p->ref)
+		sym_buf_add(b, *elem ? "(&%s)%s%s" : "%s%s%s", name, elem, path);
+	else if (*elem)
+		sym_buf_add(b, "%s%s%s", name, elem, path);
+	else if (path[0] == '.')
+		sym_buf_add(b, "%s->%s", name, path + 1);
+	else if (path[0] == '[')
+		sym_buf_add(b, "(*%s)%s", name, path);
+	else
+		sym_buf_add(b, "*%s%s", name, path);
+}
+
+/* The element of *p an access lands in and the offset inside it: without an index register
+ * @m->disp is exact ("" or "[k]"); with one the first array on the path whose stride is a
+ * multiple of the scale takes the index ("p->a[]"), else whole elements of *p when sizeof(*p)
+ * is a multiple of the scale ("p[]"); otherwise the offset is unknown (returns -1). */
+static int place(const struct ptr *p, const struct mem_op *m, struct sym_buf *path, char *elem,
+		 size_t cap, uint64_t *off)
+{
+	uint64_t d = (uint64_t)m->disp;
+
+	elem[0] = 0;
+	if (m->index == -1) {
+		if (m->disp < 0)
+			return -1;  /* callers check fit() first */
+		*off = d % p->size;
+		if (d >= p->size)
+			snprintf(elem, cap, "[%llu]", (unsigned long long)(d / p->size));
+		sym_type_path((Dwarf_Die *)&p->pointee, *off, 0, path);
+		return 0;
+	}
+	if (m->disp >= 0 && d < p->size && sym_type_path((Dwarf_Die *)&p->pointee, d, m->scale, path)) {
+		*off = d;
+		return 0;
+	}
+	path->len = 0;
+	if (path->p)
+		path->p[0] = 0;
+	if (p->size % m->scale)
+		return -1;
+	*off = (uint64_t)(m->disp % (int64_t)p->size + (int64_t)p->size) % p->size;
+	snprintf(elem, cap, "[]");
+	sym_type_path((Dwarf_Die *)&p->pointee, *off, 0, path);
+	return 0;
+}
+
+static void describe(struct sym_session *s, const struct ptr *p, const struct mem_op *m,
+		     struct sym_data_info *out)
+{
+	struct sym_buf b = {0}, path = {0};
+	char elem[32];
+	uint64_t off = 0;
+
+	sym_buf_add(&path, "%s", "");
+	sym_buf_add(&b, p->ref ? "%s" : "*%s", p->name);
+	out->var = sym_str(&s->str, b.p);
+	b.len = 0;
+	sym_type_name((Dwarf_Die *)&p->pointee, &b);
+	out->type = sym_str(&s->str, b.p);
+	out->var_size = p->size;
+	b.len = 0;
+	if (place(p, m, &path, elem, sizeof(elem), &off)) {
+		sym_buf_add(&b, p->ref ? "%s (+?)" : "*%s (+?)", p->name);
+		out->reason = "indexed access: offset inside the object unknown";
+	} else {
+		compose(&b, p, elem, path.p);
+	}
+	out->var_offset = off;
+	out->member = sym_str(&s->str, b.p);
+	free(b.p);
+	free(path.p);
+}
+
+/* --- register state through a basic block -------------------------------------------------- */
+
+/* What the block has put in each register: a typed pointer (valid) or a constant address
+ * (kvalid: adrp/adr, lea from rip, and additions to those). */
+struct regstate {
+	int valid[NREGS];
+	struct ptr p[NREGS];
+	int kvalid[NREGS];
+	uint64_t k[NREGS];
+};
+
+/* The immediate target of a direct branch, or 0 when @in has none. */
+static uint64_t branch_target(const cs_insn *in, int machine)
+{
+	if (machine == EM_X86_64) {
+		const cs_x86 *x = &in->detail->x86;
+		for (int i = 0; i < x->op_count; i++)
+			if (x->operands[i].type == X86_OP_IMM)
+				return (uint64_t)x->operands[i].imm;
+	} else {
+		const cs_arm64 *a = &in->detail->arm64;
+		for (int i = 0; i < a->op_count; i++)
+			if (a->operands[i].type == ARM64_OP_IMM)
+				return (uint64_t)a->operands[i].imm;
+	}
+	return 0;
+}
+
+/* 1 for a branch, call or return: it ends a basic block. */
+static int ends_block(csh cs, const cs_insn *in, int machine)
+{
+	if (cs_insn_group(cs, in, CS_GRP_JUMP) || cs_insn_group(cs, in, CS_GRP_CALL) ||
+	    cs_insn_group(cs, in, CS_GRP_RET) || cs_insn_group(cs, in, CS_GRP_IRET) ||
+	    cs_insn_group(cs, in, CS_GRP_INT))
+		return 1;
+	return machine == EM_AARCH64 && (in->id == ARM64_INS_RET || in->id == ARM64_INS_BR ||
+					 in->id == ARM64_INS_BLR || in->id == ARM64_INS_B ||
+					 in->id == ARM64_INS_BL || in->id == ARM64_INS_CBZ ||
+					 in->id == ARM64_INS_CBNZ || in->id == ARM64_INS_TBZ ||
+					 in->id == ARM64_INS_TBNZ);
+}
+
+static int is_call(csh cs, const cs_insn *in, int machine)
+{
+	return cs_insn_group(cs, in, CS_GRP_CALL) ||
+	       (machine == EM_AARCH64 && (in->id == ARM64_INS_BL || in->id == ARM64_INS_BLR));
+}
+
+static void add_leader(struct fn_blocks *b, uint64_t a)
+{
+	if (a <= b->lo || a >= b->hi)
+		return;
+	b->lead = xgrow(b->lead, &b->cap, b->nr + 1, sizeof(*b->lead));
+	b->lead[b->nr++] = a;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The leaders of code @buf at b->lo: direct-branch targets and the instructions after
+ * branches, calls and returns; b->bad when the code does not decode or has an indirect jump
+ * (whose targets are unknown). */
+static void find_leaders(csh cs, int machine, const uint8_t *buf, size_t n, struct fn_blocks *b,
+			 cs_insn *in)
+{
+	const uint8_t *p = buf;
+	uint64_t a = b->lo;
+
+	while (n && !b->bad) {
+		if (!cs_disasm_iter(cs, &p, &n, &a, in)) {
+			b->bad = 1;
+			break;
+		}
+		if (!ends_block(cs, in, machine))
+			continue;
+		uint64_t t = branch_target(in, machine);
+		if (!t && !cs_insn_group(cs, in, CS_GRP_RET) && !is_call(cs, in, machine) &&
+		    !(machine == EM_AARCH64 && in->id == ARM64_INS_RET))
+			b->bad = 1;  /* indirect jump */
+		if (t && !is_call(cs, in, machine))
+			add_leader(b, t);
+		add_leader(b, a);
+	}
+	if (!b->nr)
+		return;
+	qsort(b->lead, b->nr, sizeof(*b->lead), u64_cmp);
+	size_t k = 1;
+	for (size_t i = 1; i < b->nr; i++)
+		if (b->lead[i] != b->lead[k - 1])
+			b->lead[k++] = b->lead[i];
+	b->nr = k;
+}
+
+/* The leaders of the function range [lo, hi) (ELF addresses) of @t, found once. */
+static struct fn_blocks *fn_blocks(struct sym_type_ctx *c, struct type_file *t, uint64_t lo,
+				   uint64_t hi, cs_insn *in)
+{
+	size_t i = 0, j = t->nr_fb;
+	struct fn_blocks *b;
+	uint8_t *buf;
+
+	while (i < j) {
+		size_t mid = i + (j - i) / 2;
+		if (t->fb[mid].lo < lo)
+			i = mid + 1;
+		else
+			j = mid;
+	}
+	if (i < t->nr_fb && t->fb[i].lo == lo)
+		return &t->fb[i];
+	t->fb = xgrow(t->fb, &t->cap_fb, t->nr_fb + 1, sizeof(*t->fb));
+	memmove(&t->fb[i + 1], &t->fb[i], (t->nr_fb++ - i) * sizeof(*t->fb));
+	b = &t->fb[i];
+	memset(b, 0, sizeof(*b));
+	b->lo = lo;
+	b->hi = hi;
+	buf = xmalloc(hi - lo);
+	if (code_bytes(t->f, lo, buf, hi - lo) != hi - lo)
+		b->bad = 1;
+	else
+		find_leaders(*disasm(c, t->machine), t->machine, buf, hi - lo, b, in);
+	free(buf);
+	return b;
+}
+
+/* The index of the basic block of @b holding @a. */
+static size_t block_index(const struct fn_blocks *b, uint64_t a)
+{
+	size_t i = 0, j = b->nr;
+
+	while (i < j) {
+		size_t mid = i + (j - i) / 2;
+		if (b->lead[mid] <= a)
+			i = mid + 1;
+		else
+			j = mid;
+	}
+	return i;
+}
+
+static uint64_t block_start(const struct fn_blocks *b, size_t i)
+{
+	return i ? b->lead[i - 1] : b->lo;
+}
+
+static uint64_t block_end(const struct fn_blocks *b, size_t i)
+{
+	return i < b->nr ? b->lead[i] : b->hi;
+}
+
+/* The DWARF registers @in writes into @w (1 each). */
+static void written(csh cs, const cs_insn *in, int machine, int *w)
+{
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+
+	memset(w, 0, NREGS * sizeof(*w));
+	if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
+		for (int i = 0; i < nwr; i++) {
+			int r = machine == EM_X86_64 ? x86_dwreg((x86_reg)wr[i]) :
+						       a64_dwreg((arm64_reg)wr[i]);
+			if (r >= 0 && r < NREGS)
+				w[r] = 1;
+		}
+		return;
+	}
+	for (int r = 0; r < NREGS; r++)
+		w[r] = 1;  /* unknown: assume everything changed */
+}
+
+/* A 64-bit general register load "dst = [base + disp]" or copy "dst = src" (src in *base,
+ * *disp -1 marks a copy); 0 when @in is one. */
+static int move_of(const cs_insn *in, int machine, int *dst, int *base, int64_t *disp)
+{
+	if (machine == EM_X86_64) {
+		const cs_x86 *x = &in->detail->x86;
+		if (in->id != X86_INS_MOV || x->op_count != 2 || x->operands[0].type != X86_OP_REG ||
+		    x->operands[0].size != 8)
+			return -1;
+		*dst = x86_dwreg(x->operands[0].reg);
+		if (x->operands[1].type == X86_OP_REG) {
+			*base = x86_dwreg(x->operands[1].reg);
+			*disp = -1;
+		} else if (x->operands[1].type == X86_OP_MEM && x->operands[1].mem.index == X86_REG_INVALID &&
+			   x->operands[1].mem.segment == X86_REG_INVALID) {
+			*base = x86_dwreg(x->operands[1].mem.base);
+			*disp = x->operands[1].mem.disp;
+		} else {
+			return -1;
+		}
+	} else {
+		const cs_arm64 *a = &in->detail->arm64;
+		if ((in->id != ARM64_INS_LDR && in->id != ARM64_INS_MOV) || a->op_count != 2 ||
+		    a->operands[0].type != ARM64_OP_REG || a->operands[0].reg < ARM64_REG_X0 ||
+		    a->operands[0].reg > ARM64_REG_X28)
+			return -1;
+		*dst = a64_dwreg(a->operands[0].reg);
+		if (in->id == ARM64_INS_MOV && a->operands[1].type == ARM64_OP_REG) {
+			*base = a64_dwreg(a->operands[1].reg);
+			*disp = -1;
+		} else if (in->id == ARM64_INS_LDR && a->operands[1].type == ARM64_OP_MEM &&
+			   a->operands[1].mem.index == ARM64_REG_INVALID && !a->writeback) {
+			*base = a64_dwreg(a->operands[1].mem.base);
+			*disp = a->operands[1].mem.disp;
+		} else {
+			return -1;
+		}
+	}
+	return *dst >= 0 && *dst < NREGS && *base >= 0 && *base < NREGS ? 0 : -1;
+}
+
+/* What register @reg points to before the instruction at CU address @pc: tracked state, else a
+ * pointer variable located there. */
+static int reg_ptr(struct sym_session *s, struct pcscopes *ps, struct regstate *st,
+		   Dwarf_Addr pc, int reg, int64_t disp, struct ptr *out)
+{
+	struct mem_op m = { .base = reg, .index = -1, .disp = disp < 0 ? 0 : disp };
+
+	if (st->valid[reg]) {
+		*out = st->p[reg];
+		return 0;
+	}
+	return find_ptr_var(s, pcs_at(ps, pc), pc, &m, out);
+}
+
+/* The pointer loaded from byte @disp of register @b, named "b->member": 0, else -1. */
+static int load_ptr(struct sym_session *s, const struct ptr *b, int64_t disp, struct ptr *out)
+{
+	struct mem_op m = { .base = 0, .index = -1, .disp = disp }, e = effective(b, &m);
+	struct sym_buf path = {0}, name = {0};
+	char elem[32];
+	uint64_t off;
+	Dwarf_Die t;
+
+	memset(out, 0, sizeof(*out));
+	if (e.index == -1 && e.disp < 0)
+		return -1;
+	sym_buf_add(&path, "%s", "");
+	if (place(b, &e, &path, elem, sizeof(elem), &off) ||
+	    sym_type_at((Dwarf_Die *)&b->pointee, off, &t) || pointee_from(&t, out)) {
+		free(path.p);
+		return -1;
+	}
+	compose(&name, b, elem, path.p);
+	out->name = sym_str(&s->str, name.p);
+	free(path.p);
+	free(name.p);
+	return 0;
+}
+
+/* Pointer arithmetic "dst = base + disp + index * scale" (x86 lea; AArch64 add with an
+ * immediate or a shifted register): 0 when @in is one (*scale 0: no index). */
+static int arith_of(const cs_insn *in, int machine, int *dst, int *base, int64_t *disp,
+		    unsigned *scale)
+{
+	*disp = 0;
+	*scale = 0;
+	if (machine == EM_X86_64) {
+		const cs_x86 *x = &in->detail->x86;
+		if (in->id != X86_INS_LEA || x->op_count != 2 || x->operands[0].size != 8 ||
+		    x->operands[1].type != X86_OP_MEM || x->operands[1].mem.segment != X86_REG_INVALID)
+			return -1;
+		const x86_op_mem *o = &x->operands[1].mem;
+		*dst = x86_dwreg(x->operands[0].reg);
+		*base = x86_dwreg(o->base);
+		*disp = o->disp;
+		*scale = o->index != X86_REG_INVALID ? (unsigned)o->scale : 0;
+	} else {
+		const cs_arm64 *a = &in->detail->arm64;
+		if (in->id != ARM64_INS_ADD || a->op_count != 3 || a->operands[0].type != ARM64_OP_REG ||
+		    a->operands[1].type != ARM64_OP_REG || a->operands[0].reg < ARM64_REG_X0 ||
+		    a->operands[0].reg > ARM64_REG_X28 || a->operands[2].ext != ARM64_EXT_INVALID)
+			return -1;
+		const cs_arm64_op *o = &a->operands[2];
+		unsigned sh = o->shift.type == ARM64_SFT_LSL ? o->shift.value & 63 : 0;
+		if (o->shift.type != ARM64_SFT_INVALID && o->shift.type != ARM64_SFT_LSL)
+			return -1;
+		*dst = a64_dwreg(a->operands[0].reg);
+		*base = a64_dwreg(a->operands[1].reg);
+		if (o->type == ARM64_OP_IMM)
+			*disp = (int64_t)((uint64_t)o->imm << sh);
+		else if (o->type == ARM64_OP_REG && sh < 32)
+			*scale = 1u << sh;
+		else
+			return -1;
+	}
+	return *dst >= 0 && *dst < NREGS && *base >= 0 && *base < 16 + (machine != EM_X86_64) * 16 ? 0 : -1;
+}
+
+/* The pointer held by the static variable (or member of one) at ELF @addr of @f, named as
+ * sym_data() names that byte ("head", "gq.head"): 0, else -1. */
+static int global_ptr(struct sym_session *s, struct sym_file *f, uint64_t addr, struct ptr *out)
+{
+	struct sym_data_info info;
+	Dwarf_Die type, t;
+	uint64_t off;
+
+	memset(out, 0, sizeof(*out));
+	if (sym_data_die(s, f, addr, &type, &off) || sym_type_at(&type, off, &t) ||
+	    pointee_from(&t, out) || sym_data_vaddr(s, f, addr, &info) || !info.member)
+		return -1;
+	out->name = info.member;
+	return 0;
+}
+
+/* A constant address "dst = k": AArch64 adrp/adr, x86-64 lea from rip, or an immediate added
+ * to a register holding one. 0 when @in is one. */
+static int const_of(const cs_insn *in, int machine, const struct regstate *st, int *dst,
+		    uint64_t *k)
+{
+	int base;
+	int64_t disp;
+	unsigned scale;
+
+	if (machine == EM_AARCH64 && (in->id == ARM64_INS_ADRP || in->id == ARM64_INS_ADR) &&
+	    in->detail->arm64.op_count == 2 && in->detail->arm64.operands[1].type == ARM64_OP_IMM) {
+		*dst = a64_dwreg(in->detail->arm64.operands[0].reg);
+		*k = (uint64_t)in->detail->arm64.operands[1].imm;
+		return *dst >= 0 && *dst < NREGS ? 0 : -1;
+	}
+	if (machine == EM_X86_64 && in->id == X86_INS_LEA && in->detail->x86.operands[1].mem.base == X86_REG_RIP &&
+	    in->detail->x86.operands[1].mem.index == X86_REG_INVALID) {
+		*dst = x86_dwreg(in->detail->x86.operands[0].reg);
+		*k = in->address + in->size + (uint64_t)in->detail->x86.operands[1].mem.disp;
+		return *dst >= 0 && *dst < NREGS ? 0 : -1;
+	}
+	if (arith_of(in, machine, dst, &base, &disp, &scale) == 0 && !scale && st->kvalid[base]) {
+		*k = st->k[base] + (uint64_t)disp;
+		return 0;
+	}
+	return -1;
+}
+
+/* The constant address a load "dst = [base + disp]" reads, when it is one: 0 and *addr. */
+static int load_addr(const cs_insn *in, int machine, const struct regstate *st, int base,
+		     int64_t disp, uint64_t *addr)
+{
+	if (machine == EM_X86_64 && base == 16) {
+		*addr = in->address + in->size + (uint64_t)disp;
+		return 0;
+	}
+	if (!st->kvalid[base] || disp < 0)
+		return -1;
+	*addr = st->k[base] + (uint64_t)disp;
+	return 0;
+}
+
+/* What the load or copy @in puts in its destination: 0 and *p when a typed pointer. */
+static int moved_ptr(struct sym_session *s, struct type_file *t, struct pcscopes *ps,
+		     struct regstate *st, const cs_insn *in, Dwarf_Addr pc, int *dst, struct ptr *p)
+{
+	int base;
+	int64_t disp;
+	uint64_t addr;
+	struct ptr b;
+
+	if (move_of(in, t->machine, dst, &base, &disp))
+		return -1;
+	if (disp >= 0 && load_addr(in, t->machine, st, base, disp, &addr) == 0)
+		return global_ptr(s, t->f, addr, p);
+	if (base >= NREGS)
+		return -1;
+	struct where wm = { .reg = base, .mem = 1, .disp = disp };
+	struct mem_op any = { .base = *dst, .index = -1 };
+	if (disp >= 0 && !st->valid[base] && find_var(s, pcs_at(ps, pc), pc, &wm, &any, p) == 0)
+		return 0;  /* a pointer variable kept in memory at [base + disp] */
+	if (reg_ptr(s, ps, st, pc, base, disp, &b))
+		return -1;
+	if (disp < 0) {
+		*p = b;  /* a register copy */
+		return 0;
+	}
+	return load_ptr(s, &b, disp, p);
+}
+
+/* What pointer arithmetic @in puts in its destination: 0 and *p when a typed pointer. */
+static int added_ptr(struct sym_session *s, struct pcscopes *ps, struct regstate *st,
+		     const cs_insn *in, int machine, Dwarf_Addr pc, int *dst, struct ptr *p)
+{
+	int base;
+	int64_t disp;
+	unsigned scale;
+
+	if (arith_of(in, machine, dst, &base, &disp, &scale) || reg_ptr(s, ps, st, pc, base, 0, p))
+		return -1;
+	p->off += disp;
+	if (scale)
+		p->scale = p->scale ? gcd(p->scale, scale) : scale;
+	return 0;
+}
+
+/* One instruction of the block: the registers it writes lose what they held, except the
+ * destination of a pointer load, copy or arithmetic from a typed register or a constant. */
+static void step(struct sym_session *s, struct type_file *t, struct pcscopes *ps,
+		 struct regstate *st, csh cs, const cs_insn *in, Dwarf_Addr pc)
+{
+	int w[NREGS], dst = -1, kdst = -1;
+	struct ptr p;
+	uint64_t k = 0;
+	int typed;
+
+	typed = moved_ptr(s, t, ps, st, in, pc, &dst, &p) == 0 ||
+		added_ptr(s, ps, st, in, t->machine, pc, &dst, &p) == 0;
+	if (const_of(in, t->machine, st, &kdst, &k))
+		kdst = -1;
+	if (is_call(cs, in, t->machine)) {
+		memset(st->valid, 0, sizeof(st->valid));
+		memset(st->kvalid, 0, sizeof(st->kvalid));
+	}
+	written(cs, in, t->machine, w);
+	for (int r = 0; r < NREGS; r++)
+		if (w[r])
+			st->valid[r] = st->kvalid[r] = 0;
+	if (typed) {
+		st->valid[dst] = 1;
+		st->p[dst] = p;
+	}
+	if (kdst >= 0) {
+		st->kvalid[kdst] = 1;
+		st->k[kdst] = k;
+	}
+}
+
+/* The low end of the range of the function scope sc->die[0] holding @pc. */
+static int func_start(struct scopes *sc, Dwarf_Addr pc, Dwarf_Addr *lo, Dwarf_Addr *hi)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(&sc->die[0], off, &base, &start, &end)) > 0) {
+		if (pc >= start && pc < end) {
+			*lo = start;
+			*hi = end;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* --- register state across basic blocks ---------------------------------------------------- */
+
+#define FLOW_PASSES 32      /* passes over a function before its dataflow is given up */
+#define FLOW_BLOCKS 8192    /* more blocks: no dataflow (its working set is ~2.6 KiB a block) */
+
+/* One register of a block's entry state: a typed pointer, or (is_k) a constant address. */
+struct regslot {
+	int reg;
+	int is_k;
+	struct ptr p;
+	uint64_t k;
+};
+
+/* 1 when @a and @b are the same pointer: name (a session string), pointee DIE, offset, scale. */
+static int same_ptr(const struct ptr *a, const struct ptr *b)
+{
+	return a->name == b->name && a->pointee.addr == b->pointee.addr && a->size == b->size &&
+	       a->off == b->off && a->scale == b->scale && a->ref == b->ref;
+}
+
+/* The meet of @acc and @in into @acc: a register stays typed (or constant) only when both
+ * agree. 1 when @acc lost something. */
+static int meet(struct regstate *acc, const struct regstate *in)
+{
+	int lost = 0;
+
+	for (int r = 0; r < NREGS; r++) {
+		if (acc->valid[r] && (!in->valid[r] || !same_ptr(&acc->p[r], &in->p[r]))) {
+			acc->valid[r] = 0;
+			lost = 1;
+		}
+		if (acc->kvalid[r] && (!in->kvalid[r] || acc->k[r] != in->k[r])) {
+			acc->kvalid[r] = 0;
+			lost = 1;
+		}
+	}
+	return lost;
+}
+
+/* 1 when execution may continue after @in: not a return or an unconditional jump. */
+static int falls_through(csh cs, const cs_insn *in, int machine)
+{
+	if (cs_insn_group(cs, in, CS_GRP_RET) || cs_insn_group(cs, in, CS_GRP_IRET))
+		return 0;
+	if (machine == EM_X86_64)
+		return in->id != X86_INS_JMP && in->id != X86_INS_LJMP;
+	if (in->id == ARM64_INS_B)
+		return in->detail->arm64.cc != ARM64_CC_INVALID && in->detail->arm64.cc != ARM64_CC_AL;
+	return in->id != ARM64_INS_BR && in->id != ARM64_INS_RET;
+}
+
+/* Step block @i of @b (code bytes @code, from b->lo) from state @st, updated in place; its
+ * successors in succ[] (-1: none): the next block when the last instruction falls through, the
+ * block a direct jump inside the range goes to (never block 0, whose entry state is empty).
+ * 0, else -1 when the block does not decode. */
+static int run_block(struct sym_session *s, struct type_file *t, struct pcscopes *ps,
+		     const struct fn_blocks *b, const uint8_t *code, size_t i, int64_t delta,
+		     cs_insn *in, struct regstate *st, long succ[2])
+{
+	csh cs = *disasm(s->type, t->machine);
+	uint64_t a = block_start(b, i), tgt;
+	const uint8_t *p = code + (a - b->lo);
+	size_t n = block_end(b, i) - a;
+
+	succ[0] = succ[1] = -1;
+	while (n) {
+		if (!cs_disasm_iter(cs, &p, &n, &a, in))
+			return -1;
+		step(s, t, ps, st, cs, in, in->address - delta);
+	}
+	if (i < b->nr && falls_through(cs, in, t->machine))
+		succ[0] = (long)i + 1;
+	if (ends_block(cs, in, t->machine) && !is_call(cs, in, t->machine) &&
+	    (tgt = branch_target(in, t->machine)) > b->lo && tgt < b->hi)
+		succ[1] = (long)block_index(b, tgt);
+	return 0;
+}
+
+/* Keep the entry states @ent of the @nb blocks of @b, as slots. */
+static void pack(struct fn_blocks *b, const struct regstate *ent, size_t nb)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < nb; i++)
+		for (int r = 0; r < NREGS; r++)
+			n += ent[i].valid[r] + ent[i].kvalid[r];
+	b->slot = n ? xmalloc(n * sizeof(*b->slot)) : NULL;
+	b->slot_at = xmalloc((nb + 1) * sizeof(*b->slot_at));
+	for (size_t i = 0; i < nb; i++) {
+		b->slot_at[i] = (uint32_t)k;
+		for (int r = 0; r < NREGS; r++) {
+			if (ent[i].valid[r])
+				b->slot[k++] = (struct regslot){ .reg = r, .p = ent[i].p[r] };
+			if (ent[i].kvalid[r])
+				b->slot[k++] = (struct regslot){ .reg = r, .is_k = 1, .k = ent[i].k[r] };
+		}
+	}
+	b->slot_at[nb] = (uint32_t)k;
+}
+
+/* The register state at the entry of block @i of @b (empty when the dataflow gave up). */
+static void entry_state(const struct fn_blocks *b, size_t i, struct regstate *st)
+{
+	memset(st, 0, sizeof(*st));
+	for (uint32_t k = b->slot_at ? b->slot_at[i] : 0; b->slot_at && k < b->slot_at[i + 1]; k++) {
+		const struct regslot *r = &b->slot[k];
+		if (r->is_k) {
+			st->kvalid[r->reg] = 1;
+			st->k[r->reg] = r->k;
+		} else {
+			st->valid[r->reg] = 1;
+			st->p[r->reg] = r->p;
+		}
+	}
+}
+
+/* The forward dataflow over the blocks of @b: a block's entry state is the meet of the exit
+ * states of its predecessors reached so far (block 0 starts empty), iterated in address-order
+ * passes until nothing changes. Entry states only lose registers once set, so it converges;
+ * after FLOW_PASSES passes, over FLOW_BLOCKS blocks, or code that does not decode, every entry
+ * state stays empty (each block is then followed on its own). */
+static void flow(struct sym_session *s, struct type_file *t, struct fn_blocks *b,
+		 struct pcscopes *ps, int64_t delta, cs_insn *in)
+{
+	size_t nb = b->nr + 1, len = b->hi - b->lo;
+	struct regstate *ent, *st;
+	uint8_t *seen, *todo, *code;
+	int ok, more = 1;
+
+	b->flowed = 1;
+	if (nb > FLOW_BLOCKS)
+		return;
+	ent = xcalloc(nb, sizeof(*ent));
+	st = xmalloc(sizeof(*st));
+	seen = xcalloc(nb, 2);
+	todo = seen + nb;
+	code = xmalloc(len);
+	ok = code_bytes(t->f, b->lo, code, len) == len;
+	seen[0] = todo[0] = 1;
+	for (int pass = 0; ok && more; pass++) {
+		more = 0;
+		ok = pass < FLOW_PASSES;
+		for (size_t i = 0; ok && i < nb; i++) {
+			long succ[2];
+			if (!todo[i])
+				continue;
+			todo[i] = 0;
+			*st = ent[i];
+			ok = run_block(s, t, ps, b, code, i, delta, in, st, succ) == 0;
+			for (int k = 0; ok && k < 2; k++) {
+				size_t j = (size_t)succ[k];
+				if (succ[k] < 0 || (seen[j] && !meet(&ent[j], st)))
+					continue;
+				if (!seen[j])
+					ent[j] = *st;
+				seen[j] = todo[j] = 1;
+				more |= j <= i;
+			}
+		}
+	}
+	if (ok)
+		pack(b, ent, nb);
+	free(code);
+	free(seen);
+	free(st);
+	free(ent);
+}
+
+/* The register state at @vaddr: the entry state of its basic block from the function's
+ * dataflow (computed once per function), then the block's instructions before @vaddr. 0 and
+ * *st, else -ENOENT (function too long, indirect jumps, undecodable code). */
+static int track_block(struct sym_session *s, struct type_file *t, struct scopes *sc,
+		       uint64_t vaddr, Dwarf_Addr pc, Dwarf_Addr cubias, cs_insn *in,
+		       struct regstate *st)
+{
+	csh cs = *disasm(s->type, t->machine);
+	int64_t delta = (int64_t)(cubias - t->f->bias);  /* ELF vaddr - CU address */
+	struct pcscopes *ps;
+	struct fn_blocks *b;
+	Dwarf_Addr lo, hi;
+	uint64_t a;
+	uint8_t *buf;
+	const uint8_t *p;
+	size_t n, i;
+
+	if (func_start(sc, pc, &lo, &hi) || hi - lo > SCAN_MAX)
+		return -ENOENT;
+	b = fn_blocks(s->type, t, lo + delta, hi + delta, in);
+	if (b->bad)
+		return -ENOENT;
+	ps = xmalloc(sizeof(*ps));
+	ps->fn = sc->die[0];
+	ps->have = 0;
+	if (!b->flowed)
+		flow(s, t, b, ps, delta, in);
+	i = block_index(b, vaddr);
+	a = block_start(b, i);
+	if (t->last && t->last_lo == b->lo && t->last_at >= a && t->last_at <= vaddr) {
+		*st = *t->last;  /* go on from the last lookup in this block */
+		a = t->last_at;
+	} else {
+		entry_state(b, i, st);
+	}
+	n = vaddr - a;
+	p = buf = xmalloc(n + 1);
+	if (code_bytes(t->f, a, buf, n) != n)
+		n = 1;
+	while (n && cs_disasm_iter(cs, &p, &n, &a, in))
+		step(s, t, ps, st, cs, in, in->address - delta);
+	free(buf);
+	free(ps);
+	if (n)
+		return -ENOENT;
+	if (!t->last)
+		t->last = xmalloc(sizeof(*t->last));
+	*t->last = *st;
+	t->last_lo = b->lo;
+	t->last_at = vaddr;
+	return 0;
+}
+
+/* Name the access @m at @vaddr from the register state of its block. */
+static int name_tracked(struct sym_session *s, struct type_file *t, struct scopes *sc,
+			uint64_t vaddr, Dwarf_Addr pc, Dwarf_Addr cubias, const struct mem_op *m,
+			cs_insn *in, struct sym_data_info *out)
+{
+	struct regstate *st = xmalloc(sizeof(*st));
+	int rc = -ENOENT;
+
+	if (track_block(s, t, sc, vaddr, pc, cubias, in, st) == 0) {
+		if (st->valid[m->base] && fit(&st->p[m->base], m) > 0) {
+			struct mem_op e = effective(&st->p[m->base], m);
+			describe(s, &st->p[m->base], &e, out);
+			rc = 0;
+		} else if (st->kvalid[m->base] && m->index < 0) {
+			/* a constant address (adrp + ldr): static data */
+			rc = sym_data_vaddr(s, t->f, st->k[m->base] + (uint64_t)m->disp, out);
+			rc = rc ? -ENOENT : 0;
+		}
+	}
+	free(st);
+	return rc;
+}
+
+/* --- variables in the stack frame ---------------------------------------------------------- */
+
+/* The CFA at @vaddr as register + offset, from .eh_frame or .debug_frame: 0, else -1. */
+static int cfa_at(struct sym_file *f, uint64_t vaddr, int *reg, int64_t *off)
+{
+	Dwarf_CFI *cfi[2];
+	Dwarf_Addr bias[2];
+	int rc = -1;
+
+	cfi[0] = dwfl_module_eh_cfi(f->mod, &bias[0]);
+	cfi[1] = dwfl_module_dwarf_cfi(f->mod, &bias[1]);
+	for (int i = 0; i < 2 && rc; i++) {
+		Dwarf_Frame *fr;
+		Dwarf_Op *ops;
+		size_t n;
+		if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], vaddr + f->bias - bias[i], &fr))
+			continue;
+		if (dwarf_frame_cfa(fr, &ops, &n) == 0 && n == 1 && breg_of(&ops[0], reg, off) == 0)
+			rc = 0;
+		free(fr);
+	}
+	return rc;
+}
+
+/* Where the frame base of function @fn is at @pc, as register + offset: 0, else -1. */
+static int frame_base(struct sym_file *f, Dwarf_Die *fn, Dwarf_Addr pc, uint64_t vaddr,
+		      int *reg, int64_t *off)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!dwarf_attr_integrate(fn, DW_AT_frame_base, &at) ||
+	    dwarf_getlocation_addr(&at, pc, &expr, &len, 1) != 1 || len != 1)
+		return -1;
+	if (expr[0].atom == DW_OP_call_frame_cfa)
+		return cfa_at(f, vaddr, reg, off);
+	if (expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg31) {
+		*reg = expr[0].atom - DW_OP_reg0;  /* the frame base is the register's value */
+		*off = 0;
+		return 0;
+	}
+	return breg_of(&expr[0], reg, off);
+}
+
+/* The stack slot of variable @v at @pc as register + offset (DW_OP_fbreg from the frame base
+ * @fb_reg + @fb_off, or DW_OP_breg<N> alone): 0, else -1. */
+static int slot_of(Dwarf_Die *v, Dwarf_Addr pc, int fb_reg, int64_t fb_off, int *reg,
+		   int64_t *off)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!dwarf_attr(v, DW_AT_location, &at) ||
+	    dwarf_getlocation_addr(&at, pc, &expr, &len, 1) != 1 || len != 1)
+		return -1;
+	if (expr[0].atom == DW_OP_fbreg && fb_reg >= 0) {
+		*reg = fb_reg;
+		*off = fb_off + (int64_t)expr[0].number;
+		return 0;
+	}
+	return breg_of(&expr[0], reg, off);
+}
+
+/* Name byte @off of variable @v: "local.misses", "arr[2]"; an index register opens the first
+ * array whose stride is a multiple of its scale ("arr[]"), else nothing is named (-1). */
+static int name_var(struct sym_session *s, Dwarf_Die *v, const char *name, uint64_t off,
+		    const struct mem_op *m, struct sym_data_info *out)
+{
+	struct sym_buf b = {0};
+	Dwarf_Die type, u;
+	int rc = 0;
+
+	if (sym_die_type(v, &type))
+		return -1;
+	u = type;
+	sym_type_peel(&u);
+	sym_buf_add(&b, "%s", name);
+	if (sym_type_path(&type, off, m->index >= 0 ? m->scale : 0, &b) == 0 && m->index >= 0)
+		rc = -1;  /* an index into no array: which byte is unknown */
+	if (!rc) {
+		out->var = sym_str(&s->str, name);
+		out->member = sym_str(&s->str, b.p);
+		out->var_size = sym_type_size(&u);
+		out->var_offset = off;
+		b.len = 0;
+		sym_type_name(&type, &b);
+		out->type = sym_str(&s->str, b.p);
+	}
+	free(b.p);
+	return rc;
+}
+
+/* A local variable in the stack frame that the access [@m->base + @m->disp] falls in, named:
+ * 0, else -ENOENT. Slots come from DW_OP_fbreg (frame base DW_OP_call_frame_cfa through the
+ * CFI, or a register) and DW_OP_breg<N>; the access must use the slot's register. */
+static int stack_var(struct sym_session *s, struct sym_file *f, struct scopes *sc,
+		     Dwarf_Addr pc, uint64_t vaddr, const struct mem_op *m,
+		     struct sym_data_info *out)
+{
+	int fb_reg = -1, reg;
+	int64_t fb_off = 0, off;
+
+	if (frame_base(f, &sc->die[0], pc, vaddr, &fb_reg, &fb_off))
+		fb_reg = -1;
+	for (int i = sc->n - 1; i >= 0; i--) {
+		Dwarf_Die v;
+		if (dwarf_child(&sc->die[i], &v))
+			continue;
+		do {
+			int tag = dwarf_tag(&v);
+			Dwarf_Die type;
+			const char *name;
+			uint64_t size;
+			if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
+			    slot_of(&v, pc, fb_reg, fb_off, &reg, &off) || reg != m->base ||
+			    m->disp < off || !(name = die_name(&v)) || sym_die_type(&v, &type))
+				continue;
+			sym_type_peel(&type);
+			size = sym_type_size(&type);
+			if ((uint64_t)(m->disp - off) < size &&
+			    name_var(s, &v, name, (uint64_t)(m->disp - off), m, out) == 0)
+				return 0;
+		} while (dwarf_siblingof(&v, &v) == 0);
+	}
+	return -ENOENT;
+}
+
+/* --- entry ---------------------------------------------------------------------------------- */
+
+/* The stack pointer (x86-64 rsp, AArch64 sp). */
+static int is_sp(int machine, int reg)
+{
+	return reg == (machine == EM_X86_64 ? 7 : 31);
+}
+
+/* "[type unknown]: why", a pool string. */
+static const char *unknown(struct sym_session *s, const char *why)
+{
+	struct sym_buf b = {0};
+	const char *r;
+
+	sym_buf_add(&b, "[type unknown]: %s", why);
+	r = sym_str(&s->str, b.p);
+	free(b.p);
+	return r;
+}
+
+static void build_cu_ranges(struct type_file *t)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	t->ranges_built = 1;
+	while (dwarf_nextcu(t->f->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t r = 0;
+		Dwarf_Die cu;
+		if (dwarf_offdie(t->f->dw, off + hsize, &cu)) {
+			while ((r = dwarf_ranges(&cu, r, &base, &lo, &hi)) > 0) {
+				t->cur = xgrow(t->cur, &t->cap_cur, t->nr_cur + 1, sizeof(*t->cur));
+				t->cur[t->nr_cur++] = (struct cu_range){ lo, hi, off + hsize };
+			}
+		}
+		off = next;
+	}
+}
+
+/* The CU holding @vaddr when libdwfl finds none (no .debug_aranges): from the CUs' ranges. */
+static Dwarf_Die *cu_by_ranges(struct type_file *t, uint64_t vaddr, Dwarf_Die *cu,
+			       Dwarf_Addr *cubias)
+{
+	Dwarf_Addr a = vaddr + t->f->bias - t->f->dw_bias;
+
+	if (!t->ranges_built)
+		build_cu_ranges(t);
+	for (size_t i = 0; i < t->nr_cur; i++) {
+		if (a >= t->cur[i].lo && a < t->cur[i].hi && dwarf_offdie(t->f->dw, t->cur[i].off, cu)) {
+			*cubias = t->f->dw_bias;
+			return cu;
+		}
+	}
+	return NULL;
+}
+
+/* The index of the first entry of @t->fd starting past @vaddr. */
+static size_t fn_die_after(const struct type_file *t, uint64_t vaddr)
+{
+	size_t i = 0, j = t->nr_fd;
+
+	while (i < j) {
+		size_t mid = i + (j - i) / 2;
+		if (t->fd[mid].lo <= vaddr)
+			i = mid + 1;
+		else
+			j = mid;
+	}
+	return i;
+}
+
+/* Remember the range of the function scope sc->die[0] holding CU address @pc. */
+static void fn_die_add(struct type_file *t, struct scopes *sc, Dwarf_Addr pc, Dwarf_Addr cubias)
+{
+	int64_t delta = (int64_t)(cubias - t->f->bias);
+	Dwarf_Addr lo, hi;
+	size_t i;
+
+	if (func_start(sc, pc, &lo, &hi) || lo >= hi)
+		return;
+	lo += delta;
+	hi += delta;
+	i = fn_die_after(t, lo);
+	if ((i && t->fd[i - 1].hi > lo) || (i < t->nr_fd && t->fd[i].lo < hi))
+		return;  /* overlaps a known one: keep the walk for it */
+	t->fd = xgrow(t->fd, &t->cap_fd, t->nr_fd + 1, sizeof(*t->fd));
+	memmove(&t->fd[i + 1], &t->fd[i], (t->nr_fd++ - i) * sizeof(*t->fd));
+	t->fd[i] = (struct fn_die){ .lo = lo, .hi = hi, .die = sc->die[0], .cubias = cubias };
+}
+
+/* The DWARF scopes at @vaddr: CU-relative *pc, 0, or -ENOENT with *why. */
+static int scopes_at(struct type_file *t, uint64_t vaddr, struct scopes *sc, Dwarf_Addr *pc,
+		     Dwarf_Addr *cubias, const char **why)
+{
+	struct sym_file *f = t->f;
+	Dwarf_Die *cu, cu_mem;
+	size_t i;
+
+	if (sym_file_dwarf(f)) {
+		*why = "no debug info";
+		return -ENOENT;
+	}
+	i = fn_die_after(t, vaddr);
+	if (i && vaddr < t->fd[i - 1].hi) {
+		Dwarf_Die fn = t->fd[i - 1].die;
+		*cubias = t->fd[i - 1].cubias;
+		*pc = vaddr + f->bias - *cubias;
+		sc->die[0] = fn;
+		sc->n = 1;
+		collect(&fn, *pc, sc, 1);
+		return 0;
+	}
+	cu = dwfl_module_addrdie(f->mod, vaddr + f->bias, cubias);
+	if (!cu)
+		cu = cu_by_ranges(t, vaddr, &cu_mem, cubias);
+	if (!cu) {
+		*why = "no debug info at this pc";
+		return -ENOENT;
+	}
+	*pc = vaddr + f->bias - *cubias;
+	sc->n = 0;
+	collect(cu, *pc, sc, 0);
+	if (!sc->n) {
+		*why = "no function in the debug info at this pc";
+		return -ENOENT;
+	}
+	fn_die_add(t, sc, *pc, *cubias);
+	return 0;
+}
+
+/* Name the access @m at @vaddr through the DWARF variables: a pointer in the base register,
+ * what the block put there, a local's stack slot. 0, or -ENOENT with *why. */
+static int name_access(struct sym_session *s, struct type_file *t, uint64_t vaddr,
+		       const struct mem_op *m, cs_insn *in, struct sym_data_info *out,
+		       const char **why)
+{
+	struct scopes *sc = xmalloc(sizeof(*sc));
+	Dwarf_Addr pc, cubias;
+	struct ptr p;
+	int rc = -ENOENT;
+
+	if (scopes_at(t, vaddr, sc, &pc, &cubias, why))
+		goto out;
+	rc = 0;
+	if (find_ptr_var(s, sc, pc, m, &p) == 0) {
+		struct mem_op e = effective(&p, m);
+		describe(s, &p, &e, out);
+		goto out;
+	}
+	if (name_tracked(s, t, sc, vaddr, pc, cubias, m, in, out) == 0)
+		goto out;
+	memset(out, 0, sizeof(*out));  /* a failed static-data lookup may have filled it */
+	if (stack_var(s, t->f, sc, pc, vaddr, m, out) == 0)
+		goto out;
+	*why = is_sp(t->machine, m->base) ? "stack access, no local variable there" :
+	       "no pointer variable in the base register at this pc";
+	rc = -ENOENT;
+out:
+	free(sc);
+	return rc;
+}
+
+static int resolve(struct sym_session *s, struct type_file *t, uint64_t vaddr,
+		   struct sym_data_info *out)
+{
+	uint8_t buf[INSN_MAX];
+	const char *why = NULL;
+	struct mem_op m;
+	cs_insn *in;
+	csh *cs;
+	size_t n;
+	int rc;
+
+	if (!(cs = disasm(s->type, file_machine(t)))) {
+		out->reason = unknown(s, "unsupported architecture");
+		return -ENOENT;
+	}
+	if (!(n = code_bytes(t->f, vaddr, buf, sizeof(buf)))) {
+		out->reason = unknown(s, "no code bytes at this address in the file");
+		return -ENOENT;
+	}
+	in = cs_malloc(*cs);
+	if (!in)
+		return -ENOMEM;  /* capstone's allocation failed */
+	rc = decode(cs, t->machine, buf, n, vaddr, in, &m, &why);
+	if (rc == 0 && (m.rip || (m.base < 0 && m.index < 0))) {
+		/* a fixed address: static data, named by the ELF/DWARF data path */
+		rc = sym_data_vaddr(s, t->f, m.rip ? m.target : (uint64_t)m.disp, out);
+		why = NULL;
+	} else if (rc == 0 && m.base < 0) {
+		why = "no base register (absolute address with an index)";
+		rc = -ENOENT;
+	} else if (rc == 0) {
+		rc = name_access(s, t, vaddr, &m, in, out, &why);
+	}
+	if (rc && why)
+		out->reason = unknown(s, why);
+	cs_free(in, 1);
+	return rc;
+}
+
+static int type_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
+		      struct sym_data_info *out)
+{
+	struct type_file *t = type_file(s, f);
+	struct sym_cache_ent *e = sym_cache_slot(&t->cache, vaddr);
+
+	if (!e->used) {
+		/* resolve() never touches t->cache, so @e stays valid */
+		e->rc = resolve(s, t, vaddr, &e->data);
+		e->used = 1;
+		sym_cache_added(&t->cache);
+	}
+	*out = e->data;
+	return e->rc;
+}
+
+int sym_data_type(struct sym_session *s, const struct trace_mmap *code_map, uint64_t ip,
+		  uint64_t addr, struct sym_data_info *out)
+{
+	struct sym_file *f = NULL;
+	uint64_t vaddr;
+	const char *reason;
+	int rc;
+
+	(void)addr;  /* the answer depends on the instruction only, so it is cached per ip */
+	if (!out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	if (!s || (code_map && !code_map->filename))
+		return -EINVAL;
+	rc = sym_locate(s, code_map, ip, &f, &vaddr, &reason);
+	if (rc) {
+		out->reason = reason;
+		return rc;
+	}
+	return type_vaddr(s, f, vaddr, out);
+}
+
+/* --- the access some instructions before the sample ------------------------------------------ */
+
+#define BACK_MAX 15            /* the soft backend's count saturates here: "15 or more" */
+#define FUNC_BYTES_MAX (1u << 20)
+
+/* The function holding ELF @vaddr of @t as [lo, hi): its ELF function symbol, else its DWARF
+ * range. 0, else -ENOENT. */
+static int func_range(struct type_file *t, uint64_t vaddr, uint64_t *lo, uint64_t *hi)
+{
+	struct sym_file *f = t->f;
+	struct scopes *sc;
+	Dwarf_Addr pc, cubias, dlo, dhi;
+	const char *why;
+	GElf_Off off;
+	GElf_Sym sym;
+	int rc = -ENOENT;
+
+	if (f->mod && dwfl_module_addrinfo(f->mod, vaddr + f->bias, &off, &sym, NULL, NULL, NULL) &&
+	    (GELF_ST_TYPE(sym.st_info) == STT_FUNC || GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC) &&
+	    off < sym.st_size) {
+		*lo = vaddr - off;
+		*hi = *lo + sym.st_size;
+		return 0;
+	}
+	sc = xmalloc(sizeof(*sc));
+	if (scopes_at(t, vaddr, sc, &pc, &cubias, &why) == 0 && func_start(sc, pc, &dlo, &dhi) == 0) {
+		*lo = dlo + cubias - f->bias;
+		*hi = dhi + cubias - f->bias;
+		rc = 0;
+	}
+	free(sc);
+	return rc;
+}
+
+/* The instruction boundaries of the function of @t holding @vaddr, decoded once: the cached
+ * entry, else NULL with *why. */
+static const struct fn_insns *fn_insns(struct sym_session *s, struct type_file *t,
+				       uint64_t vaddr, const char **why)
+{
+	size_t i = 0, j = t->nr_fi;
+	struct fn_insns *fi;
+	uint64_t lo, hi, a;
+	uint8_t *buf;
+	const uint8_t *p;
+	size_t n;
+	csh *cs;
+	cs_insn *in;
+
+	while (i < j) {  /* the first function starting past @vaddr */
+		size_t mid = i + (j - i) / 2;
+		if (t->fi[mid].lo <= vaddr)
+			i = mid + 1;
+		else
+			j = mid;
+	}
+	if (i && vaddr < t->fi[i - 1].hi)
+		return &t->fi[i - 1];
+	if (!(cs = disasm(s->type, file_machine(t)))) {
+		*why = "unsupported architecture";
+		return NULL;
+	}
+	if (func_range(t, vaddr, &lo, &hi) || hi - lo > FUNC_BYTES_MAX) {
+		*why = "no function (symbol or debug info) holds this address";
+		return NULL;
+	}
+	for (i = 0, j = t->nr_fi; i < j;) {  /* the first function starting at or past lo */
+		size_t mid = i + (j - i) / 2;
+		if (t->fi[mid].lo < lo)
+			i = mid + 1;
+		else
+			j = mid;
+	}
+	for (j = i; j < t->nr_fi && t->fi[j].lo == lo; j++)
+		if (t->fi[j].hi == hi)
+			return &t->fi[j];  /* overlapping symbols: found under another address */
+	buf = xmalloc(hi - lo);
+	n = code_bytes(t->f, lo, buf, hi - lo);
+	if (!(in = cs_malloc(*cs))) {
+		free(buf);
+		*why = "out of memory in the disassembler";
+		return NULL;
+	}
+	t->fi = xgrow(t->fi, &t->cap_fi, t->nr_fi + 1, sizeof(*t->fi));
+	memmove(&t->fi[i + 1], &t->fi[i], (t->nr_fi++ - i) * sizeof(*t->fi));
+	fi = &t->fi[i];
+	memset(fi, 0, sizeof(*fi));
+	fi->lo = lo;
+	fi->hi = hi;
+	p = buf;
+	a = lo;
+	while (n && a < hi) {
+		uint64_t at = a;
+		if (!cs_disasm_iter(*cs, &p, &n, &a, in))
+			break;
+		fi->off = xgrow(fi->off, &fi->cap, fi->nr + 1, sizeof(*fi->off));
+		fi->off[fi->nr++] = (uint32_t)(at - lo);
+	}
+	fi->end = a;
+	cs_free(in, 1);
+	free(buf);
+	return fi;
+}
+
+/* The ELF address of the instruction @back before @vaddr in its function: 0, or -ENOENT with
+ * *why. */
+static int insn_back(struct sym_session *s, struct type_file *t, uint64_t vaddr,
+		     unsigned int back, uint64_t *at, const char **why)
+{
+	const struct fn_insns *fi = fn_insns(s, t, vaddr, why);
+	size_t i = 0, j;
+	uint32_t off;
+
+	if (!fi)
+		return -ENOENT;
+	off = (uint32_t)(vaddr - fi->lo);
+	j = fi->nr;
+	while (i < j) {
+		size_t mid = i + (j - i) / 2;
+		if (fi->off[mid] < off)
+			i = mid + 1;
+		else
+			j = mid;
+	}
+	if (i == fi->nr || fi->off[i] != off) {
+		*why = vaddr >= fi->end ? "the function does not decode up to this address" :
+					  "not an instruction boundary of its function";
+		return -ENOENT;
+	}
+	if (back > i) {
+		*why = "the access would be before the start of the function";
+		return -ENOENT;
+	}
+	*at = fi->lo + fi->off[i - back];
+	return 0;
+}
+
+int sym_data_type_back(struct sym_session *s, const struct trace_mmap *code_map, uint64_t ip,
+		       unsigned int back, uint64_t addr, struct sym_data_info *out)
+{
+	struct sym_file *f = NULL;
+	uint64_t vaddr, at;
+	const char *why;
+	int rc;
+
+	if (!back)
+		return sym_data_type(s, code_map, ip, addr, out);
+	if (!out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	if (!s || (code_map && !code_map->filename))
+		return -EINVAL;
+	rc = sym_locate(s, code_map, ip, &f, &vaddr, &why);
+	if (rc) {
+		out->reason = why;
+		return rc;
+	}
+	if (back >= BACK_MAX) {
+		out->reason = unknown(s, "the access is 15 or more instructions before the sample");
+		return -ENOENT;
+	}
+	if (insn_back(s, type_file(s, f), vaddr, back, &at, &why)) {
+		out->reason = unknown(s, why);
+		return -ENOENT;
+	}
+	return type_vaddr(s, f, at, out);
+}
+
+/* --- the size of an access ----------------------------------------------------------------- */
+
+/* Bytes an AArch64 load or store moves, from its opcode and its first register. */
+static uint32_t a64_size(csh cs, const cs_insn *in)
+{
+	const cs_arm64 *a = &in->detail->arm64;
+	const char *r;
+
+	switch (in->id) {
+	case ARM64_INS_LDRB: case ARM64_INS_STRB: case ARM64_INS_LDRSB: case ARM64_INS_LDURB:
+	case ARM64_INS_STURB: case ARM64_INS_LDURSB: case ARM64_INS_LDARB: case ARM64_INS_STLRB:
+	case ARM64_INS_LDXRB: case ARM64_INS_STXRB: case ARM64_INS_LDAXRB: case ARM64_INS_STLXRB:
+		return 1;
+	case ARM64_INS_LDRH: case ARM64_INS_STRH: case ARM64_INS_LDRSH: case ARM64_INS_LDURH:
+	case ARM64_INS_STURH: case ARM64_INS_LDURSH: case ARM64_INS_LDARH: case ARM64_INS_STLRH:
+	case ARM64_INS_LDXRH: case ARM64_INS_STXRH: case ARM64_INS_LDAXRH: case ARM64_INS_STLXRH:
+		return 2;
+	case ARM64_INS_LDRSW: case ARM64_INS_LDURSW:
+		return 4;
+	default:
+		break;
+	}
+	if (!a->op_count || a->operands[0].type != ARM64_OP_REG)
+		return 0;
+	r = cs_reg_name(cs, a->operands[0].reg);
+	if (!r)
+		return 0;
+	switch (r[0]) {
+	case 'w': case 's': return (in->id == ARM64_INS_LDP || in->id == ARM64_INS_STP) ? 8 : 4;
+	case 'x': case 'd': return (in->id == ARM64_INS_LDP || in->id == ARM64_INS_STP) ? 16 : 8;
+	case 'q': return 16;
+	case 'h': return 2;
+	case 'b': return 1;
+	}
+	return 0;
+}
+
+int sym_access_size(struct sym_session *s, const struct trace_mmap *code_map, uint64_t ip,
+		    unsigned int back, uint32_t *size)
+{
+	struct sym_file *f = NULL;
+	struct type_file *t;
+	uint64_t vaddr, at;
+	const char *why;
+	uint8_t buf[16];
+	const uint8_t *p = buf;
+	size_t n;
+	cs_insn *in;
+	csh *cs;
+	int rc = -ENOENT;
+
+	*size = 0;
+	if (!s || !code_map || !code_map->filename || back >= BACK_MAX)
+		return -EINVAL;
+	if (sym_locate(s, code_map, ip, &f, &vaddr, &why))
+		return -ENOENT;
+	t = type_file(s, f);
+	at = vaddr;
+	if (back && insn_back(s, t, vaddr, back, &at, &why))
+		return -ENOENT;
+	cs = disasm(s->type, file_machine(t));
+	n = cs ? code_bytes(f, at, buf, sizeof(buf)) : 0;
+	if (!n || !(in = cs_malloc(*cs)))
+		return -ENOENT;
+	if (cs_disasm_iter(*cs, &p, &n, &at, in)) {
+		if (file_machine(t) == EM_X86_64) {
+			const cs_x86 *x = &in->detail->x86;
+
+			for (int i = 0; i < x->op_count; i++)
+				if (x->operands[i].type == X86_OP_MEM && in->id != X86_INS_LEA &&
+				    in->id != X86_INS_NOP) {
+					*size = x->operands[i].size;
+					break;
+				}
+		} else {
+			*size = a64_size(*cs, in);
+		}
+		rc = *size ? 0 : -ENOENT;
+	}
+	cs_free(in, 1);
+	return rc;
+}

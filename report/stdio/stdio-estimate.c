@@ -1,0 +1,328 @@
+/* stdio-estimate: prints the report model of a soft or watch trace as text (see
+ * stdio-estimate.h). The tables are driven by the model's declared columns; the findings come
+ * from the one summary printer every backend shares. Output is deterministic. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/soft.h"
+#include "report/stdio/stdio-estimate.h"
+#include "report/stdio/summary.h"
+
+#define SYM_CUT 30
+#define DATA_W 16
+
+/* --- tables ------------------------------------------------------------------------------------ */
+
+static void print_rule(FILE *f, char ch, int n)
+{
+	while (n-- > 0)
+		fputc(ch, f);
+	fputc('\n', f);
+}
+
+static void print_banner(FILE *f, const char *title)
+{
+	fputc('\n', f);
+	print_rule(f, '=', 60);
+	fprintf(f, "  %s\n", title);
+	print_rule(f, '=', 60);
+}
+
+static void cell(FILE *f, const char *s, int width, int left, int last)
+{
+	if (left)
+		fprintf(f, "  %-*s", last ? 0 : width, s);
+	else
+		fprintf(f, "  %*s", width, s);
+}
+
+/* The model's declared columns of a line (@r NULL) or row: headers when @hdr. */
+static void model_cells(FILE *f, const struct rm_model *m, const struct rm_line *l,
+			const struct rm_row *r, int hdr)
+{
+	const enum rm_col_id *ids = r || (!l && hdr == 2) ? m->row_cols : m->line_cols;
+	size_t i, n = r || (!l && hdr == 2) ? m->nr_row_cols : m->nr_line_cols;
+	char buf[64];
+
+	for (i = 0; i < n; i++) {
+		const struct rm_col *c = rm_col(m->kind, m->display, ids[i]);
+
+		if (hdr)
+			snprintf(buf, sizeof(buf), "%s", c->hdr);
+		else
+			rm_cell(m, l, r, ids[i], buf, sizeof(buf));
+		cell(f, buf, c->width, 0, 0);
+	}
+}
+
+static void print_line_table(FILE *f, const struct rm_model *m, const struct stdio_estim_opts *o)
+{
+	char buf[256];
+	size_t i;
+
+	print_banner(f, m->kind == RM_SOFT ? "Estimated Cache Line Table (timer samples)"
+					   : "Cache Line Table (watchpoint hits)");
+	cell(f, "Index", 5, 0, 0);
+	cell(f, "Cacheline", 18, 0, 0);
+	if (!o->no_data_names)
+		cell(f, "Data", DATA_W, 1, 0);
+	model_cells(f, m, NULL, NULL, 1);
+	cell(f, "HITM", 5, 0, 0);
+	cell(f, "DataSrc", 7, 0, 0);
+	cell(f, "Verdict", 13, 1, 1);
+	fputc('\n', f);
+	for (i = 0; i < m->nr_line; i++) {
+		const struct rm_line *l = &m->line[i];
+
+		snprintf(buf, sizeof(buf), "%zu", i + 1);
+		cell(f, buf, 5, 0, 0);
+		snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)l->addr);
+		cell(f, buf, 18, 0, 0);
+		if (!o->no_data_names)
+			cell(f, rm_object_short(l), DATA_W, 1, 0);
+		model_cells(f, m, l, NULL, 0);
+		cell(f, "n/a", 5, 0, 0);
+		cell(f, "n/a", 7, 0, 0);
+		cell(f, rm_verdict_name(l->verdict), 13, 1, 1);
+		fputc('\n', f);
+	}
+}
+
+static void cut(char *b, const struct stdio_estim_opts *o)
+{
+	if (!o->full_symbols && strlen(b) > SYM_CUT)
+		b[SYM_CUT] = '\0';
+}
+
+static void row_tail(FILE *f, const struct rm_row *r, const struct stdio_estim_opts *o)
+{
+	char buf[512];
+	const char *base;
+
+	cell(f, "n/a", 5, 0, 0);
+	snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)(r->code.dso ? r->code.al :
+								 r->code.ip));
+	cell(f, buf, 18, 0, 0);
+	if (!r->code.symbol)
+		snprintf(buf, sizeof(buf), "[unknown]");
+	else if (r->code.sym_offset)
+		snprintf(buf, sizeof(buf), "%s+%#llx", r->code.symbol,
+			 (unsigned long long)r->code.sym_offset);
+	else
+		snprintf(buf, sizeof(buf), "%s", r->code.symbol);
+	cut(buf, o);
+	cell(f, buf, SYM_CUT, 1, o->no_source && o->no_data_names);
+	if (!o->no_source) {
+		if (r->code.srcfile) {
+			base = strrchr(r->code.srcfile, '/');
+			snprintf(buf, sizeof(buf), "%s:%u", base ? base + 1 : r->code.srcfile,
+				 r->code.line);
+		} else {
+			snprintf(buf, sizeof(buf), "-");
+		}
+		cut(buf, o);
+		cell(f, buf, SYM_CUT, 1, o->no_data_names);
+	}
+	if (!o->no_data_names)
+		cell(f, r->data ? r->data : "-", DATA_W, 1, 1);
+}
+
+static void print_pareto_line(FILE *f, const struct rm_model *m, const struct rm_line *l,
+			      const struct stdio_estim_opts *o)
+{
+	size_t i;
+
+	fprintf(f, "\n  ----------------------------------------------------------------------\n");
+	fprintf(f, "  %5u  %#llx  %s  %s", l->index + 1, (unsigned long long)l->addr,
+		!o->no_data_names && l->what ? l->what : "-", rm_verdict_name(l->verdict));
+	if (m->kind == RM_SOFT)
+		fprintf(f, "  %.2f%% of sampled time\n", l->v[RM_COL_COST]);
+	else
+		fprintf(f, "  %.0f transfers\n", l->v[RM_COL_XFERS]);
+	fprintf(f, "  ----------------------------------------------------------------------\n");
+	cell(f, "Offset", 6, 0, 0);
+	model_cells(f, m, NULL, NULL, 2);
+	cell(f, "HITM", 5, 0, 0);
+	cell(f, "Code address", 18, 0, 0);
+	cell(f, "Symbol", SYM_CUT, 1, o->no_source && o->no_data_names);
+	if (!o->no_source)
+		cell(f, "Source:Line", SYM_CUT, 1, o->no_data_names);
+	if (!o->no_data_names)
+		cell(f, "Data", DATA_W, 1, 1);
+	fputc('\n', f);
+	for (i = 0; i < l->nr_row; i++) {
+		const struct rm_row *r = &l->row[i];
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "0x%x", r->offset);
+		cell(f, buf, 6, 0, 0);
+		model_cells(f, m, l, r, 0);
+		row_tail(f, r, o);
+		fputc('\n', f);
+	}
+	if (o->map) {
+		fputc('\n', f);
+		summary_print_map(f, m, l, "");
+	}
+}
+
+/* --- header --------------------------------------------------------------------------------- */
+
+static const char *const soft_words[] = {
+	"# ESTIMATED FIGURES. The recording machine had no PMU memory sampling (PEBS/IBS/SPE):",
+	"# the samples are timer (cpu-clock) samples of every thread. Each one is charged to the",
+	"# memory access its thread was most likely stalled on, decoded from the code at the sampled",
+	"# IP and the sampled registers. Time% is a share of the sampled CPU time, not a count of",
+	"# cache events. HITM and data-source figures need a PMU: they read n/a.",
+	NULL,
+};
+
+static const char *const watch_words[] = {
+	"# COUNTED FROM WATCHPOINT HITS. Hardware debug registers trapped every access to the",
+	"# watched words; accesses to other words are not seen. Xfers are the transfers a MESI cache",
+	"# would make for these accesses in time order: an access by one CPU after a write by another",
+	"# moves the line modified (the HITM equivalent); FalseX are those whose bytes the writer did",
+	"# not touch; Inval are writes that invalidated clean copies. Each hit counts 1, its offset",
+	"# is its first byte. PMU HITM and data-source figures read n/a.",
+	NULL,
+};
+
+static void print_words(FILE *f, const char *const *w)
+{
+	for (; *w; w++)
+		fprintf(f, "%s\n", *w);
+}
+
+static void print_info(FILE *f, const struct stdio_estim_opts *o)
+{
+	const struct trace_info *in = o->info;
+
+	fprintf(f, "# c2c-lite report of '%s'\n", o->path ? o->path : "?");
+	if (in)
+		fprintf(f, "# host %s, arch %s, kernel %s, backend %s\n",
+			in->hostname ? in->hostname : "?", in->arch ? in->arch : "?",
+			in->kernel_release ? in->kernel_release : "?",
+			trace_backend_name(in->backend));
+	if (in && (in->flags & TRACE_INFO_SYNTHETIC))
+		fprintf(f, "# SYNTHETIC: this trace was generated by a test tool, not measured\n");
+	if (o->truncated)
+		fprintf(f, "# TRUNCATED: the file ends early; the report covers what was read\n");
+}
+
+static int is_rotated(const struct stdio_estim_opts *o)
+{
+	return o->info && o->info->options && strstr(o->info->options, "rotat");
+}
+
+/* The duty-cycle sentence, wrapped as the other header lines. */
+static void print_duty(FILE *f, const struct c2c_watch_duty *d)
+{
+	char text[1024];
+	const char *p = text;
+
+	c2c_watch_duty_describe(d, text, sizeof(text));
+	while (*p) {
+		size_t n = strlen(p), cut = n;
+
+		if (n > 90)
+			for (cut = 90; cut > 0 && p[cut] != ' '; cut--)
+				;
+		if (!cut)
+			cut = n;
+		fprintf(f, "# %.*s\n", (int)cut, p);
+		p += cut + (p[cut] == ' ');
+	}
+}
+
+static void print_reasons(FILE *f, const struct estim_totals *t, int soft)
+{
+	int i;
+
+	if (t->recovered == t->samples)
+		return;
+	fprintf(f, "#\n# %s, by reason:\n", soft ? "Address not recovered" : "No data address");
+	fprintf(f, "#   %-36s %10s %8s %8s\n", "reason", "samples", "samples%", soft ? "time%" : "");
+	for (i = 0; i < ESTIM_NR_REASONS; i++) {
+		const char *name = i == ESTIM_NO_ADDR ? "no data address in the sample"
+						      : softdec_reason_name((enum softdec_reason)i);
+
+		if (!t->reason[i])
+			continue;
+		fprintf(f, "#   %-36s %10llu %7.2f%%", name, (unsigned long long)t->reason[i],
+			estim_pct(t->reason[i], t->samples));
+		if (soft)
+			fprintf(f, " %7.2f%%", estim_pct(t->reason_weight[i], t->weight));
+		fputc('\n', f);
+	}
+}
+
+static void print_stats(FILE *f, const struct rm_model *m, const struct rm_findings *fs,
+			const struct estim *e, const struct stdio_estim_opts *o)
+{
+	const struct estim_totals *t = estim_totals(e);
+	int soft = estim_opts(e)->mode == ESTIM_SOFT;
+
+	print_info(f, o);
+	print_words(f, soft ? soft_words : watch_words);
+	if (!soft && is_rotated(o))
+		fprintf(f, "# The debug registers were rotated over more words than they can watch at once:\n"
+			"# counts cover only the time each word was watched and transfers are lower bounds.\n");
+	if (!soft && o->duty)
+		print_duty(f, o->duty);
+	fprintf(f, "#\n# %-28s %llu\n", soft ? "Samples:" : "Watchpoint hits:",
+		(unsigned long long)t->samples);
+	if (soft)
+		fprintf(f, "# %-28s %.3f ms\n", "Sampled CPU time:", (double)t->weight / 1e6);
+	fprintf(f, "# %-28s %llu (%.2f%% of samples", "Data address recovered:",
+		(unsigned long long)t->recovered, estim_pct(t->recovered, t->samples));
+	if (soft)
+		fprintf(f, ", %.2f%% of time", estim_pct(t->recovered_weight, t->weight));
+	fprintf(f, ")\n");
+	if (!soft)
+		fprintf(f, "# %-28s %llu exact, %llu inferred, %llu unknown (the word's start)\n",
+			"Offset in the watched word:", (unsigned long long)t->placed[ESTIM_PLACED_EXACT],
+			(unsigned long long)t->placed[ESTIM_PLACED_INFERRED],
+			(unsigned long long)t->placed[ESTIM_PLACED_WORD]);
+	fprintf(f, "# %-28s %zu (%zu contended)\n", "Cachelines touched:", m->nr_all_lines,
+		fs->nr_contended_lines);
+	if (t->unknown_kind)
+		fprintf(f, "# %-28s %llu (counted as loads)\n", "Access kind unknown:",
+			(unsigned long long)t->unknown_kind);
+	if (t->lost_records || t->lost_samples || t->throttle)
+		fprintf(f, "# %-28s %llu records, %llu samples, %llu throttled\n", "Lost:",
+			(unsigned long long)t->lost_records, (unsigned long long)t->lost_samples,
+			(unsigned long long)t->throttle);
+	if (t->no_cpu || t->model_errors)
+		fprintf(f, "# %-28s %llu without a CPU, %llu refused by the model\n",
+			"Left out of the model:", (unsigned long long)t->no_cpu,
+			(unsigned long long)t->model_errors);
+	print_reasons(f, t, soft);
+}
+
+
+int stdio_estim_print(FILE *f, const struct rm_model *m, const struct rm_findings *fs,
+		      const struct estim *e, const struct stdio_estim_opts *o)
+{
+	size_t i;
+
+	print_stats(f, m, fs, e, o);
+	if (o->stats_only)
+		return ferror(f) ? -EIO : 0;
+	if (m->nr_line) {
+		print_line_table(f, m, o);
+		print_banner(f, "Cache Line Distribution Pareto");
+		for (i = 0; i < m->nr_line; i++)
+			print_pareto_line(f, m, &m->line[i], o);
+	}
+	if (o->summary) {
+		struct summary_opts so = { .top = o->summary, .prefix = "  ", .say_none = 1,
+					   .map = o->map };
+
+		print_banner(f, "What to fix");
+		summary_print(f, m, fs, &so);
+	}
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,34 @@
+/* stdio-estimate: the text report of the soft and watch backends, from the report model
+ * (report/model/). It says in plain words that the figures are estimated from timer samples
+ * (soft) or counted from watchpoint hits (watch), shows how many samples had their address
+ * recovered and why the others did not, then the cacheline table and a per-line Pareto of
+ * (offset, code address) rows with the columns the backend declares, and the findings ("What to
+ * fix"). PMU-only figures (HITM, data source) read "n/a". */
+#ifndef C2C_REPORT_STDIO_ESTIMATE_H
+#define C2C_REPORT_STDIO_ESTIMATE_H
+
+#include <stdio.h>
+
+#include "c2c/trace.h"
+#include "c2c/watch.h"
+#include "report/aggregate/estimate.h"
+#include "report/model/findings.h"
+
+struct stdio_estim_opts {
+	const char *path;           /* input file name, for the header */
+	const struct trace_info *info;
+	int truncated;              /* the input ended early */
+	int no_source, full_symbols;
+	int stats_only;             /* --stats: stop after the statistics */
+	int no_data_names;          /* no Data column, no line names */
+	size_t summary;             /* findings explained (0: none) */
+	int map;                    /* --map: the line map of every line */
+	const struct c2c_watch_duty *duty;  /* watch: the duty cycle, NULL when not recorded */
+};
+
+/* Print the model @m of estimate table @e with its findings @fs. 0, or -EIO when writing
+ * failed. */
+int stdio_estim_print(FILE *f, const struct rm_model *m, const struct rm_findings *fs,
+		      const struct estim *e, const struct stdio_estim_opts *o);
+
+#endif
