@@ -179,6 +179,13 @@ static const struct verdict_case {
 	{ __LINE__, { { 1, 0, 0x400300, 32, ST, 5 }, { 2, 1, 0x400300, 40, ST, 5 },
 		      { 2, 1, 0x400300, 40, HITM, 5 } },
 	  RM_V_FALSE, 2, "offset 0x20 (written by tid 1) and offset 0x28 (written by tid 2) share" },
+	/* both threads write both members: stores to two members are no false sharing when the
+	 * same threads make them (regression: stores to two members, whoever made them, were
+	 * called false sharing) */
+	{ __LINE__, { { 1, 0, 0x400100, 0, ST, 5 }, { 1, 0, 0x400100, 8, ST, 5 },
+		      { 2, 1, 0x400200, 0, ST, 5 }, { 2, 1, 0x400200, 8, ST, 5 },
+		      { 2, 1, 0x400200, 0, HITM, 6 }, { 1, 0, 0x400100, 8, HITM, 6 } },
+	  RM_V_TRUE, 2, "the threads share these bytes" },
 	/* a counter both write, a neighbour a third thread writes */
 	{ __LINE__, { { 1, 0, 0x400100, 0, ST, 5 }, { 1, 0, 0x400100, 0, HITM, 5 },
 		      { 2, 1, 0x400200, 0, ST, 5 }, { 2, 1, 0x400200, 0, HITM, 5 },
