@@ -37,6 +37,7 @@ struct rshape {
 struct trace_reader {
 	char *name;
 	int fd;                        /* -1: reading from memory */
+	int own_fd;                    /* trace_reader_open: close fd when done */
 	const uint8_t *mem;
 	size_t mem_len;
 	uint64_t off;                  /* file offset of the next unread byte */
@@ -749,8 +750,29 @@ int trace_reader_open(struct trace_reader **out, const char *path)
 		return c2c_err(-EISDIR, "'%s' is a directory, not a trace", path);
 	}
 	r = reader_new(path, fd);
+	r->own_fd = 1;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		r->size = (uint64_t)st.st_size;
+	err = reader_start(r);
+	if (err) {
+		trace_reader_free(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
+int trace_reader_fdopen(struct trace_reader **out, int fd, const char *name)
+{
+	struct trace_reader *r = reader_new(name, fd);
+	struct stat st;
+	off_t pos;
+	int err;
+
+	/* a regular file read from where it stands: its size bounds the chunks as for a path */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (pos = lseek(fd, 0, SEEK_CUR)) >= 0 &&
+	    pos <= st.st_size)
+		r->size = (uint64_t)(st.st_size - pos);
 	err = reader_start(r);
 	if (err) {
 		trace_reader_free(r);
@@ -791,7 +813,7 @@ void trace_reader_free(struct trace_reader *r)
 {
 	if (!r)
 		return;
-	if (r->fd >= 0)
+	if (r->fd >= 0 && r->own_fd)
 		close(r->fd);
 	trace_info_release(&r->info);
 	ZSTD_freeDCtx(r->zd);

@@ -261,6 +261,9 @@ struct trace_reader;
 
 /* Open @path and read the header chunk. */
 int trace_reader_open(struct trace_reader **out, const char *path);
+/* Read from @fd (a pipe, a FIFO, a file at its start), named @name in messages; the reader
+ * reads it in sequence, never seeks, and does not close it. */
+int trace_reader_fdopen(struct trace_reader **out, int fd, const char *name);
 /* Open from a memory buffer (fuzzing, tests); @buf must outlive the reader. */
 int trace_reader_open_mem(struct trace_reader **out, const void *buf, size_t len, const char *name);
 const struct trace_info *trace_reader_info(const struct trace_reader *r);
