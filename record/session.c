@@ -58,6 +58,7 @@ struct sess {
 	struct buildid_cache *bc;
 	struct workload wl;
 	int warned_user, warned_phys;
+	int running;                 /* setup succeeded: the trace holds a recording */
 	struct ring *cur;            /* the ring being drained */
 	struct soft_backend *soft;   /* soft backend: decoder and code map */
 	struct codemap *cm;          /* the code map of soft or watch (NULL otherwise) */
@@ -572,8 +573,8 @@ static int add_auto(struct sess *s)
 	events_release(&s->l);
 	events_init(&s->l);
 	events_detect_cpu(&s->l);
-	c2c_info("no hardware memory sampling (%s): recording with the soft backend (cpu-clock "
-		 "samples and instruction decoding: estimates)", q.msg);
+	c2c_info("no memory-sampling PMU here (-v says why): falling back to the soft backend");
+	c2c_debug("%s", q.msg);
 	return events_add_soft(&s->l, &s->eo);
 }
 
@@ -593,8 +594,7 @@ static int add_backend_events(struct sess *s)
 	case RECORD_BACKEND_HW:
 		err = events_add_default(&s->l, &s->eo);
 		if (err)
-			c2c_info("hint: '--backend=soft' estimates contention without a hardware "
-				 "PMU; '-e page-faults' records software events");
+			c2c_info("hint: --backend=soft estimates without a PMU; -e page-faults works");
 		return err;
 	default:
 		return add_auto(s);
@@ -624,8 +624,10 @@ static int build_events(struct sess *s)
 		return err;
 	if (o->topdown == 1 || (o->topdown < 0 && hw && s->l.backend != TRACE_BACKEND_SWEVENT))
 		err = topdown_add(&s->l, &s->eo);
-	if (!err && s->l.td_reason[0] && o->topdown != 0)
-		c2c_info("TopDown unavailable: %s", s->l.td_reason);
+	if (!err && s->l.td_reason[0] && o->topdown != 0) {
+		c2c_info("TopDown unavailable (-v says why)");
+		c2c_debug("TopDown: %s", s->l.td_reason);
+	}
 	return err;
 }
 
@@ -673,7 +675,10 @@ static int open_writer(struct sess *s)
 		if (!s->l.ev[i].attr.exclude_kernel && s->l.ev[i].role == EV_ROLE_SAMPLER &&
 		    sysfs_exists("/proc/kallsyms"))
 			info.flags |= TRACE_INFO_HAS_KSYMS;
-	err = trace_writer_open(&s->w, out, &info, &wo);
+	if (!strcmp(out, "-"))
+		err = trace_writer_fdopen(&s->w, STDOUT_FILENO, "standard output", &info, &wo);
+	else
+		err = trace_writer_open(&s->w, out, &info, &wo);
 	trace_info_release(&info);
 	return err;
 }
@@ -841,10 +846,14 @@ static int loop(struct sess *s)
 	int err = 0;
 
 	while (!err) {
-		if (s->o->stop && *s->o->stop)
+		if (s->o->stop && *s->o->stop) {
+			s->res->stop = RECORD_STOP_SIGNAL;
 			break;
-		if (end && now_s() >= end)
+		}
+		if (end && now_s() >= end) {
+			s->res->stop = RECORD_STOP_DURATION;
 			break;
+		}
 		reap_child(s, 0);
 		if (s->wl.done || !targets_alive(s))
 			break;
@@ -874,6 +883,8 @@ static int loop(struct sess *s)
 
 static int finish(struct sess *s, int err)
 {
+	const char *out = s->o->output ? s->o->output : "c2c-lite.data";
+
 	if (s->traced && s->wl.pid > 0) {
 		kill(s->wl.pid, SIGKILL);    /* a ptrace-stopped workload ignores SIGTERM */
 		s->wl.started = 0;           /* it never ran: its status is not the result */
@@ -904,16 +915,21 @@ static int finish(struct sess *s, int err)
 		e = trace_writer_close(s->w);
 		if (e && !err)
 			err = e;
-		{
+		if (strcmp(out, "-")) {
 			struct stat st;
 
-			if (!stat(s->o->output ? s->o->output : "c2c-lite.data", &st))
+			/* nothing was recorded (the workload could not start, or the setup failed
+			 * after the file was created): leave no trace behind */
+			if (!s->running && !unlink(out))
+				s->res->removed = 1;
+			else if (!stat(out, &st))
 				s->res->bytes = (uint64_t)st.st_size;
 		}
-		if (err == -ENOSPC || err == -EIO || err == -EFBIG)
+		if (err == -ENOSPC || err == -EIO || err == -EFBIG || err == -EPIPE)
 			s->res->write_error = (uint64_t)-err;
 		s->w = NULL;
 	}
+	s->res->exec_errno = s->wl.exec_errno;
 	if (s->soft)                     /* after the last drain */
 		s->res->soft_recovered = soft_backend_stats(s->soft)->recovered;
 	return err;
@@ -993,14 +1009,18 @@ static void describe(struct sess *s)
 	if (s->l.backend == TRACE_BACKEND_SOFT) {
 		snprintf(s->options, size, "%s%sbackend: soft (cpu-clock:u with user registers, "
 			 "data addresses decoded at record time)", base, *base ? "; " : "");
-		c2c_info("backend: soft (cpu-clock samples decoded into data accesses: the report "
-			 "gives estimates)");
+		c2c_info("backend: soft (cpu-clock samples decoded into data accesses: estimates)");
 	} else if (s->l.backend == TRACE_BACKEND_WATCH) {
 		int n = snprintf(s->options, size, "%s%sbackend: ", base, *base ? "; " : "");
 
 		watch_plan_describe(&s->plan, s->o->watch_step_ms ? s->o->watch_step_ms :
 				    WATCH_STEP_MS_DEFAULT, s->options + n, size - (size_t)n);
-		c2c_info("backend: %s", s->options + n);
+		if (s->plan.nr > s->plan.slots)
+			c2c_info("backend: watch, %zu words rotated over %u debug registers",
+				 s->plan.nr, s->plan.slots);
+		else
+			c2c_info("backend: watch, %zu word%s", s->plan.nr, s->plan.nr == 1 ? "" : "s");
+		c2c_debug("backend: %s", s->options + n);
 	} else {
 		snprintf(s->options, size, "%s", base);
 	}
@@ -1014,6 +1034,7 @@ static int setup(struct sess *s)
 		return err;
 	if ((err = read_cpus(s)))
 		return err;
+	s->wl.stdout_to_stderr = s->o->output && !strcmp(s->o->output, "-");
 	if (s->o->argv && (err = workload_fork(&s->wl, s->o->argv)))
 		return err;
 	if (watch && ((err = watch_prepare(s)) || (err = build_events(s))))
@@ -1060,8 +1081,10 @@ int record_run(const struct record_opts *o, struct record_result *res)
 	s.bc = buildid_cache_new();
 	oq_init(&s.q, write_ev, &s);
 	err = setup(&s);
-	if (!err)
+	if (!err) {
+		s.running = 1;
 		err = loop(&s);
+	}
 	err = finish(&s, err);
 	sess_free(&s);
 	return err;

@@ -34,7 +34,8 @@ struct record_opts {
 				      * default, C2C_WATCH_BUDGET_DEFAULT; < 0: unlimited) */
 	const char **events;         /* -e strings; none: the machine's memory events */
 	size_t nr_events;
-	const char *output;          /* default c2c-lite.data */
+	const char *output;          /* default c2c-lite.data; "-": standard output (the
+				      * workload's standard output then goes to standard error) */
 	unsigned int mmap_pages;     /* data pages per ring (power of two); 0: 128 */
 	double duration;             /* seconds, 0: until the workload ends or a signal */
 	pid_t *pids;                 /* -p (processes) or -t (threads) */
@@ -49,9 +50,19 @@ struct record_opts {
 	volatile sig_atomic_t *stop; /* set by the caller's signal handler (its value: signo) */
 };
 
+/* What ended the recording. */
+enum record_stop {
+	RECORD_STOP_TARGETS = 0,     /* the workload or the -p/-t targets ended (or an error) */
+	RECORD_STOP_DURATION,        /* --duration elapsed */
+	RECORD_STOP_SIGNAL,          /* *opts.stop was set (a signal) */
+};
+
 struct record_result {
 	int have_status;             /* a workload ran */
 	int status;                  /* its wait status */
+	int exec_errno;              /* the workload could not start: its exec failed with this */
+	int removed;                 /* the recording never started: the trace file was removed */
+	enum record_stop stop;
 	uint64_t samples, records, bytes;
 	uint64_t lost_records, lost_samples, throttles;
 	uint64_t aux_truncated;      /* AUX records flagged truncated or collided */
