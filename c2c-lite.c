@@ -45,7 +45,7 @@ static const struct {
 } tui_opts[] = {
 	{ "-i", 1 }, { "--input", 1 }, { "-d", 1 }, { "--display", 1 }, { "-c", 1 },
 	{ "--coalesce", 1 }, { "--cacheline-size", 1 }, { "-k", 1 }, { "--vmlinux", 1 },
-	{ "--symfs", 1 },
+	{ "--symfs", 1 }, { "-q", 0 }, { "--quiet", 0 },
 };
 
 /* How many argv words a TUI-compatible option takes at @arg (0: not one). */

@@ -64,7 +64,7 @@ static int parse_opts(int argc, char **argv, struct convert_opts *o)
 			fputs(convert_usage, stdout);
 			return 1;
 		default:
-			fputs(convert_usage, stderr);
+			fprintf(stderr, "see 'c2c-lite convert --help'\n");
 			return -1;
 		}
 	}

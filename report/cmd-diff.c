@@ -67,7 +67,9 @@ static int parse_opts(struct diff_opts *o, int argc, char **argv)
 		case 'v': c2c_log_set_level(C2C_LOG_DEBUG); break;
 		case 'q': c2c_log_set_level(C2C_LOG_ERROR); break;
 		case 'h': fputs(diff_usage, stdout); return -1;
-		default: fputs(diff_usage, stderr); return EXIT_USAGE;
+		default:
+			fprintf(stderr, "see 'c2c-lite diff --help'\n");
+			return EXIT_USAGE;
 		}
 	}
 	if (argc - optind != 2) {

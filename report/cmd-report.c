@@ -168,7 +168,9 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		case 'v': c2c_log_set_level(C2C_LOG_DEBUG); break;
 		case 'q': c2c_log_set_level(C2C_LOG_ERROR); break;
 		case 'h': fputs(report_usage, stdout); return -1;
-		default: fputs(report_usage, stderr); return EXIT_USAGE;
+		default:
+			fprintf(stderr, "see 'c2c-lite report --help'\n");
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
