@@ -225,6 +225,8 @@ static void print_header(FILE *f, const struct report_session *s)
 	fprintf(f, "# host %s, arch %s, kernel %s, backend %s\n",
 		info->hostname ? info->hostname : "?", info->arch ? info->arch : "?",
 		info->kernel_release ? info->kernel_release : "?", trace_backend_name(info->backend));
+	if (info->cmdline && *info->cmdline)
+		fprintf(f, "# cmdline: %s\n", info->cmdline);
 	for (i = 0; i < info->nr_events; i++)
 		fprintf(f, "# event %s\n", info->events[i].name ? info->events[i].name : "?");
 	if (s->t) {

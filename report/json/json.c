@@ -51,6 +51,7 @@ static void header(struct jw *w, const struct report_session *s)
 	jw_str(w, "host", in->hostname);
 	jw_str(w, "arch", in->arch);
 	jw_str(w, "kernel", in->kernel_release);
+	jw_str(w, "cmdline", in->cmdline && *in->cmdline ? in->cmdline : NULL);
 	jw_str(w, "backend", trace_backend_name(in->backend));
 	jw_str(w, "kind", rm_kind_name(s->kind));
 	jw_arr(w, "events");
