@@ -5,13 +5,17 @@
 #   make check      the same tests built with ASan+UBSan in build-san/
 #   make bench      the benchmarks under bench/ (they print figures; nothing is asserted)
 #   make fuzz       build the libFuzzer targets under fuzz/ with clang (FUZZ_SECONDS=N to run them)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR=: the binary, the manual pages (docs/man), bash
+#                   and zsh completion (scripts/completion), the trace headers
 #
 # Sources are found by pattern: a new lib/, report/, record/ or tui/ file, a new tests/test_*.c
 # suite or a new tests/e2e/*.sh script needs no edit here.
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
+MANDIR  ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 CC      ?= cc
 PKGS    := libelf libdw ncursesw cmocka libzstd zlib capstone
 Q       := $(if $(V),,@)
@@ -103,9 +107,14 @@ fuzz:
 	$(Q)BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh
 
 install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/c2c
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/c2c $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/c2c-lite
 	install -m 644 include/c2c/trace.h include/c2c/soft.h $(DESTDIR)$(PREFIX)/include/c2c/
+	install -m 644 $(wildcard docs/man/man1/*.1) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(wildcard docs/man/man5/*.5) $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 scripts/completion/c2c-lite.bash $(DESTDIR)$(BASHCOMPDIR)/c2c-lite
+	install -m 644 scripts/completion/_c2c-lite $(DESTDIR)$(ZSHCOMPDIR)/_c2c-lite
 
 clean:
 	rm -rf $(BUILD) build-san

@@ -14,7 +14,8 @@ static const char doctor_usage[] =
 	"available, why the rest is not, and how to fix it.\n"
 	"\n"
 	"      --no-probe  do not try perf_event_open (only read cpuid, sysfs and procfs)\n"
-	"  -q, --quiet     only the summary line\n";
+	"  -q, --quiet     only the summary line\n"
+	"  -h, --help      this text ('c2c-lite help doctor': the manual)\n";
 
 static const char *mark(enum doctor_status st)
 {

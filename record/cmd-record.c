@@ -57,6 +57,7 @@ static const char record_usage[] =
 	"      --zstd LEVEL      zstd level of trace chunks (default 1, 0: off)\n"
 	"  -v, --verbose         debug messages and details\n"
 	"  -q, --quiet           errors only\n"
+	"  -h, --help            this text ('c2c-lite help record': the manual)\n"
 	"\n"
 	"Exit status: 0 when --duration or SIGINT ends the recording; otherwise the workload's\n"
 	"(128+N when signal N killed it, 127 or 126 when it could not start); 1 when recording\n"

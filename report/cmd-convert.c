@@ -31,7 +31,8 @@ static const char convert_usage[] =
 	"  -o, --output FILE   the trace to write (required; '-': standard output, and the\n"
 	"                      summary goes to standard error)\n"
 	"      --zstd[=LEVEL]  compress the trace chunks with zstd (default level 3)\n"
-	"  -q, --quiet         print nothing but errors\n";
+	"  -q, --quiet         print nothing but errors\n"
+	"  -h, --help          this text ('c2c-lite help convert': the manual)\n";
 
 static int parse_opts(int argc, char **argv, struct convert_opts *o)
 {

@@ -26,7 +26,8 @@ static const char diff_usage[] =
 	"      --symfs DIR         look for mapped files under DIR\n"
 	"      --json              JSON (schema c2c-lite-diff, version 1: docs/report-json.md)\n"
 	"  -v, --verbose           more messages\n"
-	"  -q, --quiet             errors only\n";
+	"  -q, --quiet             errors only\n"
+	"  -h, --help              this text ('c2c-lite help diff': the manual)\n";
 
 struct diff_opts {
 	const char *old, *new;

@@ -44,7 +44,8 @@ static const char report_usage[] =
 	"      --json              the report model as JSON (docs/report-json.md)\n"
 	"      --csv[=TABLE]       one table as CSV: lines (default), rows or members\n"
 	"  -v, --verbose           more messages\n"
-	"  -q, --quiet             errors only\n";
+	"  -q, --quiet             errors only\n"
+	"  -h, --help              this text ('c2c-lite help report': the manual)\n";
 
 struct report_opts {
 	const char *input;

@@ -32,7 +32,8 @@ static const char tui_usage[] =
 	"      --cacheline-size N  bytes per cacheline (default: this machine's)\n"
 	"  -k, --vmlinux FILE      kernel image for kernel symbols\n"
 	"      --symfs DIR         look for mapped and source files under DIR\n"
-	"  -q, --quiet             errors only (no warnings on the status line)\n";
+	"  -q, --quiet             errors only (no warnings on the status line)\n"
+	"  -h, --help              this text ('c2c-lite help tui': the manual)\n";
 
 enum { OPT_CL_SIZE = 256, OPT_SYMFS };
 
