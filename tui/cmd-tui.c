@@ -255,6 +255,11 @@ int cmd_tui(int argc, char **argv)
 
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
+	if (c.lo.input && !strcmp(c.lo.input, "-")) {
+		fprintf(stderr, "c2c-lite: tui -i -: the TUI reads its keys from standard input; save "
+			"the stream to a file, or use 'c2c-lite report --stdio -i -'\n");
+		return EXIT_USAGE;
+	}
 	if (!isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "c2c-lite: stdout is not a terminal; use 'c2c-lite report --stdio'\n");
 		return EXIT_FAIL;

@@ -37,6 +37,10 @@ quiet "convert -q" "$C2C" convert -q perf.data -o c.c2c
 grep -q "not a terminal" err.txt || fail "tui -q: $(cat err.txt)"
 "$C2C" tui --quiet -i "$demo" >/dev/null 2>err.txt
 grep -q "not a terminal" err.txt || fail "tui --quiet: $(cat err.txt)"
+# (and the TUI cannot read its input from where it reads its keys: one line, usage error)
+"$C2C" tui -i - <"$demo" >/dev/null 2>err.txt
+[ $? -eq 2 ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -q "reads its keys from standard input" err.txt ||
+	fail "tui -i -: $(cat err.txt)"
 
 # record: -q leaves nothing; every info line fits 100 columns; -v gives the details
 if ! "$C2C" record -e cpu-clock -o probe.data -- true 2>err.txt; then
