@@ -175,6 +175,8 @@ struct perfdata_reader {
 	uint64_t nr_bad;
 	struct perfdata_stats stats;
 	int init_done;            /* pipe mode: FINISHED_INIT or the first sample was seen */
+	int info_done;            /* pd_info_finish() ran: the info no longer changes */
+	int late_warned;
 	uint8_t scratch_hdr[65536];
 };
 

@@ -415,11 +415,24 @@ static void auxtrace(struct perfdata_reader *r, const uint8_t *rec, uint64_t tot
 	pd_queue_push(r, rec, total, vol, 0, r->max_time);
 }
 
+/* An attr or a header feature after the info was built (pipe mode: after the first sample or
+ * FINISHED_INIT; file mode: in the data section): perf writes none there, and the info handed
+ * out (events, CPU count and node map) must not change under its readers. */
+static int late_header(struct perfdata_reader *r, uint32_t type)
+{
+	if (!r->late_warned++)
+		c2c_warn("'%s': header record of type %u after the header was read (before offset %"
+			 PRIu64 "); ignored", r->name, type, r->pos);
+	return 0;
+}
+
 static int process_user(struct perfdata_reader *r, const uint8_t *rec, uint64_t total, int vol)
 {
 	uint32_t type = pd_u32(r, rec);
 	uint16_t size = pd_u16(r, rec + 6);
 
+	if (r->info_done && (type == PD_HEADER_ATTR || type == PD_HEADER_FEATURE))
+		return late_header(r, type);
 	switch (type) {
 	case PD_FINISHED_ROUND:
 		pd_queue_round(r);
