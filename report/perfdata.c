@@ -781,6 +781,7 @@ static void use_stream(struct perfdata_reader *r, int fd, int own)
 	r->stream = xcalloc(1, sizeof(*r->stream));
 	r->stream->fd = fd;
 	r->stream->own_fd = own;
+	r->scratch_hdr = xmalloc(65536);   /* header.size is a u16 */
 }
 
 int perfdata_reader_open(struct perfdata_reader **out, const char *path)
@@ -881,6 +882,7 @@ void perfdata_reader_free(struct perfdata_reader *r)
 		free(c);
 	}
 	free(r->scratch);
+	free(r->scratch_hdr);
 	free(r->name);
 	free(r);
 }
