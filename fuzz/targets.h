@@ -12,12 +12,17 @@
  * TRACE_NODE_MAX, an event index past the events, a missing string), or a table does not add
  * up. Crashes, leaks and overreads are the sanitizers' to find. */
 #ifndef C2C_FUZZ_TARGETS_H
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* pipe2, F_SETPIPE_SZ */
+#endif
 #define C2C_FUZZ_TARGETS_H
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "c2c/log.h"
@@ -121,15 +126,19 @@ static int fuzz_check_event(const struct trace_info *in, const struct trace_even
 	return 0;
 }
 
-/* A record source: either reader. */
+/* A record source: either reader; records delivered so far and the reader's last return. */
 struct fuzz_src {
 	struct perfdata_reader *pd;
 	struct trace_reader *tr;
+	uint64_t nr;
+	int last;
 };
 
 static int fuzz_next(struct fuzz_src *s, struct trace_event *ev)
 {
-	return s->pd ? perfdata_reader_next(s->pd, ev) : trace_reader_next(s->tr, ev);
+	s->last = s->pd ? perfdata_reader_next(s->pd, ev) : trace_reader_next(s->tr, ev);
+	s->nr += s->last == 1;
+	return s->last;
 }
 
 /* The soft and watch report: the estimate table. */
@@ -228,10 +237,57 @@ static int fuzz_report(struct fuzz_src *s, const struct trace_info *in, size_t s
 	return fuzz_cltable(s, in, cl, size % 4 == 0);
 }
 
-/* A perf.data file or pipe-mode stream, in memory. */
+/* A pipe-mode stream as `report -i -` reads it: through a pipe (the reader's stream input, which
+ * copies records instead of pointing into a mapping). The whole input is written into the pipe
+ * first (its buffer is enlarged to hold it), then the reader opens the pipe by /proc/self/fd.
+ * It must deliver as many records as the reader of the same bytes in memory (@nr_mem), and end
+ * the same way (@last_mem). */
+static int fuzz_perfdata_stream(const uint8_t *data, size_t size, uint64_t nr_mem, int last_mem)
+{
+	const struct trace_info *in;
+	struct perfdata_reader *r;
+	struct trace_event ev;
+	char path[64];
+	uint64_t nr = 0;
+	int fd[2], rc, last = 0;
+	size_t off = 0;
+	ssize_t n;
+
+	if (pipe2(fd, O_CLOEXEC | O_NONBLOCK))
+		return 0;
+	if (fcntl(fd[1], F_SETPIPE_SZ, (int)(size < 4096 ? 4096 : size)) < (int)size) {
+		close(fd[0]);
+		close(fd[1]);
+		return 0;   /* larger than a pipe may hold here */
+	}
+	while (off < size && (n = write(fd[1], data + off, size - off)) > 0)
+		off += (size_t)n;
+	close(fd[1]);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd[0]);
+	rc = perfdata_reader_open(&r, path);
+	close(fd[0]);
+	if (off < size || rc < 0)
+		return off < size ? 0 : FUZZ_FAIL("stream: the reader of the bytes in memory opened "
+						  "them, the stream reader did not (%d)", rc);
+	in = perfdata_reader_info(r);
+	rc = fuzz_check_info(in);
+	while (!rc && (last = perfdata_reader_next(r, &ev)) == 1) {
+		rc = fuzz_check_event(in, &ev, 1);
+		nr++;
+	}
+	perfdata_reader_free(r);
+	if (!rc && (nr != nr_mem || (last < 0) != (last_mem < 0)))
+		rc = FUZZ_FAIL("stream: %llu records (last %d), in memory %llu (last %d)",
+			       (unsigned long long)nr, last, (unsigned long long)nr_mem, last_mem);
+	return rc;
+}
+
+/* A perf.data file or pipe-mode stream, in memory, through the report; pipe-mode streams also
+ * through a pipe. */
 static inline int fuzz_perfdata_input(const uint8_t *data, size_t size)
 {
 	struct fuzz_src s = { 0 };
+	uint64_t hsize = 0;
 	int rc;
 
 	c2c_log_set_hook(fuzz_quiet, NULL);
@@ -239,7 +295,11 @@ static inline int fuzz_perfdata_input(const uint8_t *data, size_t size)
 		return 0;
 	rc = fuzz_report(&s, perfdata_reader_info(s.pd), size);
 	perfdata_reader_free(s.pd);
-	return rc;
+	for (int i = 0; i < 8 && size >= 16; i++)   /* the header size, in the file's byte order */
+		hsize |= (uint64_t)data[data[0] == 'P' ? 8 + i : 15 - i] << (8 * i);
+	if (rc || hsize != 16 || s.last == 1)
+		return rc;   /* a broken invariant, a file, or a report that stopped early */
+	return fuzz_perfdata_stream(data, size, s.nr, s.last);
 }
 
 static uint32_t fuzz_le32(const uint8_t *p)

@@ -534,12 +534,13 @@ static void end_of_input(struct perfdata_reader *r)
  * large file does not stay resident behind the read position. */
 static void drop_consumed(struct perfdata_reader *r)
 {
-	const uint8_t *low = r->base + r->pos;
+	const uint8_t *low;
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
 	size_t i;
 
 	if (!r->map || r->pos - r->drop_checked < PD_DROP_STEP)
-		return;
+		return;   /* (a stream has no base to point into) */
+	low = r->base + r->pos;
 	r->drop_checked = r->pos;   /* at most one scan of the queue per PD_DROP_STEP bytes read */
 	for (i = 0; i < r->q_n; i++)
 		if (!r->q[i].chunk && r->q[i].rec < low)
