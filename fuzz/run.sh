@@ -3,7 +3,7 @@
 # (ASan + UBSan; fuzz/mutator_<name>.c, when present, is linked in without coverage
 # instrumentation), the lib/ and report/ sources compiled by clang into an archive beside it, and
 # runs each for FUZZ_SECONDS seconds (0: build only) on the corpus $BUILD/fuzz/corpus-<name>,
-# seeded (when empty) from fuzz/regress/<name>/, fuzz/seeds/<name>/ and inputs made here (see
+# made (when empty) from fuzz/regress/<name>/, fuzz/seeds/<name>/ and inputs made here (see
 # seed_*). fuzz/README.md says more.
 #   FUZZ_SECONDS=600 make fuzz        FUZZ_FILTER=perfdata runs only the matching targets
 #   FUZZ_COVERAGE=1 make fuzz         also builds $BUILD/fuzz/cov-<name> (clang source-based
@@ -146,6 +146,7 @@ for f in fuzz/fuzz_*.c; do
 		extra+=("$out/mutator_$name.o")
 	fi
 	clang $CFLAGS -fsanitize=fuzzer $SAN -o "$bin" "$f" "${extra[@]}" "$out/libc2c-san.a" $LIBS
+	[ "$FUZZ_SECONDS" -gt 0 ] || [ -n "${FUZZ_COVERAGE:-}" ] || continue
 	corpus=$out/corpus-$name
 	mkdir -p "$corpus"
 	if [ -z "$(ls -A "$corpus")" ]; then

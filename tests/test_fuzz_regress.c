@@ -84,7 +84,8 @@ static size_t replay_dir(const char *dir, const char *suffix, target_fn fn)
 		assert_true(asprintf(&names[nr++], "%s/%s", dir, de->d_name) > 0);
 	}
 	closedir(d);
-	qsort(names, nr, sizeof(*names), cmp_names);
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_names);
 	for (i = 0; i < nr; i++) {
 		size_t len;
 		uint8_t *buf = slurp(names[i], &len);
