@@ -142,11 +142,12 @@ static int fuzz_next(struct fuzz_src *s, struct trace_event *ev)
 }
 
 /* The soft and watch report: the estimate table. */
-static int fuzz_estimate(struct fuzz_src *s, const struct trace_info *in, uint32_t cl_size)
+static int fuzz_estimate(struct fuzz_src *s, const struct trace_info *in, uint32_t cl_size,
+			 int all)
 {
 	struct estim_opts eo = {
 		.mode = in->backend == TRACE_BACKEND_WATCH ? ESTIM_WATCH : ESTIM_SOFT,
-		.cl_size = cl_size, .show_all = 1,
+		.cl_size = cl_size, .show_all = all,
 	};
 	struct stdio_estim_opts so = { .path = "fuzz", .info = in };
 	struct estim *e = estim_new(&eo);
@@ -163,7 +164,7 @@ static int fuzz_estimate(struct fuzz_src *s, const struct trace_info *in, uint32
 		estim_finish(e);
 		if (estim_check(e))
 			rc = FUZZ_FAIL("estimate table does not add up");
-		else
+		else if (all)
 			stdio_estim_print(fuzz_null(), e, &so);
 	}
 	estim_free(e);
@@ -171,8 +172,8 @@ static int fuzz_estimate(struct fuzz_src *s, const struct trace_info *in, uint32
 	return rc;
 }
 
-/* The hardware report: cacheline table, TopDown, summary and perf's stdio sections. @all: every
- * line, not only the shared ones (--show-all; printing them all is the slowest part). */
+/* The hardware report: cacheline table, TopDown, then with @all every line (--show-all) and
+ * the summary and perf's stdio sections printed (the slowest part: for some inputs only). */
 static int fuzz_cltable(struct fuzz_src *s, const struct trace_info *in, uint32_t cl_size, int all)
 {
 	struct cltab_opts to = {
@@ -208,7 +209,7 @@ static int fuzz_cltable(struct fuzz_src *s, const struct trace_info *in, uint32_
 		if (cltab_check(t))
 			rc = FUZZ_FAIL("cacheline table does not add up");
 	}
-	if (!rc) {
+	if (!rc && all) {
 		advice_build(&a, t, &ao);
 		advice_print(fuzz_null(), a);
 		advice_free(a);
@@ -221,7 +222,7 @@ static int fuzz_cltable(struct fuzz_src *s, const struct trace_info *in, uint32_
 	return rc;
 }
 
-/* What `report` does with an opened source; with --show-all for one input size in four. */
+/* What `report` does with an opened source; printed with --show-all for one input size in four. */
 static int fuzz_report(struct fuzz_src *s, const struct trace_info *in, size_t size)
 {
 	uint32_t cl = in->cacheline_size;
@@ -233,7 +234,7 @@ static int fuzz_report(struct fuzz_src *s, const struct trace_info *in, size_t s
 	if (!cl || (cl & (cl - 1)) || cl > 4096)
 		cl = 64;
 	if (in->backend == TRACE_BACKEND_SOFT || in->backend == TRACE_BACKEND_WATCH)
-		return fuzz_estimate(s, in, cl);
+		return fuzz_estimate(s, in, cl, size % 4 == 0);
 	return fuzz_cltable(s, in, cl, size % 4 == 0);
 }
 
