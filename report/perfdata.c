@@ -192,8 +192,8 @@ static int z_start(struct perfdata_reader *r, const uint8_t *rec, uint64_t size,
 		if (n > size - 16)
 			n = size - 16;
 	}
-	if (r->zfailed)
-		return 0;
+	if (r->zfailed || !n)
+		return 0;   /* (an empty payload: nothing to decompress, nothing to copy) */
 	if (!r->zds) {
 		r->zds = ZSTD_createDStream();
 		if (!r->zds)
