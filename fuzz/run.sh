@@ -26,6 +26,8 @@ fi
 # libFuzzer's limits: an allocation or a resident size beyond them is a finding (an allocation
 # sized by untrusted bytes), a run beyond -timeout seconds too
 LIMITS="-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10"
+# one process per corpus: re-reading it for other processes' units only costs time
+OPTS="-reload=0"
 MAX_LEN=${FUZZ_MAX_LEN:-131072}
 
 # The library: lib/ and report/ (without the command front ends), as an archive so that a target
@@ -179,7 +181,7 @@ for f in fuzz/fuzz_*.c; do
 	[ "$FUZZ_SECONDS" -gt 0 ] || continue
 	echo "  RUN     $bin for ${FUZZ_SECONDS}s on $corpus"
 	# short allocation stacks: recording 30 frames per malloc was a tenth of the time
-	if ! ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=5} nice -n 19 "$bin" -max_total_time="$FUZZ_SECONDS" -max_len="$MAX_LEN" $LIMITS \
+	if ! ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=5} nice -n 19 "$bin" -max_total_time="$FUZZ_SECONDS" -max_len="$MAX_LEN" $LIMITS $OPTS \
 		"${dict[@]}" -artifact_prefix="$out/crash-$name-" -print_final_stats=1 "$corpus" \
 		>"$out/log-$name.txt" 2>&1; then
 		echo "  FAILED  $name: see $out/log-$name.txt and $out/crash-$name-*"
