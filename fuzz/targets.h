@@ -334,26 +334,35 @@ static void fuzz_fix_checksums(uint8_t *d, size_t size)
 	}
 }
 
+/* Every record of a trace in memory, checked. */
+static int fuzz_trace_read(const uint8_t *data, size_t size)
+{
+	struct trace_reader *r;
+	struct trace_event ev;
+	const struct trace_info *in;
+	int rc;
+
+	if (trace_reader_open_mem(&r, data, size, "fuzz"))
+		return 0;
+	in = trace_reader_info(r);
+	rc = fuzz_check_info(in);
+	while (!rc && trace_reader_next(r, &ev) == 1)
+		rc = fuzz_check_event(in, &ev, 0);
+	trace_reader_free(r);
+	return rc;
+}
+
 /* A c2c-lite trace in memory: read as given (the checksums must catch the corruption), then with
  * every chunk's checksums recomputed, which sends mutated payloads through the record and header
- * decoders and on into the report. */
+ * decoders and (one input size in two) on into the report. */
 static inline int fuzz_trace_input(const uint8_t *data, size_t size)
 {
 	struct fuzz_src s = { 0 };
-	struct trace_event ev;
 	uint8_t *copy;
-	int rc = 0;
+	int rc;
 
 	c2c_log_set_hook(fuzz_quiet, NULL);
-	if (!trace_reader_open_mem(&s.tr, data, size, "fuzz")) {
-		const struct trace_info *in = trace_reader_info(s.tr);
-
-		rc = fuzz_check_info(in);
-		while (!rc && trace_reader_next(s.tr, &ev) == 1)
-			rc = fuzz_check_event(in, &ev, 0);
-		trace_reader_free(s.tr);
-		s.tr = NULL;
-	}
+	rc = fuzz_trace_read(data, size);
 	if (rc)
 		return rc;
 	copy = malloc(size ? size : 1);
@@ -361,7 +370,9 @@ static inline int fuzz_trace_input(const uint8_t *data, size_t size)
 		abort();
 	memcpy(copy, data, size);
 	fuzz_fix_checksums(copy, size);
-	if (!trace_reader_open_mem(&s.tr, copy, size, "fuzz")) {
+	if (size % 2)   /* the report for one input size in two: it doubles the time of an input */
+		rc = fuzz_trace_read(copy, size);
+	else if (!trace_reader_open_mem(&s.tr, copy, size, "fuzz")) {
 		rc = fuzz_report(&s, trace_reader_info(s.tr), size);
 		trace_reader_free(s.tr);
 	}
