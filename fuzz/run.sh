@@ -163,7 +163,7 @@ for f in fuzz/fuzz_*.c; do
 	mkdir -p "$corpus"
 	if [ -z "$(ls -A "$corpus")" ]; then
 		for d in "fuzz/regress/$name" "fuzz/seeds/$name"; do
-			[ -d "$d" ] && cp "$d"/* "$corpus/" 2>/dev/null
+			cp "$d"/* "$corpus/" 2>/dev/null || true
 		done
 		case "$name" in
 		perfdata) seed_perfdata "$corpus" ;;
