@@ -24,22 +24,10 @@ static const char *mark(enum doctor_status st)
 
 static void print_summary(const struct doctor *d, int quiet)
 {
-	if (!quiet)
-		putchar('\n');
-	if (d->hw_memory)
-		printf("summary: hardware memory sampling is available: 'c2c-lite record -- CMD'\n");
-	else if (d->soft)
-		printf("summary: no hardware memory sampling here; 'c2c-lite record -- CMD' uses "
-		       "the soft backend (estimates)%s\n", d->watch ? "; '--backend=watch --watch "
-		       "SYMBOL' counts every access to a few words" : "");
-	else if (d->sw_events)
-		printf("summary: no hardware memory sampling here; software events work: "
-		       "'c2c-lite record -e page-faults -- CMD' (fault addresses) or -e cpu-clock\n");
-	else if (doctor_find(d, "software") && doctor_find(d, "software")->st == DOCTOR_NO)
-		printf("summary: nothing can be recorded as this user; %s\n",
-		       quiet ? "'c2c-lite doctor' shows the fixes" : "see the fixes above");
-	else
-		printf("summary: no hardware memory sampling; software events were not probed\n");
+	char line[400];
+
+	doctor_summary(d, quiet, line, sizeof(line));
+	printf("%ssummary: %s\n", quiet ? "" : "\n", line);
 }
 
 int cmd_doctor(int argc, char **argv)

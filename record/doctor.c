@@ -204,11 +204,13 @@ static void row_paranoid(struct doctor *d, const struct doctor_env *env)
 	    paranoid_meaning(env->paranoid));
 }
 
-static void row_rdpmc(struct doctor *d)
+static void row_rdpmc(struct doctor *d, const struct cpuinfo *ci)
 {
 	static const char *const pmus[] = { "cpu", "cpu_core" };
 	char path[128], line[32];
 
+	if (ci->vendor == CPU_VENDOR_ARM || ci->vendor == CPU_VENDOR_IBM)
+		return;              /* an x86 control */
 	for (size_t i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), PMU_DEVICES "/%s/rdpmc", pmus[i]);
 		if (sysfs_read_line(path, line, sizeof(line)))
@@ -272,55 +274,52 @@ static void hw_init(struct hw *h, const struct doctor_env *env)
 	}
 }
 
-static void row_missing(struct doctor *d, const struct hw *h, const char *topic,
-			enum cpu_vendor want, const char *what)
+/* Whether this machine's vendor is @want; an unknown vendor shows every vendor's rows. */
+static int vendor_is(const struct hw *h, enum cpu_vendor want)
 {
-	if (h->ci.vendor != want)
-		add(d, topic, DOCTOR_NO, NULL, "%s: not available on %s CPUs", what,
-		    h->ci.vendor_str[0] ? h->ci.vendor_str : "this machine's");
-	else
-		add(d, topic, DOCTOR_NO, h->fix, "%s: %s", what, h->why);
+	return h->ci.vendor == want || h->ci.vendor == CPU_VENDOR_UNKNOWN;
 }
 
-static void row_pebs(struct doctor *d, const struct hw *h)
+/* One row for every PMU that has the event: a hybrid CPU's cpu_core and cpu_atom together. */
+static void row_pebs_event(struct doctor *d, const char *topic, const char *event,
+			   const char *leader)
 {
 	static const char *const names[] = { "cpu_core", "cpu_atom", "cpu" };
-	char val[128];
+	char detail[sizeof(d->row->detail)] = "", val[128];
+	size_t len = 0;
 	struct pmu p;
-	int loads = 0, stores = 0;
 
-	if (h->ci.vendor != CPU_VENDOR_INTEL || !h->core_pmu) {
-		row_missing(d, h, "pebs-loads", CPU_VENDOR_INTEL, "Intel PEBS load latency");
-		row_missing(d, h, "pebs-stores", CPU_VENDOR_INTEL, "Intel PEBS precise stores");
-		return;
-	}
 	for (size_t i = 0; i < 3; i++) {
-		if (pmu_open(&p, names[i]))
+		if (pmu_open(&p, names[i]) || pmu_alias(&p, event, val, sizeof(val)))
 			continue;
-		if (!pmu_alias(&p, "mem-loads", val, sizeof(val)) && ++loads)
-			add(d, "pebs-loads", DOCTOR_OK, NULL, "%s/mem-loads/ (%s)%s", p.name, val,
-			    pmu_has_alias(&p, "mem-loads-aux") ? ", with the mem-loads-aux leader" : "");
-		if (!pmu_alias(&p, "mem-stores", val, sizeof(val)) && ++stores)
-			add(d, "pebs-stores", DOCTOR_OK, NULL, "%s/mem-stores/ (%s)", p.name, val);
+		len += (size_t)snprintf(detail + len, len < sizeof(detail) ? sizeof(detail) - len : 0,
+					"%s%s/%s/ (%s)%s", len ? "; " : "", p.name, event, val,
+					leader && pmu_has_alias(&p, leader) ?
+					", with the mem-loads-aux leader" : "");
 	}
-	if (!loads)
-		add(d, "pebs-loads", DOCTOR_NO, "a newer kernel, or a hypervisor that passes PEBS "
+	if (len)
+		add(d, topic, DOCTOR_OK, NULL, "%s", detail);
+	else if (leader)
+		add(d, topic, DOCTOR_NO, "a newer kernel, or a hypervisor that passes PEBS "
 		    "through (KVM on Ice Lake+ with pmu=on)", "the core PMU has no 'mem-loads' "
 		    "event: this CPU/kernel/hypervisor gives no load-latency PEBS");
-	if (!stores)
-		add(d, "pebs-stores", DOCTOR_NO, NULL, "the core PMU has no 'mem-stores' event");
+	else
+		add(d, topic, DOCTOR_NO, NULL, "the core PMU has no 'mem-stores' event");
 }
 
-static void row_ibs(struct doctor *d, const struct hw *h)
+static void row_pebs(struct doctor *d)
+{
+	row_pebs_event(d, "pebs-loads", "mem-loads", "mem-loads-aux");
+	row_pebs_event(d, "pebs-stores", "mem-stores", NULL);
+}
+
+static void row_ibs(struct doctor *d)
 {
 	struct pmu p;
 
-	if (h->ci.vendor != CPU_VENDOR_AMD || pmu_open(&p, "ibs_op")) {
-		if (h->ci.vendor == CPU_VENDOR_AMD && h->core_pmu)
-			add(d, "ibs", DOCTOR_NO, "enable IBS in the firmware; hypervisors rarely "
-			    "expose it", "no 'ibs_op' PMU in " PMU_DEVICES);
-		else
-			row_missing(d, h, "ibs", CPU_VENDOR_AMD, "AMD IBS op sampling");
+	if (pmu_open(&p, "ibs_op")) {
+		add(d, "ibs", DOCTOR_NO, "enable IBS in the firmware; hypervisors rarely expose it",
+		    "no 'ibs_op' PMU in " PMU_DEVICES);
 		return;
 	}
 	if (pmu_cap_u64(&p, "zen4_ibs_extensions", 0) != 1) {
@@ -344,26 +343,20 @@ static void row_spe(struct doctor *d, const struct hw *h)
 		    p.name, p.type, (unsigned long long)pmu_cap_u64(&p, "min_interval", 0));
 		return;
 	}
-	if (h->ci.vendor == CPU_VENDOR_ARM && h->core_pmu)
-		add(d, "spe", DOCTOR_NO, "a kernel with CONFIG_ARM_SPE_PMU and SPE enabled by the "
-		    "firmware (not virtualized by most hypervisors)", "no 'arm_spe_*' PMU");
-	else
-		row_missing(d, h, "spe", CPU_VENDOR_ARM, "Arm SPE");
+	add(d, "spe", DOCTOR_NO, "a kernel with CONFIG_ARM_SPE_PMU and SPE enabled by the "
+	    "firmware (not virtualized by most hypervisors)", "no 'arm_spe_*' PMU");
 }
 
-static void row_power(struct doctor *d, const struct hw *h)
+static void row_power(struct doctor *d)
 {
 	struct pmu p;
 
-	if (h->ci.vendor == CPU_VENDOR_IBM && !pmu_open(&p, "cpu") &&
-	    pmu_has_alias(&p, "mem-loads"))
+	if (!pmu_open(&p, "cpu") && pmu_has_alias(&p, "mem-loads"))
 		add(d, "power-mem", DOCTOR_OK, NULL, "cpu/mem-loads/ and cpu/mem-stores/ "
 		    "(marked-instruction thresholding)");
-	else if (h->ci.vendor == CPU_VENDOR_IBM && h->core_pmu)
+	else
 		add(d, "power-mem", DOCTOR_NO, "a POWER8+ kernel with the core PMU driver",
 		    "the core PMU has no 'mem-loads' event");
-	else
-		row_missing(d, h, "power-mem", CPU_VENDOR_IBM, "POWER marked loads/stores");
 }
 
 static void row_topdown(struct doctor *d, const struct hw *h)
@@ -371,10 +364,6 @@ static void row_topdown(struct doctor *d, const struct hw *h)
 	static const char *const names[] = { "cpu_core", "cpu" };
 	struct pmu p;
 
-	if (!h->core_pmu) {
-		add(d, "topdown", DOCTOR_NO, h->fix, "TopDown: %s", h->why);
-		return;
-	}
 	for (size_t i = 0; i < 2 && h->ci.vendor == CPU_VENDOR_INTEL; i++) {
 		if (pmu_open(&p, names[i]))
 			continue;
@@ -392,6 +381,39 @@ static void row_topdown(struct doctor *d, const struct hw *h)
 	add(d, "topdown", DOCTOR_NO, NULL, "TopDown in the sampling group needs Intel "
 	    "PERF_METRICS; on %s the TopDown counters live on the core PMU, which cannot share a "
 	    "group with the memory sampler", h->ci.vendor_str);
+}
+
+/* The hardware rows of this machine's vendor only (every vendor's when it is unknown); without
+ * a core PMU one row says why, and its fix, for all of them. */
+static void row_hw(struct doctor *d, const struct hw *h)
+{
+	static const struct {
+		enum cpu_vendor v;
+		const char *what;
+	} backends[] = {
+		{ CPU_VENDOR_INTEL, "Intel PEBS" }, { CPU_VENDOR_AMD, "AMD IBS" },
+		{ CPU_VENDOR_ARM, "Arm SPE" }, { CPU_VENDOR_IBM, "POWER marked loads/stores" },
+	};
+	char what[160] = "";
+	size_t len = 0;
+
+	if (!h->core_pmu) {
+		for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+			if (vendor_is(h, backends[i].v))
+				len += (size_t)snprintf(what + len, sizeof(what) - len, "%s, ",
+							backends[i].what);
+		add(d, "hw-pmu", DOCTOR_NO, h->fix, "%s: no %sno TopDown", h->why, what);
+		return;
+	}
+	if (vendor_is(h, CPU_VENDOR_INTEL))
+		row_pebs(d);
+	if (vendor_is(h, CPU_VENDOR_AMD))
+		row_ibs(d);
+	if (vendor_is(h, CPU_VENDOR_ARM))
+		row_spe(d, h);
+	if (vendor_is(h, CPU_VENDOR_IBM))
+		row_power(d);
+	row_topdown(d, h);
 }
 
 /* --- probes --------------------------------------------------------------------------------- */
@@ -436,33 +458,6 @@ static void row_software(struct doctor *d, const struct doctor_env *env)
 	else
 		add(d, "software", DOCTOR_OK, NULL, "cpu-clock, page-faults and other software "
 		    "events open (-e page-faults gives data addresses of faults)");
-}
-
-static void row_breakpoint(struct doctor *d, const struct doctor_env *env)
-{
-	static volatile uint64_t target;
-	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_BREAKPOINT,
-				     .bp_type = HW_BREAKPOINT_W, .bp_addr = (uintptr_t)&target,
-				     .bp_len = HW_BREAKPOINT_LEN_8, .sample_period = 1,
-				     .exclude_kernel = 1, .disabled = 1 };
-	struct pmu p;
-	int err;
-
-	if (pmu_open(&p, "breakpoint")) {
-		add(d, "breakpoints", DOCTOR_NO, errno_fix(-ENOENT), "no 'breakpoint' PMU");
-		return;
-	}
-	if (!env->probe_open) {
-		add(d, "breakpoints", DOCTOR_INFO, NULL, "breakpoint PMU (type %u), not probed",
-		    p.type);
-		return;
-	}
-	err = probe(&a);
-	if (err)
-		add(d, "breakpoints", DOCTOR_NO, errno_fix(err), "a write watchpoint on this task "
-		    "fails: %s", strerror(-err));
-	else
-		add(d, "breakpoints", DOCTOR_OK, NULL, "hardware watchpoints (debug registers) open");
 }
 
 /* --backend=soft: cpu-clock samples with the user registers the decoder needs (x86-64). */
@@ -542,13 +537,8 @@ int doctor_run(struct doctor *d, const struct doctor_env *env)
 	hw_init(&h, env);
 	row_cpu(d, env, &h.ci);
 	row_paranoid(d, env);
-	row_rdpmc(d);
-	row_pebs(d, &h);
-	row_ibs(d, &h);
-	row_spe(d, &h);
-	row_power(d, &h);
-	row_topdown(d, &h);
-	row_breakpoint(d, env);
+	row_rdpmc(d, &h.ci);
+	row_hw(d, &h);
 	row_software(d, env);
 	row_soft(d, env);
 	row_watch(d, env);
@@ -576,4 +566,24 @@ const struct doctor_row *doctor_find(const struct doctor *d, const char *topic)
 		if (!strcmp(d->row[i].topic, topic))
 			return &d->row[i];
 	return NULL;
+}
+
+void doctor_summary(const struct doctor *d, int quiet, char *buf, size_t len)
+{
+	const struct doctor_row *sw = doctor_find(d, "software");
+
+	if (d->hw_memory)
+		snprintf(buf, len, "hardware memory sampling is available: 'c2c-lite record -- CMD'");
+	else if (d->soft)
+		snprintf(buf, len, "no hardware memory sampling here; 'c2c-lite record -- CMD' uses "
+			 "the soft backend (estimates)%s", d->watch ? "; '--backend=watch --watch "
+			 "SYMBOL' counts every access to a few words" : "");
+	else if (d->sw_events)
+		snprintf(buf, len, "no hardware memory sampling here; software events work: "
+			 "'c2c-lite record -e page-faults -- CMD' (fault addresses) or -e cpu-clock");
+	else if (sw && sw->st == DOCTOR_NO)
+		snprintf(buf, len, "nothing can be recorded as this user; %s",
+			 quiet ? "'c2c-lite doctor' shows the fixes" : "see the fixes above");
+	else
+		snprintf(buf, len, "no hardware memory sampling; software events were not probed");
 }
