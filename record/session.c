@@ -25,6 +25,7 @@
 #include "record/queue.h"
 #include "record/ring.h"
 #include "record/session.h"
+#include "record/pagemap.h"
 #include "record/synth.h"
 #include "record/sys.h"
 #include "record/sysfs.h"
@@ -74,6 +75,8 @@ struct sess {
 	double next_tick;
 	uint64_t last_time;          /* watch: time of the last hit */
 	char *options;               /* options for the trace header */
+	struct pagemap *pm;          /* soft, watch as root: physical addresses from pagemap */
+	uint64_t no_phys;            /* ... samples with an address but none found */
 };
 
 /* --- targets -------------------------------------------------------------------------------- */
@@ -415,6 +418,22 @@ static int sample_index(const struct sess *s, const struct perf_event_header *h)
 	return ring_sample_index(h, &s->lay);
 }
 
+/* Soft and watch samples: the physical address of the data address from the process's pagemap
+ * (read as the sample is drained: a page that moved or a process that exited since gives none). */
+static void add_phys(struct sess *s, struct trace_sample *o)
+{
+	uint64_t phys;
+
+	if (!s->pm || !(o->flags & TRACE_SAMPLE_HAS_ADDR) || !o->addr)
+		return;
+	if (pagemap_lookup(s->pm, (pid_t)o->pid, o->addr, &phys)) {
+		s->no_phys++;
+		return;
+	}
+	o->phys_addr = phys;
+	o->flags |= TRACE_SAMPLE_HAS_PHYS;
+}
+
 /* A cpu-clock sample of the soft backend: decoded here, with the registers ring_decode()
  * does not read. */
 static int on_soft_sample(struct sess *s, const struct perf_event_header *h)
@@ -434,6 +453,7 @@ static int on_soft_sample(struct sess *s, const struct perf_event_header *h)
 			c2c_warn("skipping a malformed cpu-clock sample (%u bytes)", h->size);
 		return 0;
 	}
+	add_phys(s, &ev.sample);
 	count(s, &ev);
 	oq_add(&s->q, &ev, ev.sample.time);
 	return 0;
@@ -481,6 +501,7 @@ static int on_watch_sample(struct sess *s, const struct perf_event_header *h)
 	watch_decoder_fill(s->wd, o, r.abi == PERF_SAMPLE_REGS_ABI_64 ? &r.regs : NULL,
 			   watch_len_at(s, (size_t)idx, r.addr));
 	s->last_time = o->time;
+	add_phys(s, o);
 	count(s, &ev);
 	oq_add(&s->q, &ev, o->time);
 	return 0;
@@ -952,6 +973,7 @@ static void sess_free(struct sess *s)
 	buildid_cache_free(s->bc);
 	soft_backend_free(s->soft);
 	watch_decoder_free(s->wd);
+	pagemap_free(s->pm);
 	codemap_free(s->own_cm);
 	watch_plan_release(&s->plan);
 	for (size_t i = 0; i < s->nclock; i++)
@@ -1044,6 +1066,11 @@ static int setup(struct sess *s)
 			return err;
 		s->cm = soft_backend_codemap(s->soft);
 	}
+	/* frame numbers are shown to CAP_SYS_ADMIN only: others would read zeros */
+	if ((s->soft || s->wd) && geteuid() == 0)
+		s->pm = pagemap_new();
+	else if (s->soft || s->wd)
+		c2c_debug("no physical addresses: /proc/PID/pagemap gives frame numbers to root only");
 	describe(s);
 	if ((err = read_tasks(s)) || (err = open_all(s)) || (s->wd && (err = open_clocks(s))) ||
 	    (err = setup_rings(s)) ||

@@ -67,6 +67,7 @@ static void header(struct jw *w, const struct report_session *s)
 	jw_bool(w, "synthetic", !!(in->flags & TRACE_INFO_SYNTHETIC));
 	jw_bool(w, "truncated", s->truncated);
 	jw_bool(w, "estimated", s->kind == RM_SOFT);
+	jw_bool(w, "phys", s->opts.phys);
 	if (s->have_duty) {
 		char text[1024];
 

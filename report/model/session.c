@@ -99,6 +99,7 @@ static void new_table(struct report_session *s)
 		.sym = s->sym ? pmu_sym : NULL,
 		.sym_ctx = s->sym,
 		.no_node_stats = !s->opts.node_stats,
+		.phys = s->opts.phys,
 	};
 
 	memcpy(co.coalesce, s->opts.coalesce, sizeof(co.coalesce));
@@ -113,6 +114,7 @@ static void new_estim(struct report_session *s)
 		.cl_size = s->cl_size,
 		.code_sym = s->sym ? estim_sym : NULL,
 		.sym_ctx = s->sym,
+		.phys = s->opts.phys,
 	};
 
 	s->e = estim_new(&eo);
@@ -159,6 +161,32 @@ static int read_all(struct report_session *s)
 		return c2c_err(rc, "'%s': cannot read the records: %s", s->opts.input,
 			       strerror(-rc));
 	s->truncated = source_truncated(s->src);
+	return 0;
+}
+
+/* --phys: refused when no sample has a physical address, a warning when some lack one. */
+static int check_phys(struct report_session *s)
+{
+	uint64_t none, with;
+
+	if (!s->opts.phys)
+		return 0;
+	if (s->t) {
+		none = cltab_counts(s->t)->no_phys;
+		with = cltab_counts(s->t)->samples;
+	} else {
+		none = estim_totals(s->e)->no_phys;
+		with = estim_totals(s->e)->recovered;
+	}
+	if (!with)
+		return c2c_err(-ENOENT, "'%s': --phys: no sample carries a physical address (%s)",
+			       s->opts.input, s->kind == RM_PMU ?
+			       "record as root or with perf_event_paranoid <= 1; perf c2c record "
+			       "and c2c-lite record ask for them, perf record needs --phys-data" :
+			       "c2c-lite record reads them from /proc/PID/pagemap as root only");
+	if (none)
+		c2c_warn("--phys: %llu of %llu samples carry no physical address and are left out",
+			 (unsigned long long)none, (unsigned long long)(none + with));
 	return 0;
 }
 
@@ -251,6 +279,9 @@ int rs_open(struct report_session **out, const struct rs_opts *o)
 		cltab_finish(s->t);
 	else
 		estim_finish(s->e);
+	rc = check_phys(s);
+	if (rc)
+		goto err;
 	build(s);
 	*out = s;
 	return 0;
