@@ -6,7 +6,8 @@
 #   make bench      the benchmarks under bench/ (they print figures; nothing is asserted)
 #   make fuzz       build the libFuzzer targets under fuzz/ with clang (FUZZ_SECONDS=N to run them)
 #   make install    PREFIX=/usr/local DESTDIR=: the binary, the manual pages (docs/man), bash
-#                   and zsh completion (scripts/completion), the trace headers
+#                   and zsh completion (scripts/completion), the trace headers, the examples
+#                   (libexec/c2c-lite/examples: 'c2c-lite selftest --hw' records them)
 #
 # Sources are found by pattern: a new lib/, report/, record/ or tui/ file, a new tests/test_*.c
 # suite or a new tests/e2e/*.sh script needs no edit here.
@@ -106,10 +107,12 @@ FUZZ_SECONDS ?= 0
 fuzz:
 	$(Q)BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh
 
-install: $(BIN)
+install: $(BIN) $(EX_BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/c2c $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(PREFIX)/libexec/c2c-lite/examples
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/c2c-lite
+	install -m 755 $(EX_BIN) $(DESTDIR)$(PREFIX)/libexec/c2c-lite/examples/
 	install -m 644 include/c2c/trace.h include/c2c/soft.h $(DESTDIR)$(PREFIX)/include/c2c/
 	install -m 644 $(wildcard docs/man/man1/*.1) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(wildcard docs/man/man5/*.5) $(DESTDIR)$(MANDIR)/man5/

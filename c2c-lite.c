@@ -30,6 +30,7 @@ static const struct cmd commands[] = {
 	{ "diff", cmd_diff, "compare the findings of two runs: before and after a fix" },
 	{ "convert", cmd_convert, "convert a perf.data file into a c2c-lite trace" },
 	{ "doctor", cmd_doctor, "check what this machine can record, and why not" },
+	{ "selftest", cmd_selftest, "hardware acceptance kit: c2c-lite against perf c2c here" },
 	{ "help", cmd_help, "show a command's manual page (its usage where man is missing)" },
 	{ "version", cmd_version, "print the version" },
 	{ NULL, NULL, NULL },

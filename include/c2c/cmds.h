@@ -18,5 +18,6 @@ int cmd_record(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_selftest(int argc, char **argv);
 
 #endif

@@ -113,9 +113,13 @@ _c2c_lite()
 	"report --csv=")
 		COMPREPLY=($(compgen -W "lines rows members" -- "$cur"))
 		return 0 ;;
-	*" --symfs")
+	*" --symfs" | "selftest --examples" | "selftest -o" | "selftest --output")
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur"))
+		return 0 ;;
+	"selftest --perf-stat")
+		compopt -o filenames 2>/dev/null
+		COMPREPLY=($(compgen -f -- "$cur"))
 		return 0 ;;
 	*" -i" | *" --input" | *" -o" | *" --output" | *" -k" | *" --vmlinux")
 		compopt -o filenames 2>/dev/null
@@ -138,7 +142,7 @@ _c2c_lite()
 		return 0
 	fi
 	case $cmd in
-	diff | convert)                # their inputs
+	diff | convert | selftest)     # their inputs
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	record)                        # the workload

@@ -32,7 +32,7 @@ if command -v man >/dev/null; then
 		head -1 "$tmp/p.txt" | grep -qF "$3" || fail "$1 help $2: not $3: $(head -3 "$tmp/p.txt")"
 		grep -qF -- "$4" "$tmp/p.txt" || fail "$1 help $2: no '$4'"
 	}
-	for c in record report tui diff convert doctor; do
+	for c in record report tui diff convert doctor selftest; do
 		page "$C2C" "$c" "C2C-LITE-$(tr a-z A-Z <<<"$c")(1)" "--help"
 	done
 	page "$C2C" record "C2C-LITE-RECORD(1)" "--duration"
@@ -48,10 +48,11 @@ make -s --no-print-directory install BUILD="$BUILD" DESTDIR="$tmp/root" PREFIX=/
 	>"$tmp/install.log" 2>&1 || fail "make install: $(tail -5 "$tmp/install.log")"
 r=$tmp/root/opt/c2c
 for f in bin/c2c-lite include/c2c/trace.h share/man/man5/c2c-lite-trace.5 \
-	 share/bash-completion/completions/c2c-lite share/zsh/site-functions/_c2c-lite; do
+	 share/bash-completion/completions/c2c-lite share/zsh/site-functions/_c2c-lite \
+	 libexec/c2c-lite/examples/false_sharing libexec/c2c-lite/examples/padded; do
 	[ -f "$r/$f" ] || fail "make install did not install $f"
 done
-for c in "" -record -report -tui -diff -convert -doctor; do
+for c in "" -record -report -tui -diff -convert -doctor -selftest; do
 	[ -f "$r/share/man/man1/c2c-lite$c.1" ] || fail "make install did not install c2c-lite$c.1"
 done
 [ -x "$r/bin/c2c-lite" ] && [ "$("$r/bin/c2c-lite" --version)" = "$v" ] || fail "installed binary"

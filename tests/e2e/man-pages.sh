@@ -52,8 +52,9 @@ same() {
 }
 src_record=record/cmd-record.c src_report=report/cmd-report.c src_tui=tui/cmd-tui.c
 src_diff=report/cmd-diff.c src_convert=report/cmd-convert.c src_doctor=record/cmd-doctor.c
+src_selftest=report/cmd-selftest.c
 
-for cmd in record report tui diff convert doctor; do
+for cmd in record report tui diff convert doctor selftest; do
 	page=$MAN/man1/c2c-lite-$cmd.1
 	[ -f "$page" ] || { bad "no $page"; continue; }
 	"$C2C" "$cmd" --help >"$tmp/$cmd.usage" || { bad "$cmd --help failed"; continue; }
