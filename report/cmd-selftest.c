@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,10 @@ struct st_opts {
 	const char *perf_stat, *expect, *outdir, *examples, *seconds;
 	const char *perf_data, *trace;
 };
+
+/* perf stat's and perf c2c report's output is read up to this (the table perf c2c report starts
+ * with comes within its first kilobytes) */
+#define HWC_TEXT_MAX (1 << 20)
 
 enum { OPT_HW = 256, OPT_COMPARE, OPT_PERF_STAT, OPT_EXPECT, OPT_EXAMPLES, OPT_SECONDS };
 
@@ -121,6 +126,39 @@ static int parse(struct st_opts *o, int argc, char **argv)
 	return 0;
 }
 
+/* --- child processes ---------------------------------------------------------------------- */
+
+/* Run @argv with stdout and stderr to @log (stdout to @out when given); the exit status, or -1
+ * when it could not start. @no_sigpipe: the child ignores SIGPIPE (perf c2c report dies of it
+ * when an addr2line it pipes to gives up on a missing file). */
+static int spawn_ex(const char *const argv[], const char *log, const char *out, int no_sigpipe)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		int fo = out ? open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : fd;
+
+		if (fd < 0 || fo < 0 || dup2(fo, 1) < 0 || dup2(fd, 2) < 0)
+			_exit(127);
+		if (no_sigpipe)
+			signal(SIGPIPE, SIG_IGN);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int spawn(const char *const argv[], const char *log, const char *out)
+{
+	return spawn_ex(argv, log, out, 0);
+}
+
 /* --- one comparison ------------------------------------------------------------------------- */
 
 static int load_side(const char *path, const char *label, struct hwc_side *side)
@@ -150,17 +188,36 @@ static int read_text(const char *path, char **out)
 
 	if (!f)
 		return c2c_err(-errno, "cannot open '%s': %s", path, strerror(errno));
-	buf = malloc(65537);
+	buf = malloc(HWC_TEXT_MAX + 1);
 	if (!buf) {
 		fclose(f);
 		return -ENOMEM;
 	}
-	while (len < 65536 && (n = fread(buf + len, 1, 65536 - len, f)) > 0)
+	while (len < HWC_TEXT_MAX && (n = fread(buf + len, 1, HWC_TEXT_MAX - len, f)) > 0)
 		len += n;
 	buf[len] = '\0';
 	fclose(f);
 	*out = buf;
 	return 0;
+}
+
+/* `perf c2c report --stdio` of @perf_data, or NULL when perf is missing or fails. */
+static char *perf_report(const char *perf_data)
+{
+	char path[PATH_MAX];
+	const char *argv[] = { "perf", "c2c", "report", "--stdio", "-i", perf_data, NULL };
+	char *text = NULL;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/c2c-selftest-report.XXXXXX", getenv("TMPDIR") ?
+		 getenv("TMPDIR") : "/tmp");
+	if ((fd = mkstemp(path)) < 0)
+		return NULL;
+	close(fd);
+	if (spawn_ex(argv, "/dev/null", path, 1) || read_text(path, &text))
+		text = NULL;
+	unlink(path);
+	return text;
 }
 
 /* Judge one workload's two recordings: prints the checks (all of them unless @quiet) and returns
@@ -170,6 +227,7 @@ static int judge(const char *title, const char *perf_data, const char *trace,
 {
 	struct hwc_side p, o;
 	struct hwc_check c[HWC_MAX_CHECKS];
+	char *report;
 	size_t n;
 	int rc;
 
@@ -185,7 +243,9 @@ static int judge(const char *title, const char *perf_data, const char *trace,
 		if (!p.has_td)
 			c2c_warn("'%s': no TopdownL1 metrics (tma_retiring ...) in it", perf_stat);
 	}
-	n = hwc_compare(&p, &o, expect, c);
+	report = perf_report(perf_data);
+	n = hwc_compare(&p, &o, expect, report, c);
+	free(report);
 	if (!quiet)
 		hwc_print(stdout, title, c, n);
 	return (int)hwc_verdict(c, n);
@@ -206,29 +266,6 @@ static int run_compare(const struct st_opts *o)
 }
 
 /* --- --hw ----------------------------------------------------------------------------------- */
-
-/* Run @argv with stdout and stderr to @log (stdout to @out when given); the exit status, or -1
- * when it could not start. */
-static int spawn(const char *const argv[], const char *log, const char *out)
-{
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		int fo = out ? open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : fd;
-
-		if (fd < 0 || fo < 0 || dup2(fo, 1) < 0 || dup2(fd, 2) < 0)
-			_exit(127);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 /* doctor's machine lines: the CPU, the hypervisor, the hardware backends and the summary. */
 static int machine_summary(const char *self, const char *dir, char *sum, size_t n, int *hw)

@@ -61,7 +61,7 @@ static void test_agree(void **state)
 	(void)state;
 	side(&p, "perf c2c", 20000, 6000, 6000, "buf1", 95.0);
 	side(&o, "c2c-lite", 18000, 5600, 5600, "buf1", 93.0);
-	n = hwc_compare(&p, &o, "buf1", c);
+	n = hwc_compare(&p, &o, "buf1", NULL, c);
 	assert_int_equal(find(c, n, "top finding")->st, HWC_OK);
 	assert_int_equal(find(c, n, "data names")->st, HWC_OK);
 	assert_int_equal(find(c, n, "HITM share")->st, HWC_OK);
@@ -82,7 +82,7 @@ static void test_disagree(void **state)
 	/* the same object, but a third of the HITMs per load: outside the noise */
 	side(&p, "perf c2c", 20000, 6000, 6000, "buf1", 95.0);
 	side(&o, "c2c-lite", 20000, 2000, 2000, "buf1", 95.0);
-	n = hwc_compare(&p, &o, NULL, c);
+	n = hwc_compare(&p, &o, NULL, NULL, c);
 	assert_int_equal(find(c, n, "HITM share")->st, HWC_FAIL);
 	assert_int_equal(find(c, n, "top finding")->st, HWC_OK);
 	assert_int_equal(hwc_verdict(c, n), HWC_FAIL);
@@ -92,7 +92,7 @@ static void test_disagree(void **state)
 	snprintf(p.top[1].key, sizeof(p.top[1].key), "stats");
 	p.top[1].share = 4.0;            /* under 5%: not required */
 	p.nr_top = 2;
-	n = hwc_compare(&p, &o, "buf1", c);
+	n = hwc_compare(&p, &o, "buf1", NULL, c);
 	assert_int_equal(find(c, n, "top finding")->st, HWC_FAIL);
 	assert_int_equal(find(c, n, "data names")->st, HWC_FAIL);
 	assert_non_null(strstr(find(c, n, "data names")->detail, "buf1"));
@@ -103,7 +103,7 @@ static void test_disagree(void **state)
 	/* the same object with another verdict is not the same finding */
 	side(&o, "c2c-lite", 20000, 6000, 6000, "buf1", 95.0);
 	o.top[0].verdict = RM_V_TRUE;
-	n = hwc_compare(&p, &o, NULL, c);
+	n = hwc_compare(&p, &o, NULL, NULL, c);
 	assert_int_equal(find(c, n, "top finding")->st, HWC_FAIL);
 }
 
@@ -116,14 +116,14 @@ static void test_none_and_skips(void **state)
 	(void)state;
 	side(&p, "perf c2c", 5000, 3, 3, NULL, 0);
 	side(&o, "c2c-lite", 4000, 1, 1, NULL, 0);
-	n = hwc_compare(&p, &o, "-", c);
+	n = hwc_compare(&p, &o, "-", NULL, c);
 	assert_int_equal(find(c, n, "top finding")->st, HWC_OK);
 	assert_int_equal(find(c, n, "data names")->st, HWC_SKIP);
 	assert_int_equal(find(c, n, "expected")->st, HWC_OK);
 	assert_int_equal(hwc_verdict(c, n), HWC_OK);
 	/* no loads at all on one side: the shares are skipped, not passed */
 	o.loads = o.hitm = 0;
-	n = hwc_compare(&p, &o, NULL, c);
+	n = hwc_compare(&p, &o, NULL, NULL, c);
 	assert_int_equal(find(c, n, "HITM share")->st, HWC_SKIP);
 	/* every check skipped: nothing compared */
 	struct hwc_check only[2] = { { "a", HWC_SKIP, "" }, { "b", HWC_SKIP, "" } };
@@ -143,10 +143,10 @@ static void test_topdown(void **state)
 	p.has_td = o.has_td = 1;
 	memcpy(p.td, a, sizeof(a));
 	memcpy(o.td, b, sizeof(b));
-	n = hwc_compare(&p, &o, NULL, c);
+	n = hwc_compare(&p, &o, NULL, NULL, c);
 	assert_int_equal(find(c, n, "TopDown")->st, HWC_OK);
 	o.td[3] = 60;                    /* backend bound 10 points off */
-	n = hwc_compare(&p, &o, NULL, c);
+	n = hwc_compare(&p, &o, NULL, NULL, c);
 	assert_int_equal(find(c, n, "TopDown")->st, HWC_FAIL);
 	assert_non_null(strstr(find(c, n, "TopDown")->detail, "backend 50.0/60.0!"));
 }
@@ -181,6 +181,55 @@ static void test_perf_stat(void **state)
 	assert_int_equal(hwc_parse_perf_stat("", td), -ENOENT);
 }
 
+/* the start of `perf c2c report --stdio` (perf 6.1) of `c2c-gen -s falseshare -p perf.data` */
+static const char perf_table[] =
+	"=================================================\n"
+	"           Shared Data Cache Line Table          \n"
+	"=================================================\n"
+	"#\n"
+	"#        ----------- Cacheline ----------      Tot  ------- Load Hitm -------    Total    "
+	"Total    Total  --------- Stores --------  ...\n"
+	"# Index             Address  Node  PA cnt     Hitm    Total  LclHitm  RmtHitm  records    "
+	"Loads   Stores    L1Hit   L1Miss ...\n"
+	"# .....  ..................  ....  ......  .......  .......  .......  .......  .......  ...\n"
+	"#\n"
+	"      0           0x2001040     0    1370   89.07%      725      422      303     1926     "
+	"1028      898      690      208        0\n"
+	"      1            0x610100     0       1   10.93%       89       89        0       89       "
+	"89        0        0        0        0\n"
+	"\n"
+	"=================================================\n"
+	"      Shared Cache Line Distribution Pareto      \n";
+
+static void test_perf_report(void **state)
+{
+	struct hwc_side p, o;
+	struct hwc_check c[HWC_MAX_CHECKS];
+	uint64_t a, t, r;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(hwc_parse_c2c_table(perf_table, &a, &t, &r), 0);
+	assert_true(a == 0x2001040 && t == 725 && r == 1926);
+	assert_int_equal(hwc_parse_c2c_table("no table here\n", &a, &t, &r), -ENOENT);
+	side(&p, "perf c2c", 1028, 725, 814, "buf1", 89.07);
+	side(&o, "c2c-lite", 1028, 725, 814, "buf1", 89.07);
+	p.has_line = 1;
+	p.line_addr = 0x2001040;
+	p.line_total = 725;
+	p.line_records = 1926;
+	n = hwc_compare(&p, &o, NULL, perf_table, c);
+	assert_int_equal(find(c, n, "perf report")->st, HWC_OK);
+	p.line_records = 1925;           /* one record fewer read from the file */
+	n = hwc_compare(&p, &o, NULL, perf_table, c);
+	assert_int_equal(find(c, n, "perf report")->st, HWC_FAIL);
+	n = hwc_compare(&p, &o, NULL, NULL, c);
+	assert_int_equal(find(c, n, "perf report")->st, HWC_SKIP);
+	/* perf shows no line, ours does */
+	n = hwc_compare(&p, &o, NULL, "Shared Data Cache Line Table\n#\n\n", c);
+	assert_int_equal(find(c, n, "perf report")->st, HWC_FAIL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_none_and_skips),
 		cmocka_unit_test(test_topdown),
 		cmocka_unit_test(test_perf_stat),
+		cmocka_unit_test(test_perf_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -146,8 +146,59 @@ static void check_expect(const struct hwc_side *p, const struct hwc_side *o, con
 	    ook ? "found" : "missed", o->label);
 }
 
+int hwc_parse_c2c_table(const char *text, uint64_t *addr, uint64_t *total, uint64_t *records)
+{
+	const char *p = text ? strstr(text, "Shared Data Cache Line Table") : NULL;
+	const char *end = p ? strstr(p, "Shared Cache Line Distribution Pareto") : NULL;
+
+	while (p && (p = strchr(p, '\n')) && (!end || p < end)) {
+		unsigned long long idx, a, t, r;
+		char node[32], pa[32], pct[32];
+
+		p++;
+		if (*p == '#' || *p == '=')
+			continue;
+		if (sscanf(p, "%llu %llx %31s %31s %31s %llu %*u %*u %llu", &idx, &a, node, pa, pct, &t,
+			   &r) == 7) {
+			*addr = a;
+			*total = t;
+			*records = r;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static void check_report(const struct hwc_side *p, const char *text, struct hwc_check *out,
+			 size_t *n)
+{
+	uint64_t a, t, r;
+
+	if (!text) {
+		add(out, n, "perf report", HWC_SKIP, "perf c2c report did not run (no perf, or it "
+		    "failed on the file)");
+		return;
+	}
+	if (hwc_parse_c2c_table(text, &a, &t, &r)) {
+		add(out, n, "perf report", p->has_line ? HWC_FAIL : HWC_OK, "perf c2c report shows no "
+		    "shared line%s", p->has_line ? ", ours does" : ", nor does ours");
+		return;
+	}
+	if (!p->has_line) {
+		add(out, n, "perf report", HWC_FAIL, "perf c2c report's first line 0x%llx, ours none",
+		    (unsigned long long)a);
+		return;
+	}
+	add(out, n, "perf report", a == p->line_addr && t == p->line_total &&
+	    r == p->line_records ? HWC_OK : HWC_FAIL, "first line of the perf.data, perf c2c "
+	    "report/ours: 0x%llx/0x%llx, total %llu/%llu, records %llu/%llu",
+	    (unsigned long long)a, (unsigned long long)p->line_addr, (unsigned long long)t,
+	    (unsigned long long)p->line_total, (unsigned long long)r,
+	    (unsigned long long)p->line_records);
+}
+
 size_t hwc_compare(const struct hwc_side *perf, const struct hwc_side *ours, const char *expect,
-		   struct hwc_check *out)
+		   const char *perf_report, struct hwc_check *out)
 {
 	size_t n = 0;
 
@@ -168,6 +219,7 @@ size_t hwc_compare(const struct hwc_side *perf, const struct hwc_side *ours, con
 	check_td(perf, ours, out, &n);
 	if (expect && *expect)
 		check_expect(perf, ours, expect, out, &n);
+	check_report(perf, perf_report, out, &n);
 	return n;
 }
 
@@ -263,6 +315,14 @@ int hwc_side_from(const struct report_session *s, const char *label, struct hwc_
 		diff_key(&s->fs->f[i], f->key, sizeof(f->key));
 		f->verdict = (int)s->fs->f[i].verdict;
 		f->share = s->fs->f[i].share;
+	}
+	if (s->m->nr_line) {
+		const struct rm_line *l = &s->m->line[0];
+
+		out->has_line = 1;
+		out->line_addr = l->addr;
+		out->line_total = (uint64_t)l->v[RM_COL_HITM];
+		out->line_records = (uint64_t)l->v[RM_COL_RECORDS];
 	}
 	if (s->td && td_agg_nr_samples(s->td) && td_agg_has(s->td, TD_RETIRING)) {
 		const struct td_sum *sum = td_agg_total(s->td);

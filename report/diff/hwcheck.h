@@ -13,6 +13,9 @@
  *   TopDown       level-1 fractions of our samples against `perf stat -M TopdownL1` of the same
  *                 workload: within HWC_TD_POINTS percentage points each
  *   expected      when the workload's answer is known (the bundled examples): that object
+ *   perf report   perf's own `perf c2c report --stdio` of the perf.data and ours of the same
+ *                 file show the same first line of the Shared Data Cache Line Table (address,
+ *                 HITM or peer total, records): our reader on a real PEBS/IBS/SPE file
  *
  * A check whose figures are missing on either side is SKIPPED with the reason, never passed.
  * Pure: plain structs in, checks out; hwc_side_from() reads a report session. */
@@ -43,6 +46,8 @@ struct hwc_side {
 	size_t nr_top;
 	int has_td;              /* TopDown level 1 */
 	double td[4];            /* percent: retiring, bad speculation, frontend, backend bound */
+	int has_line;            /* the first line of the Shared Data Cache Line Table */
+	uint64_t line_addr, line_total, line_records;
 };
 
 enum hwc_status { HWC_OK, HWC_FAIL, HWC_SKIP };
@@ -53,12 +58,16 @@ struct hwc_check {
 	char detail[320];
 };
 
-#define HWC_MAX_CHECKS 8
+#define HWC_MAX_CHECKS 10
 
 /* Compare @perf and @ours; @expect: the object the workload's answer names ("" or NULL: none
- * known, "-": no contended line). Fills @out (at most HWC_MAX_CHECKS); returns how many. */
+ * known, "-": no contended line); @perf_report: `perf c2c report --stdio` of @perf's file (NULL:
+ * not run, the check is skipped). Fills @out (at most HWC_MAX_CHECKS); returns how many. */
 size_t hwc_compare(const struct hwc_side *perf, const struct hwc_side *ours, const char *expect,
-		   struct hwc_check *out);
+		   const char *perf_report, struct hwc_check *out);
+/* The first line of the Shared Data Cache Line Table of `perf c2c report --stdio` output: its
+ * address, its Hitm (peer) Total and Total records. 0, or -ENOENT (no line, or no table). */
+int hwc_parse_c2c_table(const char *text, uint64_t *addr, uint64_t *total, uint64_t *records);
 /* HWC_FAIL when one check failed, HWC_OK when none failed and one passed, else HWC_SKIP. */
 enum hwc_status hwc_verdict(const struct hwc_check *c, size_t n);
 const char *hwc_status_name(enum hwc_status s);

@@ -2,7 +2,8 @@
 # c2c-lite selftest, the hardware acceptance kit. --compare is fed recordings we generate
 # (tests/tools/c2c-gen writes one scenario as perf.data and as a trace): the same run agrees,
 # another seed agrees within sampling noise, another workload disagrees on the top finding,
-# a run without contention agrees with --expect -, a soft trace is refused. --hw records for real
+# a run without contention agrees with --expect -, a soft trace is refused; perf 6.1's own
+# perf c2c report of each perf.data shows the first line our report of it shows. --hw records for real
 # where doctor finds a memory-sampling PMU and perf; elsewhere (this VM) it is refused in one line.
 set -u
 BUILD=${BUILD:-build}
@@ -32,6 +33,15 @@ check 0 "top finding +ok +perf c2c: $key \(FALSE SHARING\), c2c-lite: $key" "HIT
 	--compare falseshare-1.data falseshare-1.c2c --expect $key
 check 0 "HITM share +ok +56.9% \(perf c2c\) vs 56.5% \(c2c-lite\)" "^verdict: PASS" -- \
 	--compare falseshare-1.data falseshare-7.c2c
+if command -v perf >/dev/null; then
+	for s in falseshare-1 trueshare-1; do
+		check "$([ $s = trueshare-1 ] && echo 1 || echo 0)" \
+			"perf report +ok +first line of the perf.data, perf c2c report/ours: (0x[0-9a-f]+)/\\1" \
+			-- --compare $s.data falseshare-1.c2c
+	done
+else
+	check 0 "perf report +skipped" -- --compare falseshare-1.data falseshare-1.c2c
+fi
 check 1 "top finding +FAIL" "data names +FAIL" "top share +skipped" "^verdict: FAIL" -- \
 	--compare trueshare-1.data falseshare-1.c2c
 check 1 "expected +FAIL" "^verdict: FAIL" -- --compare falseshare-1.data falseshare-1.c2c \
