@@ -267,6 +267,9 @@ static int run_compare(const struct st_opts *o)
 
 /* --- --hw ----------------------------------------------------------------------------------- */
 
+/* doctor's summary line where a memory-sampling PMU is usable (record/cmd-doctor.c) */
+#define HW_SUMMARY "summary: hardware memory sampling is available"
+
 /* doctor's machine lines: the CPU, the hypervisor, the hardware backends and the summary. */
 static int machine_summary(const char *self, const char *dir, char *sum, size_t n, int *hw)
 {
@@ -290,7 +293,7 @@ static int machine_summary(const char *self, const char *dir, char *sum, size_t 
 			want = !strncmp(topic, keep[i], strlen(keep[i]));
 		if (want && len < n)
 			len += (size_t)snprintf(sum + len, n - len, "  %s\n", line);
-		if (!strncmp(line, "summary: hardware memory sampling is available", 47))
+		if (!strncmp(line, HW_SUMMARY, strlen(HW_SUMMARY)))
 			*hw = 1;
 	}
 	free(text);

@@ -4,7 +4,8 @@
 # another seed agrees within sampling noise, another workload disagrees on the top finding,
 # a run without contention agrees with --expect -, a soft trace is refused; perf 6.1's own
 # perf c2c report of each perf.data shows the first line our report of it shows. --hw records for real
-# where doctor finds a memory-sampling PMU and perf; elsewhere (this VM) it is refused in one line.
+# where doctor finds a memory-sampling PMU and perf; elsewhere (this VM) it is refused in one line,
+# and its steps are checked with a stand-in perf on a fake sysfs tree.
 set -u
 BUILD=${BUILD:-build}
 C2C=${C2C:-$PWD/$BUILD/c2c-lite}
@@ -78,4 +79,29 @@ else
 	check 1 "^c2c-lite: error: selftest --hw: no hardware memory sampling on this machine \(doctor: " -- --hw
 	[ "$(wc -l <err.txt)" -eq 1 ] || fail "--hw refusal: $(cat err.txt)"
 fi
+# --hw's steps on a machine doctor believes has PEBS (a fake sysfs tree) with a stand-in perf
+# that logs its arguments and writes a generated perf.data: the machine summary is doctor's,
+# perf c2c record gets the example and its duration, and c2c-lite record --backend=hw, which
+# cannot open PEBS events on this VM, is reported as the failure it is, with its log
+mkdir fakebin
+cat >fakebin/perf <<'P'
+#!/bin/sh
+echo "perf $*" >>"$FAKE_PERF_LOG"
+[ "$1 $2" = "c2c record" ] && "$GEN" -s falseshare -p "$4" >/dev/null
+exit 0
+P
+chmod +x fakebin/perf
+EXDIR=$(dirname "$C2C")/examples
+FAKE_PERF_LOG=$tmp/perf.log GEN=$GEN PATH=$tmp/fakebin:$PATH C2C_SYSFS_ROOT=$OLDPWD/data/sysfs/sapphire-rapids \
+	"$C2C" selftest --hw --seconds 0.3 -o hw >out.txt 2>err.txt
+rc=$?
+[ $rc -eq 1 ] || fail "--hw with a failing recorder: exit $rc"
+grep -q "^  [ ]*cpu .*Xeon(R) Platinum 8480+" out.txt && grep -q "^  \[ok\] pebs-loads" out.txt &&
+	grep -q "^  summary: hardware memory sampling is available" out.txt || fail "--hw summary: $(cat out.txt)"
+grep -qx "perf --version" perf.log &&
+	grep -qx "perf c2c record -o hw/false_sharing.perf.data -- $EXDIR/false_sharing 0.3" perf.log ||
+	fail "--hw ran perf as: $(cat perf.log)"
+grep -qx "c2c-lite: error: selftest --hw: recording false_sharing failed (see hw/false_sharing.log)" err.txt ||
+	fail "--hw failure: $(cat err.txt)"
+grep -q "cannot open event" hw/false_sharing.log || fail "--hw log: $(cat hw/false_sharing.log)"
 echo "ok"
