@@ -20,6 +20,7 @@ struct fix {
 	struct bin o2, o1, o2nodebug, nopie;
 	struct bin a64;  /* AArch64 cross build with clang, when clang and lld are there */
 	struct bin cxx;  /* prog_heap_ref.cc, when c++ is there */
+	struct bin omp[3];    /* prog_omp.c at -O0, -O1, -O2, when cc has -fopenmp */
 };
 
 static struct fix *F;
@@ -109,6 +110,16 @@ static int group_setup(void **state)
 	f->cxx.machine = EM_X86_64;
 	if (!system("c++ --version >/dev/null 2>&1"))
 		build_src(f, &f->cxx, "heap-cxx", "c++", "-g -O2", "prog_heap_ref.cc");
+	for (int i = 0; i < 3; i++) {
+		char name[32], flags[64];
+		/* OpenMP needs libgomp's header and library: without them, skipped */
+		snprintf(name, sizeof(name), "omp-O%d", i);
+		snprintf(flags, sizeof(flags), "-g -O%d -fopenmp 2>/dev/null", i);
+		if (!system("echo 'int main(void){return 0;}' | cc -fopenmp -x c -o /dev/null - "
+			    "2>/dev/null") &&
+		    build_src(f, &f->omp[i], name, "cc", flags, "prog_omp.c") == 0)
+			f->omp[i].machine = EM_X86_64;
+	}
 	c2c_log_set_hook(log_hook, NULL);
 	F = f;
 	*state = f;
@@ -556,6 +567,27 @@ static void test_symtype_cxx_ref(void **state)
 	sym_session_free(s);
 }
 
+/* OpenMP (prog_omp.c, gcc -fopenmp -O0): the outlined main._omp_fn.0 is a DW_TAG_subprogram
+ * nested in main's DIE, outside main's range: it is found, and its locals are named. */
+static void test_symtype_omp_nested(void **state)
+{
+	struct fix *f = *state;
+	struct sym_session *s;
+	struct found fd;
+	int id = 0;
+
+	if (!f->omp[0].ok)
+		skip();
+	assert_int_equal(sym_session_new(&s, NULL), 0);
+	walk_func(s, &f->omp[0], "main._omp_fn.0", &fd);
+	for (int i = 0; i < fd.nr; i++)
+		id |= !strcmp(fd.name[i], "id") && !strcmp(fd.type_of[i], "int");
+	if (!id)
+		fail_msg("main._omp_fn.0: 'id' not named (%d named, last reason %s)", fd.nr,
+			 fd.last_reason ? fd.last_reason : "-");
+	sym_session_free(s);
+}
+
 /* Every byte of .text as an IP (mid-instruction ones decode to anything): each lookup returns 0
  * with a member or -ENOENT with a reason; under ASan/UBSan nothing else happens. */
 static void test_symtype_every_byte(void **state)
@@ -717,6 +749,7 @@ int main(void)
 		cmocka_unit_test(test_symtype_nopie),
 		cmocka_unit_test(test_symtype_a64),
 		cmocka_unit_test(test_symtype_cxx_ref),
+		cmocka_unit_test(test_symtype_omp_nested),
 		cmocka_unit_test(test_symtype_reasons),
 		cmocka_unit_test(test_symtype_no_info),
 		cmocka_unit_test(test_symtype_cache),

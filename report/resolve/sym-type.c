@@ -1,7 +1,8 @@
 /* Data-type profiling: the type and member a memory access touches, named from the code side.
  * The instruction at the sample's IP is decoded (capstone) to its memory operand; the variables
- * of the DWARF scopes around that pc (inlined ones included, concrete nesting) are searched for
- * a pointer whose location there is the operand's base register; the pointee type and the
+ * of the DWARF scopes around that pc (inlined ones included, concrete nesting; the function
+ * found among nested ones too, as OpenMP's outlined functions) are searched for a pointer whose
+ * location there is the operand's base register; the pointee type and the
  * displacement give the member path, with sym-data.c's naming rules and "->" after the pointer.
  * When no variable holds the base register, the registers are followed forward through the
  * function: loads of pointer members, pointer variables kept in memory, static pointers, copies
@@ -391,6 +392,29 @@ static void collect(Dwarf_Die *parent, Dwarf_Addr pc, struct scopes *sc, int dep
 		if (sc->n > n0)
 			return;
 	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The DW_TAG_subprogram holding @pc nested in another function's DIE (gcc's OpenMP outlined
+ * "main._omp_fn.0" is a child of main's DIE, with its own range outside main's): the functions,
+ * lexical blocks, namespaces and types under @parent are searched depth first. 0, else -1. */
+static int find_nested(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > MAX_DEPTH || dwarf_child(parent, &child))
+		return -1;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_subprogram && dwarf_haspc(&child, pc) > 0) {
+			*out = child;
+			return 0;
+		}
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+		     tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+		     tag == DW_TAG_structure_type) && find_nested(&child, pc, out, depth + 1) == 0)
+			return 0;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return -1;
 }
 
 /* The scopes at CU addresses inside one function, recomputed only when the address changes:
@@ -1606,6 +1630,10 @@ static int scopes_at(struct type_file *t, uint64_t vaddr, struct scopes *sc, Dwa
 	*pc = vaddr + f->bias - *cubias;
 	sc->n = 0;
 	collect(cu, *pc, sc, 0);
+	if (!sc->n && find_nested(cu, *pc, &sc->die[0], 0) == 0) {
+		sc->n = 1;
+		collect(&sc->die[0], *pc, sc, 1);
+	}
 	if (!sc->n) {
 		*why = "no function in the debug info at this pc";
 		return -ENOENT;

@@ -126,7 +126,8 @@ int sym_symbol(struct sym_session *s, const struct trace_mmap *map, uint64_t add
 /* Data-type profiling: the type and member a memory access at user @ip (in @code_map, the
  * mapping of the code) touches, named from the instruction at @ip and the DWARF variables live
  * there, for samples whose data address sym_data() cannot name (heap, anonymous memory, stacks).
- * The instruction's memory operand (x86-64 and AArch64) gives base register, index, scale and
+ * The function is the DW_TAG_subprogram holding @ip, also one nested in another's DIE (gcc's
+ * OpenMP "main._omp_fn.0"). The instruction's memory operand (x86-64 and AArch64) gives base register, index, scale and
  * displacement. The object is the pointer the base register holds:
  *  - a variable or parameter of the scopes around @ip (inlined functions' included, innermost
  *    first) whose DWARF location there is exactly that register (DW_OP_reg<N>, DW_OP_regx) or
