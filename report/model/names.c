@@ -52,6 +52,8 @@ int rm_name_data(struct sym_session *s, const struct maps *maps, const struct rm
 	if (w->cpumode == MAPS_CPUMODE_KERNEL || (m && m->dso->kernel))
 		return sym_kernel_data(s, addr, out) || !out->var ? -ENOENT : 0;
 	k = m ? sym_map_kind(m->dso->name) : SYM_MAP_ANON;
+	if (k == SYM_MAP_ANON && w->brk_heap)
+		k = SYM_MAP_HEAP;
 	if (m && (k == SYM_MAP_FILE || k == SYM_MAP_DELETED))
 		return sym_data(s, &m->mmap, addr, out) || !out->var ? -ENOENT : 0;
 	if (m && (k == SYM_MAP_ANON || k == SYM_MAP_HEAP) && !bss_tail(s, maps, w, addr, out) &&
@@ -96,6 +98,9 @@ void rm_memory_text(const struct rm_where *w, const char *reason, int verbose, c
 	const char *name = m ? m->dso->name : "";
 	long tid;
 
+	if (k == SYM_MAP_ANON && w->brk_heap)
+		k = SYM_MAP_HEAP;
+
 	if (m && !m->dso->kernel && (k == SYM_MAP_HEAP || k == SYM_MAP_ANON) && w->key_pid) {
 		snprintf(buf, n, "%s of pid %d", k == SYM_MAP_HEAP ? "heap" : "anon", w->key_pid);
 	} else if (m && !m->dso->kernel && k == SYM_MAP_HEAP) {
@@ -134,8 +139,7 @@ void rm_what_add(struct rm_what *w, int rc, const struct sym_data_info *d)
 	}
 	w->by_code |= rc == RM_NAME_BY_CODE;
 	if (!w->object[0])
-		snprintf(w->object, sizeof(w->object), "%s%s", rc == RM_NAME_BY_CODE &&
-			 d->var[0] != '*' ? "*" : "", d->var);
+		snprintf(w->object, sizeof(w->object), "%s", d->var);
 	var_desc(one, sizeof(one), d);
 	if (strstr(w->vars, one) || w->nr_vars >= 3) {
 		if (w->nr_vars == 3 && !strstr(w->vars, one) && len + 5 < sizeof(w->vars)) {
@@ -182,4 +186,58 @@ void rm_row_text(int rc, const struct sym_data_info *d, const struct rm_where *w
 		snprintf(buf, n, "%s", verbose ? d->reason : "[type unknown]");
 	else
 		rm_memory_text(w, d->reason, verbose, buf, n);
+}
+
+/* --- elements ------------------------------------------------------------------------------ */
+
+static int same_group(const struct rm_elem *a, const struct rm_elem *b)
+{
+	return a->size == b->size && !strcmp(a->member, b->member) &&
+	       (a->object == b->object || (a->object && b->object && !strcmp(a->object, b->object)));
+}
+
+void rm_elem_index(struct rm_elem *e, size_t n)
+{
+	char *done = calloc(n ? n : 1, 1);
+
+	for (size_t i = 0; done && i < n; i++) {
+		uint64_t lo, hi;
+		if (done[i] || !e[i].size)
+			continue;
+		lo = hi = e[i].addr - e[i].off;
+		for (size_t k = i; k < n; k++)
+			if (!done[k] && same_group(&e[i], &e[k])) {
+				uint64_t at = e[k].addr - e[k].off;
+				lo = at < lo ? at : lo;
+				hi = at > hi ? at : hi;
+			}
+		/* the elements seen span the array: the lowest is its first */
+		int absolute = e[i].count && (hi - lo) / e[i].size + 1 == e[i].count;
+		for (size_t k = i; k < n; k++)
+			if (!done[k] && same_group(&e[i], &e[k])) {
+				e[k].index = (int64_t)((e[k].addr - e[k].off - lo) / e[k].size);
+				e[k].absolute = absolute;
+				done[k] = 1;
+			}
+	}
+	free(done);
+}
+
+void rm_elem_text(const struct rm_elem *e, const char *text, char *buf, size_t n)
+{
+	const char *open = strstr(text, "[]");
+	char idx[32];
+
+	if (e->absolute)
+		snprintf(idx, sizeof(idx), "%lld", (long long)e->index);
+	else if (e->index)
+		snprintf(idx, sizeof(idx), "i+%lld", (long long)e->index);
+	else
+		snprintf(idx, sizeof(idx), "i");
+	if (!open || !e->size)
+		snprintf(buf, n, "%s", text);
+	else if (strstr(open + 2, "[]"))
+		snprintf(buf, n, "%s (element %s)", text, idx);
+	else
+		snprintf(buf, n, "%.*s[%s]%s", (int)(open - text), text, idx, open + 2);
 }
