@@ -1,11 +1,13 @@
 /* Tests of report/model/names: the words for memory no variable names (the brk heap a soft
  * trace calls "//anon"), the data object of a line named by code (a variable reached by its
  * address is named as itself, a pointer's target "*p"), and the elements an unknown index names
- * ("sum[]"), told apart by their addresses. */
+ * ("sum[]"), told apart by their addresses, and one object reached through several pointers
+ * named once. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -155,6 +157,60 @@ static void test_names_object_by_code(void **state)
 	assert_string_equal(buf, "heap of pid 40: *c");
 }
 
+/* Folly's queue: main's "*test" and the method's "*this" reach one ThroughputTest; the line
+ * lists it once, under the first name seen, whichever member each reaches. Other bytes, another
+ * size or another type at the same start are other objects; an access at an unknown offset
+ * ("*p (+?)") says nothing about where its object starts. */
+#define NR_OBJ 3000
+
+static void test_names_aliases(void **state)
+{
+	struct sym_data_info test = { .var = "*test", .type = "struct ThroughputTest", .var_size = 40,
+				      .var_offset = 0, .member = "test->queue_.readIndex_" };
+	struct sym_data_info self = { .var = "*this", .type = "struct ThroughputTest", .var_size = 40,
+				      .var_offset = 12, .member = "this->iters_" };
+	struct sym_data_info inner = { .var = "*q", .type = "struct Queue", .var_size = 12,
+				       .var_offset = 0, .member = "q->readIndex_" };
+	struct sym_data_info unknown = { .var = "*p", .type = "struct ThroughputTest",
+					 .var_size = 40, .member = "*p (+?)" };
+	static char names[NR_OBJ][16];
+	struct rm_aliases al = {0};
+	struct rm_what what;
+	char buf[256];
+
+	(void)state;
+	assert_string_equal(rm_alias_var(&al, 0x1000, &test), "*test");
+	assert_string_equal(rm_alias_var(&al, 0x100c, &self), "*test");
+	assert_string_equal(rm_alias_var(&al, 0x1000, &inner), "*q");      /* another type */
+	assert_string_equal(rm_alias_var(&al, 0x1034, &self), "*this");     /* the next one */
+	assert_string_equal(rm_alias_var(&al, 0x1028, &test), "*this");
+	assert_string_equal(rm_alias_var(&al, 0x1004, &unknown), "*p");
+	self.var_size = 640;                                                /* another size */
+	assert_string_equal(rm_alias_var(&al, 0x100c, &self), "*this");
+	/* many objects (the table grows): each keeps its own name, an alias of each finds it */
+	for (unsigned i = 0; i < NR_OBJ; i++) {
+		struct sym_data_info d = test;
+		snprintf(names[i], sizeof(names[i]), "*o%u", i);
+		d.var = names[i];
+		assert_ptr_equal(rm_alias_var(&al, 0x100000 + 64 * i, &d), names[i]);
+	}
+	self.var_size = 40;
+	for (unsigned i = 0; i < NR_OBJ; i++)
+		assert_ptr_equal(rm_alias_var(&al, 0x100000 + 64 * i + 12, &self), names[i]);
+	rm_aliases_free(&al);
+
+	/* the line's heading with the aliases resolved */
+	al = (struct rm_aliases){0};
+	rm_what_init(&what);
+	test.var = rm_alias_var(&al, 0x1000, &test);
+	rm_what_add(&what, RM_NAME_BY_CODE, &test);
+	self.var = rm_alias_var(&al, 0x100c, &self);
+	rm_what_add(&what, RM_NAME_BY_CODE, &self);
+	rm_what_text(&what, &(struct rm_where){ 0 }, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "[unknown]: *test (struct ThroughputTest, 40 bytes)");
+	rm_aliases_free(&al);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_names_elems_untouched),
 		cmocka_unit_test(test_names_brk_heap),
 		cmocka_unit_test(test_names_object_by_code),
+		cmocka_unit_test(test_names_aliases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -678,6 +678,7 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 	struct sym_data_info d;
 	struct rm_where w;
 	struct rm_what what;
+	struct rm_aliases al = {0};
 	struct rm_elem *el = NULL;
 	struct elem_row *er = NULL;
 	size_t nel = 0, cap_el = 0, cap_er = 0;
@@ -691,12 +692,16 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 		rm_what_init(&what);
 		where_of(m, l, NULL, &w);
 		rc = rm_name_data(o->sym, o->maps, &w, l->addr, &d);
+		if (rc >= 0)
+			d.var = rm_alias_var(&al, l->addr, &d);
 		rm_what_add(&what, rc, &d);
 		for (k = 0; k < l->nr_row; k++) {
 			struct rm_row *r = &l->row[k];
 
 			where_of(m, l, r, &w);
 			rc = rm_name_data(o->sym, o->maps, &w, l->addr + r->offset, &d);
+			if (rc >= 0)
+				d.var = rm_alias_var(&al, l->addr + r->offset, &d);
 			if (r->visible)
 				rm_what_add(&what, rc, &d);
 			rm_row_text(rc, &d, &w, o->verbose, buf, sizeof(buf));
@@ -736,6 +741,7 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 		l->object_what = NULL;
 	}
 	index_elems(m, el, er, nel);
+	rm_aliases_free(&al);
 	free(el);
 	free(er);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c2c/xalloc.h"
 #include "report/model/names.h"
 
 /* A .bss tail: anonymous memory right after a file's last mapping that the file's image covers. */
@@ -240,4 +241,56 @@ void rm_elem_text(const struct rm_elem *e, const char *text, char *buf, size_t n
 		snprintf(buf, n, "%s (element %s)", text, idx);
 	else
 		snprintf(buf, n, "%.*s[%s]%s", (int)(open - text), text, idx, open + 2);
+}
+
+/* --- aliases ------------------------------------------------------------------------------- */
+
+static size_t alias_hash(uint64_t base, uint64_t size, size_t cap)
+{
+	uint64_t h = (base ^ (size * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+
+	return (size_t)(h >> 17) & (cap - 1);
+}
+
+/* The slot of (@base, @size, @type): its entry, or the empty slot where it goes. */
+static struct rm_alias *alias_slot(struct rm_alias *slot, size_t cap, uint64_t base,
+				   uint64_t size, const char *type)
+{
+	for (size_t i = alias_hash(base, size, cap);; i = (i + 1) & (cap - 1)) {
+		struct rm_alias *a = &slot[i];
+		if (!a->var || (a->base == base && a->size == size && !strcmp(a->type, type)))
+			return a;
+	}
+}
+
+const char *rm_alias_var(struct rm_aliases *al, uint64_t addr, const struct sym_data_info *d)
+{
+	struct rm_alias *a;
+
+	if (!d->var || !d->type || !d->var_size || d->var_offset > addr ||
+	    (d->member && strstr(d->member, " (+?)")))
+		return d->var;
+	if ((al->nr + 1) * 2 > al->cap) {  /* at most half full */
+		size_t cap = al->cap ? al->cap * 2 : 64;
+		struct rm_alias *slot = xcalloc(cap, sizeof(*slot));
+		for (size_t i = 0; i < al->cap; i++)
+			if (al->slot[i].var)
+				*alias_slot(slot, cap, al->slot[i].base, al->slot[i].size,
+					    al->slot[i].type) = al->slot[i];
+		free(al->slot);
+		al->slot = slot;
+		al->cap = cap;
+	}
+	a = alias_slot(al->slot, al->cap, addr - d->var_offset, d->var_size, d->type);
+	if (!a->var) {
+		*a = (struct rm_alias){ addr - d->var_offset, d->var_size, d->type, d->var };
+		al->nr++;
+	}
+	return a->var;
+}
+
+void rm_aliases_free(struct rm_aliases *al)
+{
+	free(al->slot);
+	memset(al, 0, sizeof(*al));
 }

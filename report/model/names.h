@@ -87,6 +87,26 @@ void rm_elem_index(struct rm_elem *e, size_t n);
  * (+2)"; with several "[]" the element is appended: "sum[][] (element i+1)". */
 void rm_elem_text(const struct rm_elem *e, const char *text, char *buf, size_t n);
 
+/* ALIASES. The code may reach one object through several pointers ("*test" in main, "*this" in
+ * the method it calls): the same bytes (the same start and size) of the same type are one
+ * object, named after the first variable seen for them, so that a line lists it once and the
+ * findings group its lines as one. The rows keep the code's own paths ("this->iters_"). */
+struct rm_alias {
+	uint64_t base, size;     /* the object's first byte and size */
+	const char *type, *var;  /* as sym_data_info has them (the session's strings) */
+};
+
+struct rm_aliases {
+	struct rm_alias *slot;   /* open addressing, a power of two of them */
+	size_t nr, cap;
+};
+
+/* The variable that names the object @d at @addr describes: the first one seen for the same
+ * bytes and type, else d->var (now that object's name). An access whose offset inside the
+ * object is unknown ("*p (+?)") or an object without a type or size keeps d->var. */
+const char *rm_alias_var(struct rm_aliases *al, uint64_t addr, const struct sym_data_info *d);
+void rm_aliases_free(struct rm_aliases *al);
+
 /* What memory that no variable names is: "heap of pid N" (the brk heap however it was named),
  * "stack of tid N", "anon", a shared mapping's name, or "[unknown]" (with @reason when
  * verbose). */
