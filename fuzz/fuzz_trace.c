@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "c2c/log.h"
+#include "c2c/spe.h"
 #include "c2c/trace.h"
 
 static void quiet(enum c2c_log_level level, const char *msg, void *ctx)
@@ -30,6 +31,16 @@ static uint64_t touch(const struct trace_event *ev)
 	case TRACE_REC_COMM:
 		return strlen(ev->comm.comm);
 	case TRACE_REC_BLOB:
+		if (ev->blob.kind == TRACE_BLOB_SPE_INFO) {
+			struct c2c_spe_info in;
+
+			if (!c2c_spe_info_parse(ev->blob.data, ev->blob.size, &in)) {
+				uint64_t v = in.nr_midr ? in.midr[in.nr_midr - 1].midr : 0;
+
+				c2c_spe_info_release(&in);
+				return v;
+			}
+		}
 		return ev->blob.size ? ((const uint8_t *)ev->blob.data)[ev->blob.size - 1] : 0;
 	case TRACE_REC_SAMPLE:
 		return ev->sample.td_nr <= TRACE_TD_MAX ? ev->sample.addr : 0;
