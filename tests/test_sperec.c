@@ -33,6 +33,7 @@
 #include "c2c/spe.h"
 #include "c2c/trace.h"
 #include "record/session.h"
+#include "report/read/source.h"
 #include "record/sys.h"
 
 #define MAXEV 64
@@ -453,6 +454,7 @@ struct got {
 	struct trace_switch sw[MAXCPU];
 	uint32_t itrace_pid[MAXCPU];
 	uint64_t last_blob_off[MAXCPU], last_blob_size[MAXCPU];
+	int report_warned;           /* the report's warning about raw SPE data came */
 };
 
 static void read_trace(const char *path, struct got *g)
@@ -546,8 +548,22 @@ static int record(struct record_opts *o, struct record_result *res, struct got *
 	c2c_log_set_hook(hook, NULL);
 	err = record_run(o, res);
 	c2c_log_set_hook(NULL, NULL);
-	if (!err)
+	if (!err) {
+		struct source *src;
+		int before = nwarn;
+
 		read_trace(out, g);
+		/* the report says it cannot decode the raw SPE data yet (one warning) */
+		c2c_log_set_hook(hook, NULL);
+		assert_int_equal(source_open(&src, out), 0);
+		c2c_log_set_hook(NULL, NULL);
+		source_free(src);
+		assert_int_equal(nwarn, before + 1);
+		assert_non_null(strstr(warnings[before], "SPE decoding of c2c-lite traces is not "
+				       "implemented"));
+		nwarn = before;          /* the tests count the recording's warnings */
+		g->report_warned = 1;
+	}
 	unlink(out);
 	for (int i = 0; i < nfev; i++)
 		if (fev[i].view)
@@ -688,6 +704,7 @@ static void test_sperec_privileged(void **state)
 	assert_int_equal(res.aux_dropped, 0);
 	assert_int_equal(res.backend, TRACE_BACKEND_SPE);
 	assert_int_equal(nwarn, 0);
+	assert_true(g.report_warned);
 	release(&g);
 }
 
