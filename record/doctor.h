@@ -3,9 +3,9 @@
  * doctor_env_detect() gathers the facts (cpuid on x86: vendor/family/model, hypervisor bit and
  * vendor, Intel leaf 0xA PMU version and counters, AMD counter and IBS bits; the user's
  * privileges; perf_event_paranoid; kpti= and the SPE kernel options). doctor_run() turns facts
- * plus sysfs (below the sysfs root)
- * into rows, one per topic and backend: available or not, the reason, the fix. With
- * env.probe_open it also tries perf_event_open for software events and hardware breakpoints.
+ * plus sysfs (below the sysfs root) into rows, one per topic and backend: available or not, the
+ * reason, the fix. With env.probe_open it also tries perf_event_open for software events and
+ * hardware breakpoints.
  * The rows are plain values; doctor_release() frees them. */
 #ifndef C2C_RECORD_DOCTOR_H
 #define C2C_RECORD_DOCTOR_H
