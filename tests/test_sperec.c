@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "c2c/cmds.h"
 #include "c2c/log.h"
 #include "c2c/spe.h"
 #include "c2c/trace.h"
@@ -428,11 +429,16 @@ static void machine_done(void)
 static char warnings[8][320];
 static int nwarn;
 
+static char infos[16][320];
+static int ninfo;
+
 static void hook(enum c2c_log_level level, const char *msg, void *ctx)
 {
 	(void)ctx;
 	if (level == C2C_LOG_WARN && nwarn < 8)
 		snprintf(warnings[nwarn++], sizeof(warnings[0]), "%s", msg);
+	if (level == C2C_LOG_INFO && ninfo < 16)
+		snprintf(infos[ninfo++], sizeof(infos[0]), "%s", msg);
 }
 
 static int warned(const char *what)
@@ -811,6 +817,51 @@ static void test_sperec_refusals(void **state)
 	machine_done();
 }
 
+static int said(const char *what)
+{
+	for (int i = 0; i < ninfo; i++)
+		if (strstr(infos[i], what))
+			return 1;
+	return 0;
+}
+
+/* The command as a user runs it: -m N,M parsed, and the lost AUX data reported as perf reports
+ * it (perf_session__warn_about_errors: flagged records out of all AUX records), then the
+ * bytes kept raw. */
+static void test_sperec_command(void **state)
+{
+	char out[] = "/tmp/c2c-test-sperec-cmd-XXXXXX";
+	char *argv[] = { (char *)"record", (char *)"--backend=hw", (char *)"-a",
+			 (char *)"--duration", (char *)"0.05", (char *)"-m", (char *)"64,16",
+			 (char *)"-o", out, NULL };
+	int fd = mkstemp(out), rc;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	setup_kernel(4);
+	machine("neoverse-n2", 1, 2);
+	memset(want, 0, sizeof(want));
+	nfev = ncalls = nwarn = ninfo = 0;
+	c2c_log_set_hook(hook, NULL);
+	rc = cmd_record(9, argv);
+	c2c_log_set_hook(NULL, NULL);
+	machine_done();
+	unlink(out);
+	for (int i = 0; i < nfev; i++)
+		if (fev[i].view)
+			munmap(fev[i].view, fev[i].view_len);
+	assert_int_equal(rc, 0);
+	assert_int_equal(fev[0].aux_size, 16 * page);
+	assert_int_equal(fev[0].data_size, 64 * page);
+	/* 4 CPUs, each with one span flagged truncated and partial and one flagged collision */
+	assert_true(warned("AUX data lost 4 times out of 12"));
+	assert_true(warned("AUX data had gaps in it 4 times out of 12"));
+	assert_true(warned("AUX data detected collision 4 times out of 12"));
+	assert_false(warned("could not be read"));
+	assert_true(said("Arm SPE: 1536 bytes of AUX data in 12 records, stored raw"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -818,6 +869,7 @@ int main(void)
 		cmocka_unit_test(test_sperec_unprivileged),
 		cmocka_unit_test(test_sperec_system_wide),
 		cmocka_unit_test(test_sperec_refusals),
+		cmocka_unit_test(test_sperec_command),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
