@@ -284,8 +284,8 @@ static int machine_summary(const char *self, const char *dir, char *sum, size_t 
 	*hw = 0;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		static const char *const keep[] = { "cpu ", "hypervisor ", "pmu-version ", "pebs-",
-						    "ibs ", "spe ", "power-mem ", "topdown ",
-						    "hw-pmu " };
+						    "ibs ", "spe ", "spe-", "power-mem ",
+						    "topdown ", "hw-pmu " };
 		const char *topic = line + (strlen(line) > 5 ? 5 : strlen(line));
 		int want = !strncmp(line, "summary: ", 9);
 
