@@ -21,6 +21,7 @@ static const struct cmd commands[] = {
 	{ "diff", cmd_diff, "compare the findings of two runs: before and after a fix" },
 	{ "convert", cmd_convert, "convert a perf.data file into a c2c-lite trace" },
 	{ "record", cmd_record, "sample loads and stores into a trace (perf c2c record)" },
+	{ "stat", cmd_stat, "count events and the TopDown breakdown of a run (perf stat)" },
 	{ "doctor", cmd_doctor, "check what this machine can record, and why not" },
 	{ NULL, NULL, NULL },
 };
