@@ -594,6 +594,16 @@ static void read_blob(struct trace_reader *r, struct tcur *c, struct trace_blob 
 	b->data = get_bytes(c, b->size);
 }
 
+static void read_region(struct trace_reader *r, struct tcur *c, struct trace_region *g)
+{
+	g->time = get_time(r, c);
+	g->pid = get_u32v(c);
+	g->tid = get_u32v(c);
+	g->kind = get_u32v(c);
+	g->depth = get_u32v(c);
+	g->name = get_rec_str(c);
+}
+
 /* Decode one length-prefixed record. Returns 1 when *ev was filled, 0 for a skipped record of an
  * unknown type, -1 on bad data. */
 static int read_other(struct trace_reader *r, struct tcur *c, struct trace_event *ev)
@@ -613,6 +623,7 @@ static int read_other(struct trace_reader *r, struct tcur *c, struct trace_event
 	case TRACE_REC_EXIT: read_task(r, &b, &ev->task); break;
 	case TRACE_REC_LOST: read_lost(r, &b, &ev->lost); break;
 	case TRACE_REC_BLOB: read_blob(r, &b, &ev->blob); break;
+	case TRACE_REC_REGION: read_region(r, &b, &ev->region); break;
 	default: return 0;
 	}
 	return b.bad ? -1 : 1;

@@ -507,6 +507,16 @@ static int body_blob(struct trace_writer *w, struct tbuf *b, const struct trace_
 	return 0;
 }
 
+static void body_region(struct trace_writer *w, struct tbuf *b, const struct trace_region *r)
+{
+	put_time(w, b, r->time);
+	put_v(b, r->pid);
+	put_v(b, r->tid);
+	put_v(b, r->kind);
+	put_v(b, r->depth);
+	put_str(b, r->name ? r->name : "");
+}
+
 static int encode_body(struct trace_writer *w, struct tbuf *b, const struct trace_event *ev)
 {
 	switch (ev->type) {
@@ -524,6 +534,9 @@ static int encode_body(struct trace_writer *w, struct tbuf *b, const struct trac
 		return 0;
 	case TRACE_REC_BLOB:
 		return body_blob(w, b, &ev->blob);
+	case TRACE_REC_REGION:
+		body_region(w, b, &ev->region);
+		return 0;
 	default:
 		return c2c_err(-EINVAL, "trace '%s': unknown record type %d", w->name, (int)ev->type);
 	}

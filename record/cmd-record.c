@@ -283,6 +283,9 @@ static void report_result(const struct record_opts *o, const struct record_resul
 	c2c_info("%llu samples, %llu records, %llu bytes written to '%s'",
 		 (unsigned long long)r->samples, (unsigned long long)r->records,
 		 (unsigned long long)r->bytes, o->output ? o->output : "c2c-lite.data");
+	if (r->regions)
+		c2c_info("%llu region markers of the workload in the trace ('c2c-lite report "
+			 "--regions' splits the samples per region)", (unsigned long long)r->regions);
 	if (r->backend == TRACE_BACKEND_SOFT)
 		c2c_info("soft backend: a data address was recovered for %llu of %llu samples",
 			 (unsigned long long)r->soft_recovered, (unsigned long long)r->samples);

@@ -23,6 +23,7 @@
 #include "record/buildid.h"
 #include "record/machine.h"
 #include "record/queue.h"
+#include "record/regions.h"
 #include "record/ring.h"
 #include "record/session.h"
 #include "record/synth.h"
@@ -73,6 +74,7 @@ struct sess {
 	double next_tick;
 	uint64_t last_time;          /* watch: time of the last hit */
 	char *options;               /* options for the trace header */
+	struct regions *reg;         /* the workload's region markers (a command only) */
 };
 
 /* --- targets -------------------------------------------------------------------------------- */
@@ -528,6 +530,8 @@ static int drain_round(struct sess *s)
 		if (ring_drain(&s->ring[c], on_record, s) == -EBADMSG)
 			c2c_warn("corrupt record header in the ring of CPU %d", s->ring[c].cpu);
 	}
+	if (s->reg)
+		regions_drain(s->reg, &s->q);
 	return oq_round_end(&s->q);
 }
 
@@ -914,6 +918,7 @@ static int finish(struct sess *s, int err)
 			s->res->write_error = (uint64_t)-err;
 		s->w = NULL;
 	}
+	s->res->regions = regions_count(s->reg);
 	if (s->soft)                     /* after the last drain */
 		s->res->soft_recovered = soft_backend_stats(s->soft)->recovered;
 	return err;
@@ -942,6 +947,7 @@ static void sess_free(struct sess *s)
 		close(s->clock_fd[i]);
 	free(s->clock_fd);
 	free(s->options);
+	regions_free(s->reg);
 	events_release(&s->l);
 }
 
@@ -1014,7 +1020,7 @@ static int setup(struct sess *s)
 		return err;
 	if ((err = read_cpus(s)))
 		return err;
-	if (s->o->argv && (err = workload_fork(&s->wl, s->o->argv)))
+	if (s->o->argv && ((err = regions_open(&s->reg)) || (err = workload_fork(&s->wl, s->o->argv))))
 		return err;
 	if (watch && ((err = watch_prepare(s)) || (err = build_events(s))))
 		return err;

@@ -30,8 +30,9 @@
 
 #define TRACE_MAGIC         "C2CTRACE"
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 2   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
-				 * carry the accessed address, and the duty-cycle blob */
+#define TRACE_VERSION_MINOR 3   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
+				 * carry the accessed address, and the duty-cycle blob; 1.3:
+				 * REGION records (older readers skip them) */
 
 #define TRACE_CPU_NONE      UINT32_MAX  /* sample carried no CPU */
 #define TRACE_NODE_NONE     (-1)
@@ -206,6 +207,21 @@ struct trace_blob {
 	const void *data;
 };
 
+enum trace_region_kind {
+	TRACE_REGION_BEGIN = 1,
+	TRACE_REGION_END = 2,
+};
+
+/* A region marker of the program (include/c2c/region.h) that record copied into the trace: a
+ * thread entered or left the named region at @time (perf clock, like samples). */
+struct trace_region {
+	uint64_t time;
+	uint32_t pid, tid;
+	uint32_t kind;           /* enum trace_region_kind */
+	uint32_t depth;          /* nesting depth of this instance, from 1 */
+	const char *name;
+};
+
 enum trace_rec_type {
 	TRACE_REC_SAMPLE = 1,
 	TRACE_REC_MMAP,
@@ -214,6 +230,8 @@ enum trace_rec_type {
 	TRACE_REC_EXIT,
 	TRACE_REC_LOST,
 	TRACE_REC_BLOB,
+	/* numbered apart from the kinds above so that kinds added beside it do not collide */
+	TRACE_REC_REGION = 16,
 };
 
 struct trace_event {
@@ -225,6 +243,7 @@ struct trace_event {
 		struct trace_task task;   /* FORK and EXIT */
 		struct trace_lost lost;
 		struct trace_blob blob;
+		struct trace_region region;
 	};
 };
 

@@ -18,6 +18,7 @@
 #include "report/model/findings.h"
 #include "report/model/model.h"
 #include "report/read/source.h"
+#include "report/aggregate/regions.h"
 #include "report/aggregate/topdown-agg.h"
 
 struct rs_opts {
@@ -33,6 +34,7 @@ struct rs_opts {
 	const char *symfs, *vmlinux;
 	int verbose;                  /* unknown data names carry their reason */
 	int no_topdown;               /* skip the TopDown aggregation */
+	const char *region;           /* keep only the samples inside this program region */
 	/* called once the input is open and its kind known, before anything is read: a negative
 	 * return (with its one-line error through the log hook) stops rs_open() */
 	int (*check)(void *ctx, enum rm_kind kind, const struct trace_info *info);
@@ -57,6 +59,7 @@ struct report_session {
 	struct cltab *t;              /* PMU */
 	struct estim *e;              /* soft, watch */
 	struct td_agg *td;
+	struct rg_table *rg;          /* program regions (REGION markers) */
 	struct rm_model *m;
 	struct rm_findings *fs;
 	int have_duty;                /* watch: the trace holds its duty cycle (format 1.2) */

@@ -307,6 +307,8 @@ static void print_event(const struct trace_info *in, const struct trace_event *e
 	case TRACE_REC_BLOB:
 		printf("B %u %" PRIu64 "\n", ev->blob.kind, ev->blob.size);
 		break;
+	case TRACE_REC_REGION:   /* c2c-lite traces only: perf.data has no region markers */
+		break;
 	}
 }
 
