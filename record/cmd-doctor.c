@@ -10,7 +10,8 @@ static const char doctor_usage[] =
 	"usage: c2c-lite doctor [--no-probe]\n"
 	"\n"
 	"Check the CPU, the PMUs the kernel exposes, perf_event_paranoid and each recording\n"
-	"backend (PEBS, IBS, SPE, POWER, TopDown, watchpoints, software events); say what is\n"
+	"backend (PEBS, IBS, SPE, POWER, TopDown, watchpoints, software events), stat and its\n"
+	"TopDown counters, and the region markers' counters (rdpmc or read()); say what is\n"
 	"available, why the rest is not, and how to fix it.\n"
 	"\n"
 	"  --no-probe   do not try perf_event_open (only read cpuid, sysfs and procfs)\n";

@@ -10,12 +10,14 @@
 #include <cpuid.h>
 #endif
 
+#include "c2c/region.h"
 #include "c2c/xalloc.h"
 #include "record/cpuinfo.h"
 #include "record/doctor.h"
 #include "record/pmu.h"
 #include "record/regs-x86.h"
 #include "record/soft-decode.h"
+#include "record/stat.h"
 #include "record/sys.h"
 #include "record/sysfs.h"
 
@@ -534,6 +536,93 @@ static void row_watch(struct doctor *d, const struct doctor_env *env)
 		    "4 words at once (more rotate), every access counted");
 }
 
+/* `stat --topdown`: the model for this CPU and, probed, whether its counters open here. */
+static void row_topdown_stat(struct doctor *d, const struct doctor_env *env)
+{
+	struct stat_opts o = { .topdown = 1 };
+	pid_t self = 0;
+	struct stat_target t = { .tids = &self, .nr_tids = 1 };
+	struct stat_plan p;
+	size_t nr_td = 0;
+
+	if (stat_plan_build(&p, &o)) {
+		add(d, "topdown-stat", DOCTOR_NO, NULL, "stat --topdown: the counter plan fails");
+		return;
+	}
+	for (size_t i = 0; i < p.nr; i++)
+		nr_td += p.c[i].td_in >= 0;
+	if (!p.td_ok)
+		add(d, "topdown-stat", DOCTOR_NO, NULL, "stat --topdown: %s", p.td_why);
+	else if (!env->probe_open)
+		add(d, "topdown-stat", DOCTOR_INFO, NULL, "stat --topdown: %s model, %zu counters "
+		    "(%s%s), not probed", p.model.cpu, nr_td, p.c[p.nr - nr_td].name,
+		    nr_td > 1 ? " ..." : "");
+	else if (stat_open(&p, &t), p.td_missing[0])
+		add(d, "topdown-stat", DOCTOR_NO, errno_fix(p.c[p.nr - nr_td].err), "stat --topdown: "
+		    "%s model, but %s did not open: %s", p.model.cpu, p.td_missing,
+		    p.c[p.nr - nr_td].why);
+	else
+		add(d, "topdown-stat", DOCTOR_OK, NULL, "stat --topdown: %s model, %zu counters open "
+		    "on this task", p.model.cpu, nr_td);
+	stat_plan_release(&p);
+}
+
+/* `stat` without options: the software counters, opened on this task. */
+static void row_stat(struct doctor *d, const struct doctor_env *env)
+{
+	struct stat_opts o = { 0 };
+	pid_t self = 0;
+	struct stat_target t = { .tids = &self, .nr_tids = 1 };
+	struct stat_plan p;
+	int err;
+
+	if (!env->probe_open) {
+		add(d, "stat", DOCTOR_INFO, NULL, "stat: task-clock, context-switches, cpu-migrations, "
+		    "page-faults; not probed");
+		return;
+	}
+	if (stat_plan_build(&p, &o))
+		return;
+	err = stat_open(&p, &t);
+	if (err)
+		add(d, "stat", DOCTOR_NO, errno_fix(err), "stat: %s", p.c[0].why);
+	else
+		add(d, "stat", DOCTOR_OK, NULL, "stat: %s, %s, %s, %s count on this task",
+		    p.c[0].name, p.c[1].name, p.c[2].name, p.c[3].name);
+	stat_plan_release(&p);
+}
+
+/* The region library as a program would use it here: which counters, read how. */
+static void row_region(struct doctor *d, const struct doctor_env *env)
+{
+	static const char *const how[] = { "no counter opened", "rdpmc", "read() of the group" };
+	struct c2c_region *r;
+	struct c2c_region_stats st;
+	char names[160] = "";
+	size_t off = 0;
+
+	if (!env->probe_open) {
+		add(d, "region-markers", DOCTOR_INFO, NULL, "c2c-region markers: not probed");
+		return;
+	}
+	r = c2c_region_new("doctor");
+	if (!r)
+		return;
+	c2c_region_begin(r);
+	c2c_region_end(r);
+	c2c_region_stats(r, &st);
+	c2c_region_free(r);
+	for (unsigned i = 0; i < st.nr && off < sizeof(names); i++)
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? ", " : "",
+					st.counter[i]);
+	add(d, "region-markers", st.how == C2C_REGION_READ_RDPMC ? DOCTOR_OK : DOCTOR_INFO,
+	    st.how == C2C_REGION_READ_SYSCALL ? "a hardware PMU whose counters user space may read "
+	    "(rdpmc: /sys/bus/event_source/devices/cpu/rdpmc 1 or 2)" : NULL,
+	    "c2c-region markers read %s by %s%s", st.nr ? names : "nothing", how[st.how],
+	    st.how == C2C_REGION_READ_SYSCALL ? " (about 1.5 us a marker on the project VM; "
+	    "rdpmc needs a hardware counter)" : "");
+}
+
 int doctor_run(struct doctor *d, const struct doctor_env *env)
 {
 	struct hw h;
@@ -552,6 +641,9 @@ int doctor_run(struct doctor *d, const struct doctor_env *env)
 	row_software(d, env);
 	row_soft(d, env);
 	row_watch(d, env);
+	row_stat(d, env);
+	row_topdown_stat(d, env);
+	row_region(d, env);
 	for (size_t i = 0; i < d->nr; i++)
 		if (d->row[i].st == DOCTOR_OK && (!strcmp(d->row[i].topic, "pebs-loads") ||
 		    !strcmp(d->row[i].topic, "ibs") || !strcmp(d->row[i].topic, "spe") ||

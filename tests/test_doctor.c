@@ -31,6 +31,7 @@ static const struct row rows[] = {
 		{ "pebs-loads", DOCTOR_OK, "mem-loads-aux leader", NULL },
 		{ "pebs-stores", DOCTOR_OK, "event=0xcd,umask=0x2", NULL },
 		{ "topdown", DOCTOR_OK, "8 (level 1 and 2)", NULL },
+		{ "topdown-stat", DOCTOR_INFO, "Intel PERF_METRICS model, 9 counters (cpu/slots/ ...)", NULL },
 		{ "ibs", DOCTOR_NO, "not available on GenuineIntel", NULL },
 		{ "rdpmc", DOCTOR_INFO, "cpu/rdpmc=1", NULL },
 	} },
@@ -46,12 +47,15 @@ static const struct row rows[] = {
 	{ __LINE__, "zen3", 0, 1, 2, 0, {
 		{ "ibs", DOCTOR_NO, "Zen 4 extensions", "Zen 4 or newer" },
 		{ "topdown", DOCTOR_NO, "cannot share a group", NULL },
+		{ "topdown-stat", DOCTOR_NO, "is Zen 3: it has no per-slot dispatch events", NULL },
 	} },
 	{ __LINE__, "zen5", 0, 1, 2, 1, {
 		{ "ibs", DOCTOR_OK, "load-latency filter", NULL },
+		{ "topdown-stat", DOCTOR_INFO, "Zen 5 model, 10 counters (cpu/ls_not_halted_cyc/ ...)", NULL },
 	} },
 	{ __LINE__, "neoverse-n2", 0, 0, 1, 1, {
 		{ "spe", DOCTOR_OK, "arm_spe_0 (type 9), min_interval 1024", "CAP_PERFMON" },
+		{ "topdown-stat", DOCTOR_INFO, "Neoverse N2 model, 6 counters", NULL },
 		{ "pebs-loads", DOCTOR_NO, "not available on ARM", NULL },
 	} },
 	{ __LINE__, "power10", 0, 1, 2, 1, {
@@ -62,6 +66,8 @@ static const struct row rows[] = {
 		{ "ibs", DOCTOR_NO, "hypervisor without a virtual PMU", "-e page-faults" },
 		{ "topdown", DOCTOR_NO, "hypervisor without a virtual PMU", "pmu=on" },
 		{ "pebs-loads", DOCTOR_NO, "not available on AuthenticAMD", NULL },
+		{ "topdown-stat", DOCTOR_NO, "Zen 5: no core PMU", NULL },
+		{ "region-markers", DOCTOR_INFO, "not probed", NULL },
 	} },
 };
 
