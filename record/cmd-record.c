@@ -286,6 +286,9 @@ static void report_result(const struct record_opts *o, const struct record_resul
 	if (r->regions)
 		c2c_info("%llu region markers of the workload in the trace ('c2c-lite report "
 			 "--regions' splits the samples per region)", (unsigned long long)r->regions);
+	if (r->uncore)
+		c2c_info("AMD uncore: %llu L3/DRAM/link counts of the run in the trace (the report "
+			 "header shows them)", (unsigned long long)r->uncore);
 	if (r->backend == TRACE_BACKEND_SOFT)
 		c2c_info("soft backend: a data address was recovered for %llu of %llu samples",
 			 (unsigned long long)r->soft_recovered, (unsigned long long)r->samples);

@@ -18,6 +18,7 @@
 #include "record/regs-x86.h"
 #include "record/soft-decode.h"
 #include "record/stat.h"
+#include "record/uncore.h"
 #include "record/sys.h"
 #include "record/sysfs.h"
 
@@ -623,6 +624,33 @@ static void row_region(struct doctor *d, const struct doctor_env *env)
 	    "rdpmc needs a hardware counter)" : "");
 }
 
+/* AMD L3 and DF context: which counters record adds beside the samples, or why none. */
+static void row_uncore(struct doctor *d, const struct hw *h)
+{
+	struct uncore u;
+	size_t l3 = 0, df = 0;
+
+	if (h->ci.vendor != CPU_VENDOR_AMD) {
+		row_missing(d, h, "amd-uncore", CPU_VENDOR_AMD, "AMD L3/DF context");
+		return;
+	}
+	if (uncore_plan(&u)) {
+		add(d, "amd-uncore", DOCTOR_NO, NULL, "AMD L3/DF context: the uncore PMUs' sysfs "
+		    "does not read");
+		return;
+	}
+	for (size_t i = 0; i < u.nr; i++)
+		l3 += u.ev[i].kind == C2C_UNCORE_L3, df += u.ev[i].kind != C2C_UNCORE_L3;
+	if (!u.nr)
+		add(d, "amd-uncore", DOCTOR_NO, NULL, "AMD L3/DF context: %s", u.note[0]);
+	else
+		add(d, "amd-uncore", DOCTOR_INFO, h->env->privileged || h->env->paranoid <= 0 ? NULL :
+		    "run as root or set kernel.perf_event_paranoid=0 (uncore counters are CPU-wide)",
+		    "record adds %zu L3 counters (amd_l3) and %zu DRAM/link counters (amd_df) to the "
+		    "trace%s%s", l3, df, u.nr_notes ? "; " : "", u.nr_notes ? u.note[0] : "");
+	uncore_release(&u);
+}
+
 int doctor_run(struct doctor *d, const struct doctor_env *env)
 {
 	struct hw h;
@@ -644,6 +672,7 @@ int doctor_run(struct doctor *d, const struct doctor_env *env)
 	row_stat(d, env);
 	row_topdown_stat(d, env);
 	row_region(d, env);
+	row_uncore(d, &h);
 	for (size_t i = 0; i < d->nr; i++)
 		if (d->row[i].st == DOCTOR_OK && (!strcmp(d->row[i].topic, "pebs-loads") ||
 		    !strcmp(d->row[i].topic, "ibs") || !strcmp(d->row[i].topic, "spe") ||

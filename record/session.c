@@ -30,6 +30,7 @@
 #include "record/sys.h"
 #include "record/sysfs.h"
 #include "record/topdown.h"
+#include "record/uncore.h"
 #include "record/workload.h"
 
 #define DEFAULT_PAGES 128
@@ -75,6 +76,8 @@ struct sess {
 	uint64_t last_time;          /* watch: time of the last hit */
 	char *options;               /* options for the trace header */
 	struct regions *reg;         /* the workload's region markers (a command only) */
+	struct uncore unc;           /* AMD L3/DF counters over the run */
+	double unc_t0;
 };
 
 /* --- targets -------------------------------------------------------------------------------- */
@@ -834,6 +837,33 @@ static int write_duty(struct sess *s)
 	return trace_write(s->w, &ev);
 }
 
+/* AMD: the L3 and DF counts of the run as a blob (nothing on other machines). */
+static int write_uncore(struct sess *s)
+{
+	struct trace_event ev = { .type = TRACE_REC_BLOB };
+	struct c2c_uncore *sum;
+	char *buf;
+	int n, err = 0;
+
+	if (!s->unc.nr && !s->unc.nr_notes)
+		return 0;
+	sum = xmalloc(sizeof(*sum));
+	buf = xmalloc(65536);
+	uncore_read(&s->unc, now_s() - s->unc_t0, sum);
+	n = c2c_uncore_format(sum, buf, 65536);
+	if (n > 0) {
+		ev.blob.kind = TRACE_BLOB_UNCORE;
+		ev.blob.cpu = TRACE_CPU_NONE;
+		ev.blob.size = (uint64_t)n;
+		ev.blob.data = buf;
+		err = trace_write(s->w, &ev);
+	}
+	s->res->uncore = sum->nr;
+	free(buf);
+	free(sum);
+	return err;
+}
+
 static int rotating(const struct sess *s)
 {
 	return s->plan.nr > s->plan.slots;
@@ -894,6 +924,8 @@ static int finish(struct sess *s, int err)
 
 		if (!e && !err)
 			e = oq_finish(&s->q);
+		if (!e && !err)
+			e = write_uncore(s);
 		if (!e && !err && s->wd) {
 			duty_tick(s);
 			s->res->watch_seen = c2c_watch_duty_seen(&s->duty.d);
@@ -948,6 +980,7 @@ static void sess_free(struct sess *s)
 	free(s->clock_fd);
 	free(s->options);
 	regions_free(s->reg);
+	uncore_release(&s->unc);
 	events_release(&s->l);
 }
 
@@ -1034,6 +1067,10 @@ static int setup(struct sess *s)
 	    (err = setup_rings(s)) ||
 	    (err = setup_layout(s)) || (err = open_writer(s)) || (err = synthesize(s)))
 		return err;
+	if ((err = uncore_plan(&s->unc)))
+		return err;
+	uncore_open(&s->unc);
+	s->unc_t0 = now_s();
 	snprintf(s->res->td_reason, sizeof(s->res->td_reason), "%s", s->l.td_reason);
 	s->res->backend = s->l.backend;
 	if (s->o->argv && !watch && (err = workload_start(&s->wl, s->o->argv[0])))

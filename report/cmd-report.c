@@ -373,6 +373,10 @@ static int run(const struct report_opts *o)
 	} else {
 		if ((o->regions || o->region) && rg_print(stdout, s->rg))
 			err = c2c_err(-EIO, "cannot write the report: %s", strerror(errno));
+		if (s->unc) {
+			c2c_uncore_print(stdout, s->unc);
+			fputc('\n', stdout);
+		}
 		if (!err)
 			err = s->kind == RM_PMU ? print_pmu(o, s) : print_estimate(o, s);
 	}

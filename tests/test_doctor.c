@@ -23,12 +23,13 @@ struct row {
 	const char *machine;
 	int hypervisor, privileged, paranoid;
 	int hw_memory;
-	struct want w[6];
+	struct want w[8];
 };
 
 static const struct row rows[] = {
 	{ __LINE__, "sapphire-rapids", 0, 1, 2, 1, {
 		{ "pebs-loads", DOCTOR_OK, "mem-loads-aux leader", NULL },
+		{ "amd-uncore", DOCTOR_NO, "not available on GenuineIntel", NULL },
 		{ "pebs-stores", DOCTOR_OK, "event=0xcd,umask=0x2", NULL },
 		{ "topdown", DOCTOR_OK, "8 (level 1 and 2)", NULL },
 		{ "topdown-stat", DOCTOR_INFO, "Intel PERF_METRICS model, 9 counters (cpu/slots/ ...)", NULL },
@@ -48,10 +49,17 @@ static const struct row rows[] = {
 		{ "ibs", DOCTOR_NO, "Zen 4 extensions", "Zen 4 or newer" },
 		{ "topdown", DOCTOR_NO, "cannot share a group", NULL },
 		{ "topdown-stat", DOCTOR_NO, "is Zen 3: it has no per-slot dispatch events", NULL },
+		{ "amd-uncore", DOCTOR_NO, "no amd_l3 PMU", NULL },
+	} },
+	{ __LINE__, "zen2", 0, 0, 2, 0, {
+		{ "amd-uncore", DOCTOR_INFO, "4 L3 counters (amd_l3) and 12 DRAM/link counters",
+		  "perf_event_paranoid=0" },
+		{ "topdown-stat", DOCTOR_NO, "Zen 4 or newer", NULL },
 	} },
 	{ __LINE__, "zen5", 0, 1, 2, 1, {
 		{ "ibs", DOCTOR_OK, "load-latency filter", NULL },
 		{ "topdown-stat", DOCTOR_INFO, "Zen 5 model, 10 counters (cpu/ls_not_halted_cyc/ ...)", NULL },
+		{ "amd-uncore", DOCTOR_NO, "no amd_l3 PMU", NULL },
 	} },
 	{ __LINE__, "neoverse-n2", 0, 0, 1, 1, {
 		{ "spe", DOCTOR_OK, "arm_spe_0 (type 9), min_interval 1024", "CAP_PERFMON" },
@@ -88,7 +96,7 @@ static void test_doctor_machines(void **state)
 		assert_int_equal(doctor_run(&d, &env), 0);
 		if (d.hw_memory != t->hw_memory)
 			fail_msg("row at line %d: hw_memory %d", t->line, d.hw_memory);
-		for (size_t i = 0; i < 6 && t->w[i].topic; i++) {
+		for (size_t i = 0; i < 8 && t->w[i].topic; i++) {
 			const struct want *w = &t->w[i];
 			const struct doctor_row *dr = doctor_find(&d, w->topic);
 

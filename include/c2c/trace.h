@@ -196,6 +196,8 @@ enum trace_blob_kind {
 	TRACE_BLOB_KALLSYMS = 1, /* /proc/kallsyms text */
 	TRACE_BLOB_SPE_AUX,      /* raw Arm SPE AUX data of one CPU (aux.cpu, aux.offset) */
 	TRACE_BLOB_WATCH_DUTY,   /* the watch backend's duty cycle, text (include/c2c/watch.h) */
+	/* numbered apart so that kinds added beside the ones above do not collide */
+	TRACE_BLOB_UNCORE = 16,  /* AMD L3/DF counts over the run, text (include/c2c/uncore.h) */
 };
 
 struct trace_blob {

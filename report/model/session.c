@@ -132,9 +132,23 @@ static void read_duty(struct report_session *s, const struct trace_blob *b)
 	s->have_duty = 1;
 }
 
+/* The uncore summary; a bad one is reported and ignored. */
+static void read_uncore(struct report_session *s, const struct trace_blob *b)
+{
+	if (!s->unc)
+		s->unc = xmalloc(sizeof(*s->unc));
+	if (c2c_uncore_parse(b->data, b->size, s->unc)) {
+		c2c_warn("'%s': a corrupt AMD uncore record was ignored", s->opts.input);
+		free(s->unc);
+		s->unc = NULL;
+	}
+}
+
 static void feed(struct report_session *s, const struct trace_event *ev)
 {
-	if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_KALLSYMS && s->sym)
+	if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_UNCORE)
+		read_uncore(s, &ev->blob);
+	else if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_KALLSYMS && s->sym)
 		sym_session_add_kallsyms(s->sym, ev->blob.data, ev->blob.size);
 	else if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_WATCH_DUTY)
 		read_duty(s, &ev->blob);
@@ -291,6 +305,7 @@ void rs_free(struct report_session *s)
 	rm_free(s->m);
 	td_agg_free(s->td);
 	rg_free(s->rg);
+	free(s->unc);
 	cltab_free(s->t);
 	estim_free(s->e);
 	sym_session_free(s->sym);

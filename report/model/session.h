@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "c2c/uncore.h"
 #include "c2c/watch.h"
 
 #include "report/aggregate/cltable.h"
@@ -60,6 +61,7 @@ struct report_session {
 	struct estim *e;              /* soft, watch */
 	struct td_agg *td;
 	struct rg_table *rg;          /* program regions (REGION markers) */
+	struct c2c_uncore *unc;       /* AMD uncore counts of the run, NULL when none */
 	struct rm_model *m;
 	struct rm_findings *fs;
 	int have_duty;                /* watch: the trace holds its duty cycle (format 1.2) */
