@@ -154,11 +154,19 @@ static void thread_gone(void *p)
 	set_close(p);
 }
 
+/* A forked child would read its parent thread's counters: it starts afresh. */
+static void child_reset(void)
+{
+	set_close(&ts);
+	memset(&ts, 0, sizeof(ts));
+}
+
 static void init_once(void)
 {
 	const char *env = getenv(C2C_REGION_FD_ENV);
 
 	pthread_key_create(&key, thread_gone);
+	pthread_atfork(NULL, NULL, child_reset);
 	if (env && *env) {
 		char *end;
 		long fd = strtol(env, &end, 10);
