@@ -2,7 +2,8 @@
 # Region markers under record: examples/region (two threads, a falsely shared phase then a
 # padded one, each in a c2c-region) recorded here (soft backend, no PMU). The trace holds every
 # begin and end of both threads, report --regions shares the samples between the regions, and
-# --region keeps one region's samples: the false sharing of `shared` only in region "shared".
+# --region keeps one region's samples: the false sharing of `shared` only in region "shared";
+# --json carries the regions too.
 . tests/e2e/record-lib/common.sh
 
 EX=$PWD/$BUILD/examples/region
@@ -33,4 +34,17 @@ grep -q 'covers region padded' "$TMP/p.txt" || fail "--region padded: the report
 "$C2C" report --stdio --region nope -i "$TMP/r.data" >/dev/null 2>"$TMP/err" && fail "an unknown region accepted"
 grep -q "has no region 'nope'" "$TMP/err" || fail "unknown region: $(cat "$TMP/err")"
 "$C2C" report --json --regions -i "$TMP/r.data" >/dev/null 2>&1 && fail "--regions accepted with --json"
+# JSON holds the regions whatever the options (valid against docs/report-schema.json)
+"$C2C" report --json --region shared -i "$TMP/r.data" >"$TMP/r.json" 2>"$TMP/err" || fail "--json: $(cat "$TMP/err")"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 - "$TMP/r.json" docs/report-schema.json <<'PY' || fail "JSON regions: see above"
+import json, sys, jsonschema
+d = json.load(open(sys.argv[1]))
+jsonschema.validate(d, json.load(open(sys.argv[2])))
+r = d["header"]["regions"]
+assert r["filter"] == "shared", r
+assert sorted(x["name"] for x in r["list"]) == ["padded", "shared"], r
+assert all(x["entries"] == 2 and x["samples"] > 20 for x in r["list"]), r
+PY
+fi
 echo "ok"
