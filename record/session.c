@@ -837,7 +837,8 @@ static int write_duty(struct sess *s)
 	return trace_write(s->w, &ev);
 }
 
-/* AMD: the L3 and DF counts of the run as a blob (nothing on other machines). */
+/* AMD with uncore PMUs: the L3 and DF counts of the run as a blob (nothing elsewhere: doctor
+ * says why a machine has none). */
 static int write_uncore(struct sess *s)
 {
 	struct trace_event ev = { .type = TRACE_REC_BLOB };
@@ -845,7 +846,7 @@ static int write_uncore(struct sess *s)
 	char *buf;
 	int n, err = 0;
 
-	if (!s->unc.nr && !s->unc.nr_notes)
+	if (!s->unc.nr)
 		return 0;
 	sum = xmalloc(sizeof(*sum));
 	buf = xmalloc(65536);
