@@ -22,6 +22,7 @@ struct regions {
 	int fd;
 	uint64_t off;                /* bytes consumed */
 	int64_t offset;              /* perf clock - CLOCK_MONOTONIC, ns */
+	int calibrated;
 	uint64_t count, bad;
 	int warned;
 };
@@ -132,14 +133,24 @@ int regions_open(struct regions **out)
 	}
 	snprintf(num, sizeof(num), "%d", r->fd);
 	setenv(C2C_REGION_FD_ENV, num, 1);
+	*out = r;
+	return 0;
+}
+
+/* Once, when the first markers arrive: a run without markers opens nothing more. */
+static void calibrate_once(struct regions *r)
+{
+	int err;
+
+	if (r->calibrated)
+		return;
+	r->calibrated = 1;
 	err = calibrate(&r->offset);
 	if (err)
 		c2c_debug("regions: the perf clock offset could not be measured (%s); markers keep "
 			  "CLOCK_MONOTONIC times", strerror(-err));
 	else
 		c2c_debug("regions: perf clock = CLOCK_MONOTONIC %+lld ns", (long long)r->offset);
-	*out = r;
-	return 0;
 }
 
 size_t regions_drain(struct regions *r, struct oq *q)
@@ -150,6 +161,9 @@ size_t regions_drain(struct regions *r, struct oq *q)
 	for (;;) {
 		ssize_t got = pread(r->fd, w, sizeof(w), (off_t)r->off);
 		size_t whole = got > 0 ? (size_t)got / sizeof(w[0]) : 0;
+
+		if (whole)
+			calibrate_once(r);
 
 		for (size_t i = 0; i < whole; i++) {
 			struct trace_event ev = { .type = TRACE_REC_REGION };

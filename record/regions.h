@@ -8,11 +8,11 @@
  * appended after a round started cannot be older than what that round read.
  *
  * Clocks: the library stamps markers with CLOCK_MONOTONIC, samples carry the perf clock
- * (local_clock). regions_open() measures the offset once: it opens a dummy event on its own
- * thread that reports COMM records with their time, renames the thread to its own name between
- * two CLOCK_MONOTONIC readings, and takes the kernel's time of that COMM against their midpoint
- * (the error is half the bracket, a few microseconds). Without that event the offset is 0 and
- * the trace says so in the log.
+ * (local_clock). When the first markers arrive, the offset is measured once (a run without
+ * markers opens nothing more): a dummy event on record's own thread reports COMM records with
+ * their time, the thread is renamed to its own name between two CLOCK_MONOTONIC readings, and
+ * the kernel's time of that COMM is taken against their midpoint (the error is half the
+ * bracket, a few microseconds). Without that event the offset is 0 and -v says so.
  *
  * Memory: the file grows by 64 bytes a marker for the whole run (a million markers: 64 MB of
  * RAM); marker records beyond 1 << 24 are dropped with a warning. */
