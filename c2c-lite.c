@@ -29,6 +29,7 @@ static const struct cmd commands[] = {
 	{ "tui", cmd_tui, "browse contended cachelines in the terminal (perf c2c report's TUI)" },
 	{ "diff", cmd_diff, "compare the findings of two runs: before and after a fix" },
 	{ "convert", cmd_convert, "convert a perf.data file into a c2c-lite trace" },
+	{ "stat", cmd_stat, "count events and the TopDown breakdown of a run (perf stat)" },
 	{ "doctor", cmd_doctor, "check what this machine can record, and why not" },
 	{ "selftest", cmd_selftest, "hardware acceptance kit: c2c-lite against perf c2c here" },
 	{ "help", cmd_help, "show a command's manual page (its usage where man is missing)" },

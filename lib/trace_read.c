@@ -595,6 +595,16 @@ static void read_blob(struct trace_reader *r, struct tcur *c, struct trace_blob 
 	b->data = get_bytes(c, b->size);
 }
 
+static void read_region(struct trace_reader *r, struct tcur *c, struct trace_region *g)
+{
+	g->time = get_time(r, c);
+	g->pid = get_u32v(c);
+	g->tid = get_u32v(c);
+	g->kind = get_u32v(c);
+	g->depth = get_u32v(c);
+	g->name = get_rec_str(c);
+}
+
 static void read_aux(struct trace_reader *r, struct tcur *c, struct trace_aux *a)
 {
 	a->time = get_time(r, c);
@@ -644,6 +654,7 @@ static int read_other(struct trace_reader *r, struct tcur *c, struct trace_event
 	case TRACE_REC_EXIT: read_task(r, &b, &ev->task); break;
 	case TRACE_REC_LOST: read_lost(r, &b, &ev->lost); break;
 	case TRACE_REC_BLOB: read_blob(r, &b, &ev->blob); break;
+	case TRACE_REC_REGION: read_region(r, &b, &ev->region); break;
 	case TRACE_REC_AUX: read_aux(r, &b, &ev->aux); break;
 	case TRACE_REC_ITRACE_START: read_itrace(r, &b, &ev->itrace); break;
 	case TRACE_REC_SWITCH: read_switch(r, &b, &ev->sw); break;

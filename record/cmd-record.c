@@ -357,6 +357,12 @@ static void report_result(const struct record_opts *o, const struct record_resul
 		 (unsigned long long)r->samples, (unsigned long long)r->records,
 		 (unsigned long long)r->bytes, o->output && !strcmp(o->output, "-") ? "" : "'",
 		 output_name(o), o->output && !strcmp(o->output, "-") ? "" : "'");
+	if (r->regions)
+		c2c_info("%llu region markers in the trace (report --regions splits the samples)",
+			 (unsigned long long)r->regions);
+	if (r->uncore)
+		c2c_info("AMD uncore: %llu L3/DRAM/link counts in the trace (in the report header)",
+			 (unsigned long long)r->uncore);
 	if (r->backend == TRACE_BACKEND_SOFT)
 		c2c_info("soft backend: a data address was recovered for %llu of %llu samples",
 			 (unsigned long long)r->soft_recovered, (unsigned long long)r->samples);

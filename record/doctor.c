@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
 
+#include "c2c/region.h"
 #include "c2c/xalloc.h"
 #include "record/cpuinfo.h"
 #include "record/doctor.h"
@@ -18,6 +20,8 @@
 #include "record/priv.h"
 #include "record/regs-x86.h"
 #include "record/soft-decode.h"
+#include "record/stat.h"
+#include "record/uncore.h"
 #include "record/sys.h"
 #include "record/sysfs.h"
 
@@ -691,6 +695,128 @@ static void row_watch(struct doctor *d, const struct doctor_env *env)
 		    "4 words at once (more rotate), every access counted");
 }
 
+/* `stat --topdown`: the model for this CPU and, probed, whether its counters open here. */
+static void row_topdown_stat(struct doctor *d, const struct doctor_env *env)
+{
+	struct stat_opts o = { .topdown = 1 };
+	pid_t self = 0;
+	struct stat_target t = { .tids = &self, .nr_tids = 1 };
+	struct stat_plan p;
+	size_t nr_td = 0;
+
+	if (stat_plan_build(&p, &o)) {
+		add(d, "topdown-stat", DOCTOR_NO, NULL, "stat --topdown: the counter plan fails");
+		return;
+	}
+	for (size_t i = 0; i < p.nr; i++)
+		nr_td += p.c[i].td_in >= 0;
+	if (!p.td_ok)
+		add(d, "topdown-stat", DOCTOR_NO, NULL, "stat --topdown: %s", p.td_why);
+	else if (!env->probe_open)
+		add(d, "topdown-stat", DOCTOR_INFO, NULL, "stat --topdown: %s model, %zu counters "
+		    "(%s%s), not probed", p.model.cpu, nr_td, p.c[p.nr - nr_td].name,
+		    nr_td > 1 ? " ..." : "");
+	else if (stat_open(&p, &t), p.td_missing[0])
+		add(d, "topdown-stat", DOCTOR_NO, errno_fix(p.c[p.nr - nr_td].err), "stat --topdown: "
+		    "%s model, but %s did not open: %s", p.model.cpu, p.td_missing,
+		    p.c[p.nr - nr_td].why);
+	else
+		add(d, "topdown-stat", DOCTOR_OK, NULL, "stat --topdown: %s model, %zu counters open "
+		    "on this task", p.model.cpu, nr_td);
+	stat_plan_release(&p);
+}
+
+/* `stat` without options: the software counters, opened on this task. */
+static void row_stat(struct doctor *d, const struct doctor_env *env)
+{
+	struct stat_opts o = { 0 };
+	pid_t self = 0;
+	struct stat_target t = { .tids = &self, .nr_tids = 1 };
+	struct stat_plan p;
+	int err;
+
+	if (!env->probe_open) {
+		add(d, "stat", DOCTOR_INFO, NULL, "stat: task-clock, context-switches, cpu-migrations, "
+		    "page-faults; not probed");
+		return;
+	}
+	if (stat_plan_build(&p, &o))
+		return;
+	err = stat_open(&p, &t);
+	if (err)
+		add(d, "stat", DOCTOR_NO, errno_fix(err), "stat: %s", p.c[0].why);
+	else
+		add(d, "stat", DOCTOR_OK, NULL, "stat: %s, %s, %s, %s count on this task",
+		    p.c[0].name, p.c[1].name, p.c[2].name, p.c[3].name);
+	stat_plan_release(&p);
+}
+
+/* The region library as a program would use it here: which counters, read how. */
+/* begin/end pairs timed for the cost of a marker */
+#define DOCTOR_REGION_PAIRS 500
+
+static void row_region(struct doctor *d, const struct doctor_env *env)
+{
+	static const char *const how[] = { "no counter opened", "rdpmc", "read() of the group" };
+	struct c2c_region *r;
+	struct c2c_region_stats st;
+	char names[160] = "";
+	size_t off = 0;
+	struct timespec t0, t1;
+	double ns;
+
+	if (!env->probe_open) {
+		add(d, "region-markers", DOCTOR_INFO, NULL, "c2c-region markers: not probed");
+		return;
+	}
+	r = c2c_region_new("doctor");
+	if (!r)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 0; i < DOCTOR_REGION_PAIRS; i++) {
+		c2c_region_begin(r);
+		c2c_region_end(r);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) /
+	     (2.0 * DOCTOR_REGION_PAIRS);
+	c2c_region_stats(r, &st);
+	c2c_region_free(r);
+	for (unsigned i = 0; i < st.nr && off < sizeof(names); i++)
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? ", " : "",
+					st.counter[i]);
+	add(d, "region-markers", st.how == C2C_REGION_READ_RDPMC ? DOCTOR_OK : DOCTOR_INFO,
+	    st.how == C2C_REGION_READ_SYSCALL ? "a hardware PMU whose counters user space may read "
+	    "(rdpmc: /sys/bus/event_source/devices/cpu/rdpmc 1 or 2)" : NULL,
+	    "c2c-region markers read %s by %s: %.2f us a marker, measured here over %d", st.nr ?
+	    names : "nothing", how[st.how], ns / 1000.0, 2 * DOCTOR_REGION_PAIRS);
+}
+
+/* AMD L3 and DF context: which counters record adds beside the samples, or why none. */
+static void row_uncore(struct doctor *d, const struct hw *h)
+{
+	struct uncore u;
+	size_t l3 = 0, df = 0;
+
+	if (!vendor_is(h, CPU_VENDOR_AMD))   /* only this vendor's rows */
+		return;
+	if (uncore_plan(&u)) {
+		add(d, "amd-uncore", DOCTOR_NO, NULL, "AMD L3/DF context: the uncore PMUs' sysfs "
+		    "does not read");
+		return;
+	}
+	for (size_t i = 0; i < u.nr; i++)
+		l3 += u.ev[i].kind == C2C_UNCORE_L3, df += u.ev[i].kind != C2C_UNCORE_L3;
+	if (!u.nr)
+		add(d, "amd-uncore", DOCTOR_NO, NULL, "AMD L3/DF context: %s", u.note[0]);
+	else
+		add(d, "amd-uncore", DOCTOR_INFO, h->env->privileged || h->env->paranoid <= 0 ? NULL :
+		    "run as root or set kernel.perf_event_paranoid=0 (uncore counters are CPU-wide)",
+		    "record adds %zu L3 counters (amd_l3) and %zu DRAM/link counters (amd_df) to the "
+		    "trace%s%s", l3, df, u.nr_notes ? "; " : "", u.nr_notes ? u.note[0] : "");
+	uncore_release(&u);
+}
+
 int doctor_run(struct doctor *d, const struct doctor_env *env)
 {
 	struct hw h;
@@ -704,6 +830,10 @@ int doctor_run(struct doctor *d, const struct doctor_env *env)
 	row_software(d, env);
 	row_soft(d, env);
 	row_watch(d, env);
+	row_stat(d, env);
+	row_topdown_stat(d, env);
+	row_region(d, env);
+	row_uncore(d, &h);
 	for (size_t i = 0; i < d->nr; i++)
 		if (d->row[i].st == DOCTOR_OK && (!strcmp(d->row[i].topic, "pebs-loads") ||
 		    !strcmp(d->row[i].topic, "ibs") || !strcmp(d->row[i].topic, "spe") ||

@@ -26,6 +26,7 @@
 #include "record/pmu.h"
 #include "record/priv.h"
 #include "record/queue.h"
+#include "record/regions.h"
 #include "record/ring.h"
 #include "record/session.h"
 #include "record/pagemap.h"
@@ -34,6 +35,7 @@
 #include "record/sys.h"
 #include "record/sysfs.h"
 #include "record/topdown.h"
+#include "record/uncore.h"
 #include "record/workload.h"
 
 #define DEFAULT_PAGES 128
@@ -84,6 +86,9 @@ struct sess {
 	char *options;               /* options for the trace header */
 	struct pagemap *pm;          /* soft, watch as root: physical addresses from pagemap */
 	uint64_t no_phys;            /* ... samples with an address but none found */
+	struct regions *reg;         /* the workload's region markers (a command only) */
+	struct uncore unc;           /* AMD L3/DF counters over the run */
+	double unc_t0;
 };
 
 /* --- targets -------------------------------------------------------------------------------- */
@@ -589,6 +594,8 @@ static int drain_round(struct sess *s)
 		if (ring_drain(&s->ring[c], on_record, s) == -EBADMSG)
 			c2c_warn("corrupt record header in the ring of CPU %d", s->ring[c].cpu);
 	}
+	if (s->reg)
+		regions_drain(s->reg, &s->q);
 	return oq_round_end(&s->q);
 }
 
@@ -968,6 +975,34 @@ static int write_duty(struct sess *s)
 	return trace_write(s->w, &ev);
 }
 
+/* AMD with uncore PMUs: the L3 and DF counts of the run as a blob (nothing elsewhere: doctor
+ * says why a machine has none). */
+static int write_uncore(struct sess *s)
+{
+	struct trace_event ev = { .type = TRACE_REC_BLOB };
+	struct c2c_uncore *sum;
+	char *buf;
+	int n, err = 0;
+
+	if (!s->unc.nr)
+		return 0;
+	sum = xmalloc(sizeof(*sum));
+	buf = xmalloc(65536);
+	uncore_read(&s->unc, now_s() - s->unc_t0, sum);
+	n = c2c_uncore_format(sum, buf, 65536);
+	if (n > 0) {
+		ev.blob.kind = TRACE_BLOB_UNCORE;
+		ev.blob.cpu = TRACE_CPU_NONE;
+		ev.blob.size = (uint64_t)n;
+		ev.blob.data = buf;
+		err = trace_write(s->w, &ev);
+	}
+	s->res->uncore = sum->nr;
+	free(buf);
+	free(sum);
+	return err;
+}
+
 static int rotating(const struct sess *s)
 {
 	return s->plan.nr > s->plan.slots;
@@ -1034,6 +1069,8 @@ static int finish(struct sess *s, int err)
 
 		if (!e && !err)
 			e = oq_finish(&s->q);
+		if (!e && !err)
+			e = write_uncore(s);
 		if (!e && !err && s->wd) {
 			duty_tick(s);
 			s->res->watch_seen = c2c_watch_duty_seen(&s->duty.d);
@@ -1063,6 +1100,7 @@ static int finish(struct sess *s, int err)
 		s->w = NULL;
 	}
 	s->res->exec_errno = s->wl.exec_errno;
+	s->res->regions = regions_count(s->reg);
 	if (s->soft)                     /* after the last drain */
 		s->res->soft_recovered = soft_backend_stats(s->soft)->recovered;
 	return err;
@@ -1092,6 +1130,8 @@ static void sess_free(struct sess *s)
 		close(s->clock_fd[i]);
 	free(s->clock_fd);
 	free(s->options);
+	regions_free(s->reg);
+	uncore_release(&s->unc);
 	c2c_spe_info_release(&s->spe);
 	events_release(&s->l);
 }
@@ -1170,7 +1210,7 @@ static int setup(struct sess *s)
 	if ((err = read_cpus(s)))
 		return err;
 	s->wl.stdout_to_stderr = s->o->output && !strcmp(s->o->output, "-");
-	if (s->o->argv && (err = workload_fork(&s->wl, s->o->argv)))
+	if (s->o->argv && ((err = regions_open(&s->reg)) || (err = workload_fork(&s->wl, s->o->argv))))
 		return err;
 	if (watch && ((err = watch_prepare(s)) || (err = build_events(s))))
 		return err;
@@ -1190,6 +1230,10 @@ static int setup(struct sess *s)
 	    (err = setup_layout(s)) || (err = open_writer(s)) ||
 	    (s->aux && (err = write_spe_info(s))) || (err = synthesize(s)))
 		return err;
+	if ((err = uncore_plan(&s->unc)))
+		return err;
+	uncore_open(&s->unc);
+	s->unc_t0 = now_s();
 	snprintf(s->res->td_reason, sizeof(s->res->td_reason), "%s", s->l.td_reason);
 	s->res->backend = s->l.backend;
 	if (s->o->argv && !watch && (err = workload_start(&s->wl, s->o->argv[0])))

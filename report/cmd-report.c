@@ -42,6 +42,9 @@ static const char report_usage[] =
 	"      --no-data-names     no data names in the Pareto (its lines are then perf's, byte\n"
 	"                          for byte)\n"
 	"      --map               line maps: each thread's reads and writes of each byte\n"
+	"      --regions           first a table of the program's regions (c2c-region markers\n"
+	"                          recorded by c2c-lite record): samples and time inside each\n"
+	"      --region NAME       report only the samples taken inside region NAME\n"
 	"      --json              the report model as JSON (docs/report-json.md)\n"
 	"      --csv[=TABLE]       one table as CSV: lines (default), rows or members\n"
 	"  -v, --verbose           more messages\n"
@@ -64,12 +67,14 @@ struct report_opts {
 	int csv;                    /* --csv[=TABLE]: enum csv_table + 1 */
 	int summary_given, text_opt; /* for refusing text options with --json/--csv */
 	int phys;                   /* --phys */
+	int regions;                /* --regions: the table of program regions */
+	const char *region;         /* --region NAME: only the samples inside it */
 };
 
 enum {
 	OPT_STDIO = 256, OPT_STATS, OPT_SHOW_ALL, OPT_NO_SOURCE, OPT_FULL_SYMBOLS, OPT_CL_SIZE,
 	OPT_DOUBLE_CL, OPT_SYMFS, OPT_SUMMARY, OPT_NO_DATA_NAMES, OPT_MAP, OPT_JSON, OPT_CSV,
-	OPT_PHYS,
+	OPT_PHYS, OPT_REGIONS, OPT_REGION,
 };
 
 /* perf's setup_coalesce(): tokens in user order; "offset" is accepted and ignored. */
@@ -119,6 +124,8 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		{ "no-data-names", no_argument, NULL, OPT_NO_DATA_NAMES },
 		{ "map", no_argument, NULL, OPT_MAP },
 		{ "json", no_argument, NULL, OPT_JSON }, { "csv", optional_argument, NULL, OPT_CSV },
+		{ "regions", no_argument, NULL, OPT_REGIONS },
+		{ "region", required_argument, NULL, OPT_REGION },
 		{ "verbose", no_argument, NULL, 'v' }, { "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
@@ -146,6 +153,8 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		case OPT_NO_DATA_NAMES: o->no_data_names = 1; break;
 		case OPT_MAP: o->map = 1; break;
 		case OPT_JSON: o->json = 1; break;
+		case OPT_REGIONS: o->regions = 1; break;
+		case OPT_REGION: o->region = optarg; break;
 		case OPT_CSV:
 			if ((o->csv = optarg ? csv_table_parse(optarg) + 1 : CSV_LINES + 1) <= 0) {
 				c2c_log(C2C_LOG_ERROR, "--csv '%s': the tables are lines, rows and "
@@ -190,10 +199,10 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if ((o->json || o->csv) && (o->stats || o->node_info || o->no_source || o->full_symbols ||
-				    o->map || o->no_data_names || o->summary_given)) {
+				    o->map || o->no_data_names || o->summary_given || o->regions)) {
 		c2c_log(C2C_LOG_ERROR, "--stats, -N, --no-source, --full-symbols, --map, "
-			"--no-data-names and --summary shape the text report: they do not apply to "
-			"--%s, which holds everything", o->json ? "json" : "csv");
+			"--no-data-names, --summary and --regions shape the text report: they do not "
+			"apply to --%s, which holds everything", o->json ? "json" : "csv");
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -360,6 +369,7 @@ static int run(const struct report_opts *o)
 		.node_stats = o->node_info != 0, .symfs = o->symfs, .vmlinux = o->vmlinux,
 		.verbose = c2c_log_get_level() >= C2C_LOG_DEBUG,
 		.check = check_options, .check_ctx = (void *)o, .phys = o->phys,
+		.region = o->region,
 	};
 	struct report_session *s;
 	int err;
@@ -375,7 +385,14 @@ static int run(const struct report_opts *o)
 		if (err || fflush(stdout))
 			err = c2c_err(-EIO, "cannot write the report: %s", strerror(errno));
 	} else {
-		err = s->kind == RM_PMU ? print_pmu(o, s) : print_estimate(o, s);
+		if ((o->regions || o->region) && rg_print(stdout, s->rg))
+			err = c2c_err(-EIO, "cannot write the report: %s", strerror(errno));
+		if (s->unc) {
+			c2c_uncore_print(stdout, s->unc);
+			fputc('\n', stdout);
+		}
+		if (!err)
+			err = s->kind == RM_PMU ? print_pmu(o, s) : print_estimate(o, s);
 	}
 	rs_free(s);
 	return err;

@@ -32,6 +32,10 @@ quiet "convert -q" "$C2C" convert -q perf.data -o c.c2c
 "$C2C" doctor -q --no-probe >out.txt 2>err.txt || fail "doctor -q"
 [ "$(wc -l <out.txt)" -eq 1 ] && grep -q '^summary: ' out.txt || fail "doctor -q: $(cat out.txt)"
 "$C2C" doctor --no-probe | grep -q '^summary: ' || fail "doctor's summary is not its -q line"
+# stat: -q keeps the counts (they are its output) and drops every info or warning line
+"$C2C" stat -q -- true >out.txt 2>err.txt || fail "stat -q"
+cat out.txt err.txt | grep -q 'task-clock' || fail "stat -q printed no counts"
+! grep -q 'c2c-lite: ' err.txt out.txt || fail "stat -q printed: $(grep 'c2c-lite: ' err.txt out.txt)"
 # tui: -q parses (the TUI itself needs a terminal: tests/e2e/tui-tmux.sh)
 "$C2C" tui -q -i "$demo" >/dev/null 2>err.txt
 grep -q "not a terminal" err.txt || fail "tui -q: $(cat err.txt)"
@@ -45,7 +49,7 @@ grep -q "not a terminal" err.txt || fail "tui --quiet: $(cat err.txt)"
 # record: -q leaves nothing; every info line fits 100 columns; -v gives the details
 if ! "$C2C" record -e cpu-clock -o probe.data -- true 2>err.txt; then
 	echo "record parts skipped: perf_event_open unavailable: $(head -1 err.txt)"
-	echo "ok (report, diff, convert, doctor, tui)"
+	echo "ok (report, diff, convert, stat, doctor, tui)"
 	exit 0
 fi
 quiet "record -q" "$C2C" record -q -e cpu-clock -o r.data -- "$WL" spin 0.2

@@ -52,17 +52,20 @@ same() {
 }
 src_record=record/cmd-record.c src_report=report/cmd-report.c src_tui=tui/cmd-tui.c
 src_diff=report/cmd-diff.c src_convert=report/cmd-convert.c src_doctor=record/cmd-doctor.c
-src_selftest=report/cmd-selftest.c
+src_selftest=report/cmd-selftest.c src_stat=record/cmd-stat.c
 
-for cmd in record report tui diff convert doctor selftest; do
+# every command of 'c2c-lite --help' but help and version has a page
+for cmd in $("$C2C" --help | sed -n '/^commands:/,/^$/p' | sed -n 's/^  \([a-z]\{1,\}\) .*/\1/p' |
+	grep -v -x -e help -e version); do
 	page=$MAN/man1/c2c-lite-$cmd.1
+	src=src_$cmd
+	[ -n "${!src:-}" ] || { bad "$cmd: this test does not know its source file"; continue; }
 	[ -f "$page" ] || { bad "no $page"; continue; }
 	"$C2C" "$cmd" --help >"$tmp/$cmd.usage" || { bad "$cmd --help failed"; continue; }
 	usage_opts <"$tmp/$cmd.usage" >"$tmp/$cmd.u"
 	page_opts "$page" >"$tmp/$cmd.m"
 	[ "$(wc -l <"$tmp/$cmd.u")" -ge 3 ] || bad "$cmd: only $(wc -l <"$tmp/$cmd.u") options read from the usage"
 	same "$cmd" "$tmp/$cmd.u" "'c2c-lite $cmd --help'" "$tmp/$cmd.m" "OPTIONS in $page"
-	src=src_$cmd
 	code_opts "${!src}" >"$tmp/$cmd.c"
 	same "$cmd" "$tmp/$cmd.c" "what ${!src} parses" "$tmp/$cmd.u" "'c2c-lite $cmd --help'"
 	grep -q "^\.TH C2C-LITE-$(tr a-z A-Z <<<"$cmd") 1 " "$page" || bad "$page: no .TH C2C-LITE-... 1"
