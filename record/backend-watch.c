@@ -270,6 +270,7 @@ int watch_decoder_new(struct watch_decoder **out, struct codemap *cm)
 		return c2c_err(err, "the watch backend cannot open the capstone x86-64 decoder");
 	}
 	softdec_set_max_back(wd->sd, 1);
+	softdec_set_trap(wd->sd, 1);
 	wd->cm = cm;
 	*out = wd;
 	return 0;

@@ -37,7 +37,18 @@ struct iinfo {
 	int32_t scale;
 	int64_t disp;
 	uint64_t written;        /* bit set of the enum regs_x86 registers it writes */
+	uint16_t id;             /* capstone instruction id */
+	/* cmp and test of registers and immediates (the branch-path proof) */
+	uint8_t test;            /* 0: none, 1: cmp a - b, 2: test a & b */
+	uint8_t width;           /* operand bytes */
+	int8_t ra, rb;           /* enum regs_x86; rb -1: b is @imm */
+	int64_t imm;
 	char *text;
+};
+
+/* A direct branch in the function: instruction @src goes to instruction @dst. */
+struct edge {
+	uint32_t src, dst;
 };
 
 /* The instruction boundaries of one function, and the analysis of the instructions seen. */
@@ -49,7 +60,8 @@ struct fbounds {
 	uint32_t *off;           /* instruction start offsets */
 	uint8_t *target;         /* per instruction: a direct branch or call in the function goes there */
 	struct iinfo *info;      /* per instruction */
-	size_t nr, cap, cap_target, cap_info;
+	struct edge *edge;       /* sorted by dst */
+	size_t nr, cap, cap_target, cap_info, nr_edge, cap_edge;
 	size_t decoded_to;       /* end offset of the last decoded instruction */
 };
 
@@ -63,8 +75,10 @@ struct softdec {
 	struct fbounds *fb;      /* the function being decoded */
 	uint64_t clock;
 	uint32_t *tgt;           /* scratch: branch target offsets found while decoding */
-	size_t nr_tgt, cap_tgt;
+	uint32_t *tgt_src;       /* ... and the index of the branch */
+	size_t nr_tgt, cap_tgt, cap_tgt_src;
 	unsigned int max_back;
+	int trap;                /* softdec_set_trap(): a synchronous trap after the access */
 };
 
 int softdec_new(struct softdec **out)
@@ -110,8 +124,10 @@ void softdec_free(struct softdec *sd)
 		free(sd->cache[i].off);
 		free(sd->cache[i].target);
 		free(sd->cache[i].info);
+		free(sd->cache[i].edge);
 	}
 	free(sd->tgt);
+	free(sd->tgt_src);
 	free(sd);
 }
 
@@ -121,6 +137,11 @@ void softdec_forget(struct softdec *sd)
 		return;
 	for (int i = 0; i < SOFTDEC_CACHE; i++)
 		sd->cache[i].used = 0;
+}
+
+void softdec_set_trap(struct softdec *sd, int on)
+{
+	sd->trap = on;
 }
 
 void softdec_set_max_back(struct softdec *sd, unsigned int n)
@@ -160,7 +181,18 @@ static void note_target(struct softdec *sd, const struct softdec_func *fn, const
 	if ((uint64_t)x->operands[0].imm < fn->start || (uint64_t)x->operands[0].imm - fn->start >= fn->len)
 		return;
 	sd->tgt = xgrow(sd->tgt, &sd->cap_tgt, sd->nr_tgt + 1, sizeof(*sd->tgt));
+	sd->tgt_src = xgrow(sd->tgt_src, &sd->cap_tgt_src, sd->nr_tgt + 1, sizeof(*sd->tgt_src));
+	sd->tgt_src[sd->nr_tgt] = (uint32_t)(sd->fb->nr - 1);
 	sd->tgt[sd->nr_tgt++] = (uint32_t)((uint64_t)x->operands[0].imm - fn->start);
+}
+
+static int edge_cmp(const void *pa, const void *pb)
+{
+	const struct edge *a = pa, *b = pb;
+
+	if (a->dst != b->dst)
+		return (a->dst > b->dst) - (a->dst < b->dst);
+	return (a->src > b->src) - (a->src < b->src);
 }
 
 /* Size the per-instruction tables, mark the branch targets and clear the analyses. */
@@ -173,12 +205,18 @@ static void finish_tables(struct softdec *sd)
 	fb->info = xgrow(fb->info, &fb->cap_info, n, sizeof(*fb->info));
 	memset(fb->target, 0, n * sizeof(*fb->target));
 	memset(fb->info, 0, n * sizeof(*fb->info));
+	fb->nr_edge = 0;
 	for (size_t i = 0; i < sd->nr_tgt; i++) {
 		long idx = find_start(fb, sd->tgt[i]);
 
-		if (idx >= 0)
-			fb->target[idx] = 1;
+		if (idx < 0)
+			continue;
+		fb->target[idx] = 1;
+		fb->edge = xgrow(fb->edge, &fb->cap_edge, fb->nr_edge + 1, sizeof(*fb->edge));
+		fb->edge[fb->nr_edge++] = (struct edge){ .src = sd->tgt_src[i], .dst = (uint32_t)idx };
 	}
+	if (fb->nr_edge > 1)
+		qsort(fb->edge, fb->nr_edge, sizeof(*fb->edge), edge_cmp);
 }
 
 static void build_boundaries(struct softdec *sd, const struct softdec_func *fn)
@@ -460,6 +498,35 @@ static void analyse_mem(const cs_insn *in, int i, struct iinfo *ii)
 	ii->flags = (uint8_t)flags;
 }
 
+/* A general register capstone names, as an enum regs_x86 index; -1 for the high-byte registers
+ * (ah...) and anything else. */
+static int plain_reg(x86_reg r)
+{
+	if (r == X86_REG_AH || r == X86_REG_BH || r == X86_REG_CH || r == X86_REG_DH ||
+	    r == X86_REG_RIP || r == X86_REG_EIP)
+		return -1;
+	return reg_index(r);
+}
+
+/* cmp and test between registers, or a register and an immediate (AT&T order: the second
+ * operand is the one the first is subtracted from or and-ed with). */
+static void analyse_test(const cs_insn *in, struct iinfo *ii)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *b = &x->operands[0], *a = &x->operands[1];
+
+	if (x->op_count != 2 || a->type != X86_OP_REG || (a->size != 1 && a->size != 2 &&
+	    a->size != 4 && a->size != 8) || (ii->ra = (int8_t)plain_reg(a->reg)) < 0)
+		return;
+	if (b->type == X86_OP_REG && (ii->rb = (int8_t)plain_reg(b->reg)) < 0)
+		return;
+	if (b->type != X86_OP_REG && b->type != X86_OP_IMM)
+		return;
+	ii->imm = b->type == X86_OP_IMM ? b->imm : 0;
+	ii->width = a->size;
+	ii->test = in->id == X86_INS_CMP ? 1 : 2;
+}
+
 static void analyse(struct softdec *sd, const cs_insn *in, struct iinfo *ii)
 {
 	int mem = -1;
@@ -472,6 +539,10 @@ static void analyse(struct softdec *sd, const cs_insn *in, struct iinfo *ii)
 		ii->text = xasprintf("%s %s", in->mnemonic, in->op_str);
 	else
 		ii->text = xstrdup(in->mnemonic);
+	ii->id = (uint16_t)in->id;
+	ii->ra = ii->rb = -1;
+	if (in->id == X86_INS_CMP || in->id == X86_INS_TEST)
+		analyse_test(in, ii);
 	if (in->id == X86_INS_LEA || in->id == X86_INS_NOP)   /* address arithmetic, hints */
 		return;
 	mem = pick_mem_operand(in);
@@ -563,8 +634,158 @@ static uint64_t insn_address(const struct softdec *sd, const struct softdec_func
 	return fn->start + sd->fb->off[idx];
 }
 
+/* --- proving the path into a branch target ------------------------------------------------------ */
+
+/* The arithmetic flags a cmp or test leaves, from the sampled registers. */
+struct xflags {
+	int cf, zf, sf, of, pf;
+};
+
+static int eval_test(const struct iinfo *t, const struct softdec_regs *regs, struct xflags *f)
+{
+	unsigned int bits = t->width * 8u;
+	uint64_t mask = bits == 64 ? ~0ULL : (1ULL << bits) - 1, sign = 1ULL << (bits - 1);
+	uint64_t a, b, r;
+
+	if (reg_value(regs, t->ra, &a) || (t->rb >= 0 && reg_value(regs, t->rb, &b)))
+		return -1;
+	if (t->rb < 0)
+		b = (uint64_t)t->imm;
+	a &= mask;
+	b &= mask;
+	if (t->test == 2) {
+		r = a & b;
+		f->cf = f->of = 0;
+	} else {
+		r = (a - b) & mask;
+		f->cf = a < b;
+		f->of = !!((a ^ b) & (a ^ r) & sign);
+	}
+	f->zf = r == 0;
+	f->sf = !!(r & sign);
+	f->pf = !(__builtin_popcount((unsigned int)(r & 0xff)) & 1);
+	return 0;
+}
+
+/* Does conditional jump @id jump under @f? -1: not a flags condition this knows. */
+static int jcc_taken(unsigned int id, const struct xflags *f)
+{
+	switch (id) {
+	case X86_INS_JO: return f->of;
+	case X86_INS_JNO: return !f->of;
+	case X86_INS_JB: return f->cf;
+	case X86_INS_JAE: return !f->cf;
+	case X86_INS_JE: return f->zf;
+	case X86_INS_JNE: return !f->zf;
+	case X86_INS_JBE: return f->cf || f->zf;
+	case X86_INS_JA: return !f->cf && !f->zf;
+	case X86_INS_JS: return f->sf;
+	case X86_INS_JNS: return !f->sf;
+	case X86_INS_JP: return f->pf;
+	case X86_INS_JNP: return !f->pf;
+	case X86_INS_JL: return f->sf != f->of;
+	case X86_INS_JGE: return f->sf == f->of;
+	case X86_INS_JLE: return f->zf || f->sf != f->of;
+	case X86_INS_JG: return !f->zf && f->sf == f->of;
+	default: return -1;
+	}
+}
+
+/* Could the conditional jump at @c have been taken on a path to the sample, along which the
+ * registers in @w were written after it? 0 only when the sampled registers prove it was not:
+ * the cmp or test right before it reads registers nobody wrote since, and under their sampled
+ * values its condition is false. */
+static int jcc_possible(struct softdec *sd, const struct softdec_func *fn, long c, uint64_t w,
+			const struct softdec_regs *regs)
+{
+	const struct iinfo *j = info_at(sd, fn, c), *t;
+	struct xflags f;
+	int taken;
+
+	if (!j || c < 1 || sd->fb->target[c])
+		return 1;                /* the jump can be reached with other flags */
+	t = info_at(sd, fn, c - 1);
+	if (!t || !t->test || (w & (1ULL << t->ra)) || (t->rb >= 0 && (w & (1ULL << t->rb))) ||
+	    eval_test(t, regs, &f))
+		return 1;
+	taken = jcc_taken(j->id, &f);
+	return taken != 0;
+}
+
+/* Is there a way into instruction @b other than its branches: falling through from the
+ * instruction before it (padding nops after a jump or ret do not count), or entering the
+ * function there? */
+static int entered_otherwise(struct softdec *sd, const struct softdec_func *fn, long b)
+{
+	for (long k = b - 1; k >= 0; k--) {
+		const struct iinfo *ii = info_at(sd, fn, k);
+
+		if (!ii)
+			return 1;
+		if (ii->nofall)
+			return 0;
+		if (ii->id != X86_INS_NOP || sd->fb->target[k])
+			return 1;
+	}
+	return 1;                    /* the function's entry */
+}
+
+/* Could control have come into instruction @t (a branch target) by its edge @e, given the
+ * registers @w written between @t and the sample? Direct conditional jumps are judged by their
+ * condition; an unconditional jump by the one conditional jump its block is entered by. */
+static int edge_possible(struct softdec *sd, const struct softdec_func *fn, const struct edge *e,
+			 uint64_t w, const struct softdec_regs *regs)
+{
+	const struct iinfo *j = info_at(sd, fn, e->src), *ii;
+	const struct edge *in = NULL;
+	long b;
+
+	if (!j)
+		return 1;
+	if (j->id != X86_INS_JMP)
+		return jcc_taken(j->id, &(struct xflags){ 0 }) < 0 ? 1
+		       : jcc_possible(sd, fn, e->src, w, regs);
+	/* the jump's block: from the branch target or the instruction after a jump above it */
+	for (b = e->src; b > 0 && !sd->fb->target[b]; b--) {
+		if (!(ii = info_at(sd, fn, b - 1)) || ii->nofall)
+			break;
+		w |= ii->written;
+	}
+	if (!sd->fb->target[b] || entered_otherwise(sd, fn, b))
+		return 1;
+	for (size_t i = 0; i < sd->fb->nr_edge; i++)
+		if (sd->fb->edge[i].dst == (uint32_t)b) {
+			if (in)
+				return 1;        /* several ways in */
+			in = &sd->fb->edge[i];
+		}
+	if (!in || !(ii = info_at(sd, fn, in->src)) || ii->id == X86_INS_JMP ||
+	    jcc_taken(ii->id, &(struct xflags){ 0 }) < 0)
+		return 1;
+	return jcc_possible(sd, fn, in->src, w, regs);
+}
+
+/* The sample at or after branch target @t came by falling through into it: every branch to it
+ * is proven impossible by the sampled registers (@w: written between @t and the sample). */
+static int fell_through(struct softdec *sd, const struct softdec_func *fn, long t, uint64_t w,
+			const struct softdec_regs *regs)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < sd->fb->nr_edge; i++) {
+		const struct edge *e = &sd->fb->edge[i];
+
+		if (e->dst != (uint32_t)t)
+			continue;
+		any = 1;
+		if (edge_possible(sd, fn, e, w, regs))
+			return 0;
+	}
+	return any;
+}
+
 /* Rules 1 and 2: walk back from the IP over instructions that touch no memory, at most
- * max_back of them (1 when the IP is a branch target). Stop at one that cannot fall through,
+ * max_back of them (none when the IP is a branch target, 1 in trap mode). Stop at one that cannot fall through,
  * and do not step back over another branch target (control may have come from elsewhere).
  * Registers written by every instruction walked over count as clobbered. Returns 1 and fills
  * @out when an access was found. */
@@ -574,13 +795,20 @@ static int blame_before(struct softdec *sd, const struct softdec_func *fn, long 
 	uint64_t clobber = 0;
 	long max = sd->max_back;
 
-	if ((size_t)idx < sd->fb->nr && sd->fb->target[idx])
-		max = 1;         /* the IP is a branch target: only its fall-through predecessor */
+	/* The IP is a branch target: control may have come from the branch as well as from the
+	 * instruction before it. Nothing is blamed across it unless the sampled registers prove
+	 * every branch to it was not taken, except after a trap, which is taken right after the
+	 * instruction that made it. */
+	if ((size_t)idx < sd->fb->nr && sd->fb->target[idx] && !sd->trap &&
+	    !fell_through(sd, fn, idx, 0, regs))
+		max = 0;
+	if ((size_t)idx < sd->fb->nr && sd->fb->target[idx] && sd->trap)
+		max = 1;
 	for (long k = 1; k <= max && idx - k >= 0; k++) {
 		long j = idx - k;
 		const struct iinfo *ii;
 
-		if (k > 1 && sd->fb->target[j + 1])
+		if (k > 1 && sd->fb->target[j + 1] && !fell_through(sd, fn, j + 1, clobber, regs))
 			break;
 		ii = info_at(sd, fn, j);
 		if (!ii || ii->nofall)
@@ -614,7 +842,8 @@ int softdec_decode(struct softdec *sd, const struct softdec_func *fn, uint64_t i
 		describe(cur, ip, 0, regs, out);
 		return 0;
 	}
-	if (idx > 0)                       /* rule 4 */
+	/* rule 4; at a join (a branch target) the instruction before may not be what ran */
+	if (idx > 0 && !((size_t)idx < sd->fb->nr && sd->fb->target[idx] && cur))
 		prev = info_at(sd, fn, idx - 1);
 	if (prev) {
 		fill_insn(out, prev, insn_address(sd, fn, idx - 1));

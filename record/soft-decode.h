@@ -17,7 +17,15 @@
  *      an instruction that cannot fall through (jmp, ret, call: after those the instruction that
  *      retired last was elsewhere), and do not step back over a direct branch target (control
  *      may have arrived there from elsewhere). When the IP itself is a branch target (a loop
- *      head), only the instruction ending at it is considered.
+ *      head, the join after an if/else) nothing before it is blamed, unless the sampled
+ *      registers prove control fell through: every branch to it is a conditional jump right
+ *      after a cmp or test of registers that nothing wrote since, or an unconditional jump
+ *      ending a block entered only by such a conditional jump, and under the sampled values
+ *      each of those conditions is false (valkey's `if (i < MAX) used[i] -= n; else
+ *      atomic_sub(...)`: the else branch is entered only when i > MAX). Otherwise the
+ *      instruction that retired last is the one before the target or a branch to it, and
+ *      nothing says which: a store of the other branch would be charged to the wrong thread.
+ *      The same proof is asked before stepping back over a branch target further up.
  *   2. The first instruction on that walk that accesses memory (an explicit memory operand, or
  *      push/pop/...) is blamed; softdec_access.back says how many instructions before the IP it
  *      is. Its registers are those after it and every walked-over instruction executed: if any of
@@ -26,11 +34,12 @@
  *   3. Otherwise, if the IP's own instruction accesses memory, it is blamed (SOFTDEC_F_AT_IP,
  *      back 0). Its registers are those before it executes, so its address is always recoverable.
  *   4. Otherwise there is no access: reason SOFTDEC_NO_MEM, reported on the instruction before
- *      the IP (or the IP's own).
- * softdec_set_max_back(sd, 1) gives the plain "instruction before the IP" rule. That is also
- * the rule for hardware watchpoint hits: the debug trap is taken after the accessing instruction,
- * so the instruction ending at the trap IP is the access, and its kind tells a read-write
- * watchpoint's loads from its stores.
+ *      the IP (the IP's own when there is none, or when the IP is a branch target).
+ * softdec_set_max_back(sd, 1) gives the plain "instruction before the IP" rule. With
+ * softdec_set_trap(sd, 1) it is the rule for hardware watchpoint hits: the debug trap is taken
+ * right after the accessing instruction, so the instruction ending at the trap IP is the access
+ * even at a branch target (an access by a jump, call or ret itself is the exception: its trap
+ * IP is its target), and its kind tells a read-write watchpoint's loads from its stores.
  *
  * WHAT IS AN ACCESS. lea and nop have a memory operand but touch no memory (SOFTDEC_NO_MEM).
  * lock-prefixed instructions, xchg with memory, cmpxchg, cmpxchg8b/16b and xadd are atomic
@@ -113,6 +122,9 @@ void softdec_forget(struct softdec *sd);
 #define SOFTDEC_MAX_BACK_LIMIT 15
 /* How many instructions before the IP rule 1 may walk: 1..SOFTDEC_MAX_BACK_LIMIT (clamped). */
 void softdec_set_max_back(struct softdec *sd, unsigned int n);
+/* Trap mode (watchpoints): the sample was taken right after the access, so the instruction
+ * ending at the IP is blamed even when the IP is a branch target. Off by default. */
+void softdec_set_trap(struct softdec *sd, int on);
 
 /* Fill @regs from a PERF_SAMPLE_REGS_USER block: @mask is attr.sample_regs_user, @vals the
  * @nr values that follow the ABI word. -EINVAL when @nr differs from the bits in @mask or the

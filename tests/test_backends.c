@@ -345,6 +345,7 @@ static enum softdec_reason locate(const uint8_t *code, size_t len, uint64_t ip,
 
 	assert_int_equal(softdec_new(&sd), 0);
 	softdec_set_max_back(sd, 1);
+	softdec_set_trap(sd, 1);
 	assert_int_equal(softdec_decode(sd, &fn, ip, regs, &acc), 0);
 	r = watch_locate(&acc, word, wlen, addr);
 	softdec_free(sd);

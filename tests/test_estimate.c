@@ -326,6 +326,38 @@ static void test_estimate_read_after_join(void **state)
 	fx_free(f);
 }
 
+/* A single-producer ring whose head (buf1.a) and tail (buf1.b) share a line, as timer samples
+ * see it: each side's loads of the other's index stall and are sampled a hundred times, its own
+ * index's stores a few times. The line is both: the loads share bytes truly, the stores of
+ * different indexes falsely, and moving head and tail apart is the fix. Regression: the
+ * sources were weighed by sample counts, so the few sampled stores made the false part vanish
+ * and the ring was called TRUE SHARING. */
+static void test_estimate_ring_mixed(void **state)
+{
+	struct fx *f = fx_new(ESTIM_SOFT, 0);
+	const struct rm_finding *fd;
+
+	(void)state;
+	for (int i = 0; i < 100; i++) {
+		feed(f, 101, 0, DATA + 8, LD, 100, SOFTDEC_ADDR);      /* producer reads tail */
+		feed(f, 102, 1, DATA + 0, LD, 100, SOFTDEC_ADDR);      /* consumer reads head */
+		if (i % 20 == 0)
+			feed(f, 101, 0, DATA + 0, ST, 100, SOFTDEC_ADDR);  /* producer writes head */
+		if (i % 25 == 0)
+			feed(f, 102, 1, DATA + 8, ST, 100, SOFTDEC_ADDR);  /* consumer writes tail */
+	}
+	finish(f);
+	assert_int_equal(f->fs->nr, 1);
+	fd = &f->fs->f[0];
+	assert_int_equal(fd->verdict, RM_V_MIXED);
+	assert_true(fd->false_cost > 0 && fd->false_cost < fd->true_cost);
+	assert_non_null(strstr(fd->advice, "buf1.a (written by tid 101) and buf1.b (written by "
+				"tid 102) share a 64-byte line: put them on separate lines"));
+	assert_non_null(strstr(fd->advice, "inherent to the algorithm"));
+	assert_null(strstr(fd->advice, "besides, :"));
+	fx_free(f);
+}
+
 /* A sample without data_src and kind is of unknown kind: shown as a load, never a write. */
 static void test_estimate_unknown_kind(void **state)
 {
@@ -435,6 +467,41 @@ static void test_estimate_watch_transfers(void **state)
 	out = print_rotated(f);
 	assert_non_null(strstr(out, "transfers are lower bounds"));
 	free(out);
+	fx_free(f);
+}
+
+/* Watch: two threads writing neighbouring members, every access on one CPU (a busy machine ran
+ * them in turn): no transfer can happen, the line is not contended, and the report says why
+ * rather than "nothing to fix" (regression: corpus runs where the scheduler put both threads on
+ * one CPU reported a clean program). */
+static void test_estimate_watch_one_cpu(void **state)
+{
+	struct fx *f = fx_new(ESTIM_WATCH, 0);
+	char *out;
+
+	(void)state;
+	for (int i = 0; i < 50; i++) {
+		feed(f, 101, 0, DATA + 0, ST, 1, SOFTDEC_ADDR);
+		feed(f, 102, 0, DATA + 8, ST, 1, SOFTDEC_ADDR);
+	}
+	finish(f);
+	assert_int_equal(f->fs->nr, 0);
+	assert_int_equal(f->fs->nr_one_cpu_lines, 1);
+	out = print(f);
+	assert_non_null(strstr(out, "no contended cacheline seen, but 1 line several threads wrote "
+				"ran on one CPU only"));
+	free(out);
+	fx_free(f);
+	/* on two CPUs the same accesses are false sharing, and no note */
+	f = fx_new(ESTIM_WATCH, 0);
+	for (int i = 0; i < 50; i++) {
+		feed(f, 101, 0, DATA + 0, ST, 1, SOFTDEC_ADDR);
+		feed(f, 102, 1, DATA + 8, ST, 1, SOFTDEC_ADDR);
+	}
+	finish(f);
+	assert_int_equal(f->fs->nr, 1);
+	assert_int_equal(f->fs->f[0].verdict, RM_V_FALSE);
+	assert_int_equal(f->fs->nr_one_cpu_lines, 0);
 	fx_free(f);
 }
 
@@ -558,10 +625,12 @@ int main(void)
 		cmocka_unit_test(test_estimate_padded_none),
 		cmocka_unit_test(test_estimate_verdict_table),
 		cmocka_unit_test(test_estimate_read_after_join),
+		cmocka_unit_test(test_estimate_ring_mixed),
 		cmocka_unit_test(test_estimate_unrecovered_reasons),
 		cmocka_unit_test(test_estimate_unknown_kind),
 		cmocka_unit_test(test_estimate_watch_transfers),
 		cmocka_unit_test(test_estimate_watch_placed),
+		cmocka_unit_test(test_estimate_watch_one_cpu),
 		cmocka_unit_test(test_estimate_fix_text),
 		cmocka_unit_test(test_estimate_mixed_fix_text),
 		cmocka_unit_test(test_estimate_deterministic),

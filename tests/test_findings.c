@@ -179,6 +179,13 @@ static const struct verdict_case {
 	{ __LINE__, { { 1, 0, 0x400300, 32, ST, 5 }, { 2, 1, 0x400300, 40, ST, 5 },
 		      { 2, 1, 0x400300, 40, HITM, 5 } },
 	  RM_V_FALSE, 2, "offset 0x20 (written by tid 1) and offset 0x28 (written by tid 2) share" },
+	/* both threads write both members: stores to two members are no false sharing when the
+	 * same threads make them (regression: stores to two members, whoever made them, were
+	 * called false sharing) */
+	{ __LINE__, { { 1, 0, 0x400100, 0, ST, 5 }, { 1, 0, 0x400100, 8, ST, 5 },
+		      { 2, 1, 0x400200, 0, ST, 5 }, { 2, 1, 0x400200, 8, ST, 5 },
+		      { 2, 1, 0x400200, 0, HITM, 6 }, { 1, 0, 0x400100, 8, HITM, 6 } },
+	  RM_V_TRUE, 2, "the threads share these bytes" },
 	/* a counter both write, a neighbour a third thread writes */
 	{ __LINE__, { { 1, 0, 0x400100, 0, ST, 5 }, { 1, 0, 0x400100, 0, HITM, 5 },
 		      { 2, 1, 0x400200, 0, ST, 5 }, { 2, 1, 0x400200, 0, HITM, 5 },
@@ -209,6 +216,57 @@ static void test_findings_verdicts(void **state)
 				 rm_verdict_name(fd->verdict), fd->line[0]->nr_mem, fd->advice);
 		fx_close(&f);
 	}
+}
+
+/* A line that starts with an idle counter "ctr" and holds the per-thread array "arr" the threads
+ * fight over is a finding about arr, not about the line's first variable (regression: the
+ * corpus's valkey zmalloc was reported as total_active_threads, its used_memory_thread[] beside
+ * it being what the threads write). */
+static void test_findings_contended_object(void **state)
+{
+	static const char *const members[] = { "ctr", "arr[0]", "arr[1]" };
+	const struct rm_finding *fd;
+	struct fx f;
+	size_t i, k;
+
+	(void)state;
+	fx_open(&f);
+	add(&f, 3, 2, 0x400300, DATA, L1, 1);                 /* main reads ctr once */
+	add(&f, 1, 0, 0x400100, DATA + 8, ST, 5);
+	add(&f, 1, 0, 0x400100, DATA + 8, HITM, 4);
+	add(&f, 2, 1, 0x400200, DATA + 16, ST, 6);
+	add(&f, 2, 1, 0x400200, DATA + 16, HITM, 3);
+	cltab_finish(f.t);
+	{
+		struct cltab_line *const *ln;
+		size_t nr;
+
+		ln = cltab_lines(f.t, &nr);
+		f.rm = rm_from_cltab(f.t, CLTAB_DISPLAY_TOT, ln, nr);
+	}
+	for (i = 0; i < f.rm->nr_line; i++) {
+		struct rm_line *l = &f.rm->line[i];
+
+		l->what = "ctr (long, 8 bytes), arr (long[2], 16 bytes)";
+		l->object = "ctr";
+		for (k = 0; k < l->nr_row; k++) {
+			struct rm_row *r = &l->row[k];
+
+			r->member = r->offset < 24 ? members[r->offset / 8] : NULL;
+			r->data = r->member ? r->member : "[unknown]";
+			r->object = r->offset < 8 ? "ctr" : "arr";
+			r->object_what = r->offset < 8 ? "ctr (long, 8 bytes)" : "arr (long[2], 16 bytes)";
+		}
+	}
+	rm_judge(f.rm);
+	f.fs = rm_findings_build(f.rm);
+	assert_int_equal(f.fs->nr, 1);
+	fd = &f.fs->f[0];
+	assert_int_equal(fd->verdict, RM_V_FALSE);
+	assert_string_equal(fd->object, "arr");
+	assert_string_equal(fd->what, "arr (long[2], 16 bytes), ctr (long, 8 bytes)");
+	assert_non_null(strstr(fd->advice, "arr[0]"));
+	fx_close(&f);
 }
 
 static void test_findings_members(void **state)
@@ -491,6 +549,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_findings_verdicts),
+		cmocka_unit_test(test_findings_contended_object),
 		cmocka_unit_test(test_findings_members),
 		cmocka_unit_test(test_findings_what),
 		cmocka_unit_test(test_findings_top),

@@ -53,6 +53,23 @@ static const uint8_t loop_fn[] = {
 	0xc3,                                      /* 40101c ret */
 };
 
+/* The join point of issue "Verdicts you can trust" item 1, as gcc -O0 writes
+ * `if (id == 0) A.x++; else A.y++;` in a loop (A at 0x4040 when this code is at 0x1184):
+ * both branches end at the loop latch at +0x2d, one by falling through, one by a jmp. */
+static const uint8_t join_fn[] = {
+	0x48, 0x83, 0x7d, 0xf0, 0x00,              /* +00 cmpq $0x0,-0x10(%rbp) */
+	0x75, 0x14,                                /* +05 jne +1b */
+	0x48, 0x8b, 0x05, 0xae, 0x2e, 0x00, 0x00,  /* +07 mov A(%rip),%rax */
+	0x48, 0x83, 0xc0, 0x01,                    /* +0e add $0x1,%rax */
+	0x48, 0x89, 0x05, 0xa3, 0x2e, 0x00, 0x00,  /* +12 mov %rax,A(%rip) */
+	0xeb, 0x12,                                /* +19 jmp +2d */
+	0x48, 0x8b, 0x05, 0xa2, 0x2e, 0x00, 0x00,  /* +1b mov A+8(%rip),%rax */
+	0x48, 0x83, 0xc0, 0x01,                    /* +22 add $0x1,%rax */
+	0x48, 0x89, 0x05, 0x97, 0x2e, 0x00, 0x00,  /* +26 mov %rax,A+8(%rip) */
+	0x83, 0x45, 0xfc, 0x01,                    /* +2d addl $0x1,-0x4(%rbp)   (the latch) */
+	0x90,
+};
+
 struct row {
 	int line;
 	const uint8_t *code;
@@ -71,6 +88,7 @@ struct row {
 
 #define CODE(...) .code = (const uint8_t[]){__VA_ARGS__}, .len = sizeof((const uint8_t[]){__VA_ARGS__})
 #define LOOP .code = loop_fn, .len = sizeof(loop_fn)
+#define JOIN .code = join_fn, .len = sizeof(join_fn)
 #define ADD_RCX 0x48, 0x83, 0xc1, 0x01   /* add $0x1,%rcx */
 
 static const struct row rows[] = {
@@ -177,6 +195,16 @@ static const struct row rows[] = {
 	{ __LINE__, CODE(0x48, 0x8b, 0x32, ADD_RCX, ADD_RCX, 0x75, 0xf6, 0x90),
 	  .ip = 11, .insn = 7, .back = 1,   /* mov (%rdx),%rsi; L: add; add; [IP] jne L: stop at L */
 	  .reason = SOFTDEC_NO_MEM },
+	/* a join point: a sample at the latch is not charged to A.y's store before it (thread 0
+	 * arrives by the jmp from A.x's branch); the latch's own access is blamed (rule 3) */
+	{ __LINE__, JOIN, .ip = 0x2d, .insn = 0x2d, .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE,
+	  .size = 4, .addr = BP - 4, .flags = SOFTDEC_F_AT_IP | SOFTDEC_F_RMW },
+	/* one instruction later, the latch itself is what ran */
+	{ __LINE__, JOIN, .ip = 0x31, .insn = 0x2d, .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE,
+	  .size = 4, .addr = BP - 4, .flags = SOFTDEC_F_RMW },
+	/* inside a branch, the store before the IP is blamed as ever */
+	{ __LINE__, JOIN, .ip = 0x19, .insn = 0x12, .reason = SOFTDEC_ADDR_RIP, .kind = SOFTDEC_STORE,
+	  .size = 8, .addr = S + 0x19 + 0x2ea3 },
 	/* where the IP is */
 	{ __LINE__, CODE(0x06, 0x90), .ip = 1, .reason = SOFTDEC_DECODE_FAILED },  /* 06: invalid in 64-bit */
 	{ __LINE__, CODE(0x48, 0x8b, 0x08, 0x06), .ip = 3,          /* the load before bad bytes is found */
@@ -304,6 +332,121 @@ static void test_softdecode_max_back(void **state)
 	softdec_set_max_back(sd, 1000);                                       /* clamped to 15 */
 	assert_int_equal(softdec_decode(sd, &fn, S + 0x19, &regs, &acc), 0);
 	assert_int_equal(acc.back, 2);
+	softdec_free(sd);
+}
+
+/* Valkey's zfree as gcc -O2 writes it (tests/real/third_party/valkey, at 0x1436):
+ * `if (thread_index < MAX_THREADS_NUM) used_memory_thread[thread_index] -= size; else
+ * atomicDecr(used_memory_for_additional_threads, size);` both branches join at +0x20. The
+ * other branch is entered only by `jg` after `cmp $0x13,%edx`, and nothing on it writes edx:
+ * a sample with edx <= 19 cannot have come that way, so the store before the join is blamed. */
+static const uint8_t zfree_fn[] = {
+	0x64, 0x8b, 0x14, 0x25, 0xfc, 0xff, 0xff, 0xff,  /* +00 mov %fs:0xfffffffffffffffc,%edx */
+	0x83, 0xfa, 0xff,                          /* +08 cmp $0xffffffff,%edx */
+	0x74, 0x3d,                                /* +0b je +4a */
+	0x83, 0xfa, 0x13,                          /* +0d cmp $0x13,%edx */
+	0x7f, 0x58,                                /* +10 jg +6a */
+	0x48, 0x8d, 0x0d, 0xb9, 0x3c, 0x00, 0x00,  /* +12 lea used_memory_thread(%rip),%rcx */
+	0x48, 0x63, 0xd2,                          /* +19 movslq %edx,%rdx */
+	0x48, 0x29, 0x04, 0xd1,                    /* +1c sub %rax,(%rcx,%rdx,8) */
+	0x48, 0x89, 0xdf,                          /* +20 mov %rbx,%rdi   (the join) */
+	0x48, 0x8b, 0x5d, 0xf8,                    /* +23 mov -0x8(%rbp),%rbx */
+	0xc9,                                      /* +27 leave */
+	0xe9, 0xcd, 0xfb, 0xff, 0xff,              /* +28 jmp free@plt (outside) */
+	0x0f, 0x1f, 0x44, 0x00, 0x00,              /* +2d nopl */
+	0xba, 0x9c, 0x01, 0x00, 0x00,              /* +32 mov $0x19c,%edx */
+	0x48, 0x8d, 0x35, 0x64, 0x1c, 0x00, 0x00,  /* +37 lea (%rip),%rsi */
+	0x48, 0x8d, 0x3d, 0x97, 0x1c, 0x00, 0x00,  /* +3e lea (%rip),%rdi */
+	0xe8, 0x40, 0xff, 0xff, 0xff,              /* +45 call _serverAssert (outside) */
+	0xba, 0x01, 0x00, 0x00, 0x00,              /* +4a mov $0x1,%edx */
+	0xf0, 0x0f, 0xc1, 0x15, 0x73, 0x3c, 0x00, 0x00,  /* +4f lock xadd %edx,(%rip) */
+	0x64, 0x89, 0x14, 0x25, 0xfc, 0xff, 0xff, 0xff,  /* +57 mov %edx,%fs:0xfffffffffffffffc */
+	0xeb, 0xac,                                /* +5f jmp +0d */
+	0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00,  /* +61 nopw (padding) */
+	0xf0, 0x48, 0x29, 0x05, 0x50, 0x3c, 0x00, 0x00,  /* +6a lock sub %rax,(%rip) */
+	0xeb, 0xac,                                /* +72 jmp +20 */
+};
+
+/* cmp $0x5,%rsi; je +9; mov %rax,(%rdi); [+9] nop; nop: a direct conditional jump to the join */
+static const uint8_t jcc_join_fn[] = { 0x48, 0x83, 0xfe, 0x05, 0x74, 0x03, 0x48, 0x89, 0x07,
+				       0x90, 0x90 };
+
+/* A join is crossed only when the sampled registers prove no branch into it was taken. */
+static void test_softdecode_join_proof(void **state)
+{
+	struct softdec_func zf = { .code = zfree_fn, .len = sizeof(zfree_fn), .start = S };
+	struct softdec_func jj = { .code = jcc_join_fn, .len = sizeof(jcc_join_fn), .start = S };
+	struct softdec_regs regs;
+	struct softdec_access acc;
+	struct softdec *sd;
+
+	(void)state;
+	assert_int_equal(softdec_new(&sd), 0);
+	std_regs(&regs, 0);
+	regs.val[REGS_X86_DX] = 1;                 /* thread index 1: the jg was not taken */
+	assert_int_equal(softdec_decode(sd, &zf, S + 0x20, &regs, &acc), 0);
+	assert_int_equal(acc.insn_addr, S + 0x1c);
+	assert_int_equal(acc.kind, SOFTDEC_STORE);
+	assert_int_equal(acc.reason, SOFTDEC_ADDR);
+	assert_int_equal(acc.addr, CX + 8);
+	/* one instruction later: over the join as well */
+	assert_int_equal(softdec_decode(sd, &zf, S + 0x23, &regs, &acc), 0);
+	assert_int_equal(acc.insn_addr, S + 0x1c);
+	assert_int_equal(acc.back, 2);
+	/* index 25: the other branch is possible, nothing is blamed across the join */
+	regs.val[REGS_X86_DX] = 25;
+	assert_int_equal(softdec_decode(sd, &zf, S + 0x20, &regs, &acc), 0);
+	assert_int_equal(acc.reason, SOFTDEC_NO_MEM);
+	assert_int_equal(acc.insn_addr, S + 0x20);
+	/* edx not sampled: nothing proven */
+	regs.val[REGS_X86_DX] = 1;
+	regs.mask &= ~(1ULL << REGS_X86_DX);
+	assert_int_equal(softdec_decode(sd, &zf, S + 0x20, &regs, &acc), 0);
+	assert_int_equal(acc.reason, SOFTDEC_NO_MEM);
+	/* a conditional jump straight to the join: rsi 5 may have jumped, rsi 6 did not */
+	std_regs(&regs, 0);
+	assert_int_equal(softdec_decode(sd, &jj, S + 9, &regs, &acc), 0);
+	assert_int_equal(acc.reason, SOFTDEC_NO_MEM);
+	regs.val[REGS_X86_SI] = 6;
+	assert_int_equal(softdec_decode(sd, &jj, S + 9, &regs, &acc), 0);
+	assert_int_equal(acc.insn_addr, S + 6);
+	assert_int_equal(acc.kind, SOFTDEC_STORE);
+	assert_int_equal(acc.addr, DI);
+	/* the -O0 join of the issue: the other branch ends in a jmp from a block entered by falling
+	 * through a jne, no register proves anything */
+	{
+		struct softdec_func jf = { .code = join_fn, .len = sizeof(join_fn), .start = S };
+
+		for (uint64_t v = 0; v < 2; v++) {
+			regs.val[REGS_X86_AX] = v;
+			assert_int_equal(softdec_decode(sd, &jf, S + 0x2d, &regs, &acc), 0);
+			assert_int_equal(acc.insn_addr, S + 0x2d);
+		}
+	}
+	softdec_free(sd);
+}
+
+/* Trap mode (watchpoints): the trap comes right after the access, so at the join the store of
+ * the branch that fell through is the access, branch target or not. */
+static void test_softdecode_trap(void **state)
+{
+	struct softdec_func fn = { .code = join_fn, .len = sizeof(join_fn), .start = S };
+	struct softdec_regs regs;
+	struct softdec_access acc;
+	struct softdec *sd;
+
+	(void)state;
+	std_regs(&regs, 0);
+	assert_int_equal(softdec_new(&sd), 0);
+	softdec_set_max_back(sd, 1);
+	assert_int_equal(softdec_decode(sd, &fn, S + 0x2d, &regs, &acc), 0);
+	assert_int_equal(acc.insn_addr, S + 0x2d);          /* not in trap mode: the latch */
+	softdec_set_trap(sd, 1);
+	assert_int_equal(softdec_decode(sd, &fn, S + 0x2d, &regs, &acc), 0);
+	assert_int_equal(acc.insn_addr, S + 0x26);
+	assert_int_equal(acc.kind, SOFTDEC_STORE);
+	assert_int_equal(acc.reason, SOFTDEC_ADDR_RIP);
+	assert_int_equal(acc.addr, S + 0x2d + 0x2e97);
 	softdec_free(sd);
 }
 
@@ -437,6 +580,8 @@ int main(void)
 		cmocka_unit_test(test_softdecode_rows),
 		cmocka_unit_test(test_softdecode_cache),
 		cmocka_unit_test(test_softdecode_max_back),
+		cmocka_unit_test(test_softdecode_trap),
+		cmocka_unit_test(test_softdecode_join_proof),
 		cmocka_unit_test(test_softdecode_random),
 		cmocka_unit_test(test_softdecode_regs_unpack),
 		cmocka_unit_test(test_softdecode_data_src),

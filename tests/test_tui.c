@@ -806,7 +806,7 @@ static void test_tui_soft(void **state)
 	assert_int_equal(sel_addr(f), LINE(3));
 	draw(f, &g, 30, 110);
 	assert_non_null(strstr(g.text[0], "Estimated Cache Line Table"));
-	assert_non_null(strstr(g.text[0], "1 contended lines"));
+	assert_non_null(strstr(g.text[0], "1 contended line,"));
 	assert_non_null(strstr(g.text[3], "tui_fx_lines"));
 	{
 		struct tui_buf b = { 0 };

@@ -96,9 +96,10 @@ void tui_draw_list(struct tui_ctx *c)
 			 tui_sort_name(m, v->sort), cltv_display_name(v->display),
 			 v->coalesce_name, m->path ? m->path : "");
 	else
-		tui_rowf(c, 0, TUI_ATTR_TITLE, " %s (%zu %slines, sorted on %s)  %s",
+		tui_rowf(c, 0, TUI_ATTR_TITLE, " %s (%zu %sline%s, sorted on %s)  %s",
 			 tui_list_title(m), v->nr_line, m->rm->nr_line < m->rm->nr_all_lines ?
-			 "contended " : "", tui_sort_name(m, v->sort), m->path ? m->path : "");
+			 "contended " : "", v->nr_line == 1 ? "" : "s", tui_sort_name(m, v->sort),
+			 m->path ? m->path : "");
 	tui_list_header(c, 1);
 	for (r = 0; r < h; r++) {
 		size_t idx = v->list.top + (size_t)r;

@@ -191,6 +191,9 @@ static size_t tui_estim_stats(const struct tui_model *m, size_t row, struct tui_
 		     (unsigned long long)t->placed[ESTIM_PLACED_WORD]);
 	LINE("  %-34s: %zu (%zu contended)", "Cachelines touched", m->rm->nr_all_lines,
 	     m->fs->nr_contended_lines);
+	if (m->fs->nr_one_cpu_lines)
+		LINE("  %-34s: %zu (several threads, one CPU: nothing could be seen)",
+		     "Lines shared on one CPU", m->fs->nr_one_cpu_lines);
 	LINE("  %-34s: %llu records, %llu samples, %llu throttled", "Lost",
 	     (unsigned long long)t->lost_records, (unsigned long long)t->lost_samples,
 	     (unsigned long long)t->throttle);

@@ -155,6 +155,8 @@ static void statistics(struct jw *w, const struct report_session *s)
 		jw_aend(w);
 	}
 	jw_u64(w, "contended_lines", s->fs->nr_contended_lines);
+	if (s->kind == RM_WATCH)
+		jw_u64(w, "one_cpu_lines", s->fs->nr_one_cpu_lines);
 	jw_end(w);
 }
 

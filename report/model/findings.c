@@ -165,23 +165,41 @@ static void wmap_free(struct wmap *w)
 /* A source is a write of another thread: of the same member (true; and when the touch writes,
  * the other thread's reads of it too), or of a member the touching thread does not write itself
  * (false: a member both write is shared truly, and moving the touched one away would leave the
- * misses on it). */
+ * misses on it). PMU and watch sources weigh their access counts (event-based samples, every
+ * access). Soft samples are timer samples: a thread's count at a site is the time it stalled
+ * there, and stores retire without stalling, so counts would weigh a reader's loads against a
+ * writer's few sampled stores. There each distinct source (thread, member, reads or writes)
+ * weighs 1. */
 static void split_touch(const struct rm_model *m, struct rm_line *l, const size_t *tm,
-			const struct wmap *w, size_t i)
+			const struct wmap *w, size_t i, uint8_t *seen)
 {
 	const struct rm_touch *a = &l->touch[i];
 	size_t ta = w->touch_thr[i], j;
 	double tsrc = 0, fsrc = 0, c;
+	int soft = m->kind == RM_SOFT;
 
+	if (soft)
+		memset(seen, 0, w->nr_thr * (l->nr_mem ? l->nr_mem : 1) * 2);
 	for (j = 0; j < l->nr_touch; j++) {
 		const struct rm_touch *b = &l->touch[j];
+		size_t at = (w->touch_thr[j] * l->nr_mem + tm[j]) * 2;
+		double wr = (double)touch_writes(m, b), rd = (double)b->reads;
 
 		if (b->thread == a->thread || !concurrent(a, b))
 			continue;
-		if (tm[j] == tm[i])
-			tsrc += (double)touch_writes(m, b) + (touch_writes_any(a) ? (double)b->reads : 0);
-		else if (!w->writes[ta * l->nr_mem + tm[j]])
-			fsrc += (double)touch_writes(m, b);
+		if (soft) {              /* once per thread, member and kind */
+			wr = wr > 0 && !seen[at] ? 1 : 0;
+			rd = rd > 0 && !seen[at + 1] ? 1 : 0;
+		}
+		if (tm[j] == tm[i]) {
+			tsrc += wr + (touch_writes_any(a) ? rd : 0);
+			if (soft)
+				seen[at] |= wr > 0, seen[at + 1] |= touch_writes_any(a) && rd > 0;
+		} else if (!w->writes[ta * l->nr_mem + tm[j]]) {
+			fsrc += wr;
+			if (soft)
+				seen[at] |= wr > 0;
+		}
 	}
 	if (tsrc + fsrc <= 0 || a->cost <= 0)
 		return;
@@ -190,15 +208,90 @@ static void split_touch(const struct rm_model *m, struct rm_line *l, const size_
 	l->mem[tm[i]].false_cost += c * fsrc / (tsrc + fsrc);
 }
 
-static enum rm_verdict verdict_of(double t, double f)
+/* Some touch of the line knows when it happened: sources are paired by time (split_touch). */
+static int times_known(const struct rm_line *l)
 {
-	double all = t + f;
+	for (size_t i = 0; i < l->nr_touch; i++)
+		if (l->touch[i].t_last)
+			return 1;
+	return 0;
+}
+
+/* split_touch() for every touch at once when no time is known (PMU samples: every source is
+ * concurrent, and sources weigh their counts), in time linear in the touches: per member the
+ * writes and reads of every thread (W, R) and of each thread (w, r), per thread the writes of
+ * the members it does not write (F). A touch of thread t on member m then has
+ *   true sources  W[m] - w[t][m]  (+ R[m] - r[t][m] when it writes)
+ *   false sources F[t] - (t writes m ? 0 : W[m])    (only members t does not write count) */
+static void split_all(const struct rm_model *m, struct rm_line *l, const size_t *tm,
+		      const struct wmap *w)
+{
+	size_t nm = l->nr_mem ? l->nr_mem : 1, nt = w->nr_thr, i, t, k;
+	double *tw = xcalloc(nt * nm * 2 + nm * 2 + nt, sizeof(*tw));
+	double *tr = tw + nt * nm, *W = tr + nt * nm, *R = W + nm, *F = R + nm;
+
+	for (i = 0; i < l->nr_touch; i++) {
+		const struct rm_touch *a = &l->touch[i];
+		size_t at = w->touch_thr[i] * nm + tm[i];
+
+		tw[at] += (double)touch_writes(m, a);
+		tr[at] += (double)a->reads;
+		W[tm[i]] += (double)touch_writes(m, a);
+		R[tm[i]] += (double)a->reads;
+	}
+	for (t = 0; t < nt; t++)
+		for (k = 0; k < l->nr_mem; k++)
+			if (!w->writes[t * l->nr_mem + k])
+				F[t] += W[k];
+	for (i = 0; i < l->nr_touch; i++) {
+		const struct rm_touch *a = &l->touch[i];
+		size_t ta = w->touch_thr[i], at = ta * nm + tm[i];
+		double tsrc = W[tm[i]] - tw[at] + (touch_writes_any(a) ? R[tm[i]] - tr[at] : 0);
+		double fsrc = F[ta] - (w->writes[ta * l->nr_mem + tm[i]] ? 0 : W[tm[i]]);
+
+		if (tsrc < 0)
+			tsrc = 0;            /* rounding */
+		if (fsrc < 0)
+			fsrc = 0;
+		if (tsrc + fsrc <= 0 || a->cost <= 0)
+			continue;
+		l->mem[tm[i]].true_cost += a->cost * tsrc / (tsrc + fsrc);
+		l->mem[tm[i]].false_cost += a->cost * fsrc / (tsrc + fsrc);
+	}
+	free(tw);
+}
+
+static enum rm_verdict verdict_of(const struct rm_model *m, double t, double f)
+{
+	double all = t + f, floor = m->kind == RM_SOFT ? RM_MIXED_SHARE_SOFT : RM_MIXED_SHARE;
 
 	if (all <= 0)
 		return RM_V_NONE;
-	if (t >= all * RM_MIXED_SHARE && f >= all * RM_MIXED_SHARE)
+	if (t >= all * floor && f >= all * floor)
 		return RM_V_MIXED;
 	return t > f ? RM_V_TRUE : RM_V_FALSE;
+}
+
+/* The line's object is the one its contention is on: the variable of its most contended member
+ * (a line holding a counter and the per-thread array the threads fight over is the array's). */
+static void contended_object(struct rm_line *l)
+{
+	const struct rm_member *best = NULL;
+	const struct rm_row *r;
+	size_t i;
+
+	for (i = 0; i < l->nr_mem; i++) {
+		const struct rm_member *mb = &l->mem[i];
+		double c = mb->true_cost + mb->false_cost;
+
+		if (c > 0 && (!best || c > best->true_cost + best->false_cost))
+			best = mb;
+	}
+	r = best ? (best->writer_row ? best->writer_row : best->reader_row) : NULL;
+	if (r && r->object) {
+		l->object = r->object;
+		l->object_what = r->object_what;
+	}
 }
 
 static void judge_line(const struct rm_model *m, struct rm_line *l)
@@ -206,6 +299,7 @@ static void judge_line(const struct rm_model *m, struct rm_line *l)
 	size_t *tm = xcalloc(l->nr_touch ? l->nr_touch : 1, sizeof(*tm));
 	struct wmap w;
 	double conflict;
+	uint8_t *seen;
 	size_t i;
 
 	for (i = 0; i < l->nr_mem; i++) {
@@ -216,8 +310,14 @@ static void judge_line(const struct rm_model *m, struct rm_line *l)
 	build_members(l, tm);
 	sum_members(m, l, tm);
 	wmap_build(&w, l, tm);
-	for (i = 0; i < l->nr_touch; i++)
-		split_touch(m, l, tm, &w, i);
+	if (!times_known(l)) {
+		split_all(m, l, tm, &w);
+	} else {
+		seen = xcalloc(w.nr_thr * (l->nr_mem ? l->nr_mem : 1) * 2, 1);
+		for (i = 0; i < l->nr_touch; i++)
+			split_touch(m, l, tm, &w, i, seen);
+		free(seen);
+	}
 	wmap_free(&w);
 	l->true_cost = l->false_cost = 0;
 	for (i = 0; i < l->nr_mem; i++) {
@@ -225,7 +325,8 @@ static void judge_line(const struct rm_model *m, struct rm_line *l)
 		l->false_cost += l->mem[i].false_cost;
 	}
 	conflict = l->true_cost + l->false_cost;
-	l->verdict = verdict_of(l->true_cost, l->false_cost);
+	l->verdict = verdict_of(m, l->true_cost, l->false_cost);
+	contended_object(l);
 	switch (m->kind) {
 	case RM_PMU:
 		if (l->verdict == RM_V_NONE && l->cost > 0)
@@ -243,12 +344,36 @@ static void judge_line(const struct rm_model *m, struct rm_line *l)
 	free(tm);
 }
 
+/* Several threads on the line, one of them writing, and a single CPU for all of it. */
+static int one_cpu_sharing(const struct rm_line *l)
+{
+	const struct maps_thread *first = NULL;
+	int others = 0, writes = 0;
+	size_t i;
+
+	if (l->nr_cpus != 1)
+		return 0;
+	for (i = 0; i < l->nr_touch; i++) {
+		const struct rm_touch *t = &l->touch[i];
+
+		if (!first)
+			first = t->thread;
+		others |= t->thread != first;
+		writes |= touch_writes_any(t);
+	}
+	return others && writes;
+}
+
 void rm_judge(struct rm_model *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->nr_line; i++)
+	m->nr_one_cpu_lines = 0;
+	for (i = 0; i < m->nr_line; i++) {
 		judge_line(m, &m->line[i]);
+		m->nr_one_cpu_lines += m->kind == RM_WATCH && m->line[i].verdict == RM_V_NONE &&
+				       one_cpu_sharing(&m->line[i]);
+	}
 }
 
 /* --- text ------------------------------------------------------------------------------------------ */
@@ -435,9 +560,24 @@ static size_t advice_true(const struct rm_line *l, int mixed, char *buf, size_t 
 	return len;
 }
 
+/* The finding's line with the most false (@false_part) or true contention: the parts of a
+ * finding over several lines may lie on different lines. */
+static const struct rm_line *line_most(const struct rm_finding *f, int false_part)
+{
+	const struct rm_line *best = f->line[0];
+	size_t i;
+
+	for (i = 1; i < f->nr_line; i++) {
+		const struct rm_line *l = f->line[i];
+
+		if (false_part ? l->false_cost > best->false_cost : l->true_cost > best->true_cost)
+			best = l;
+	}
+	return best;
+}
+
 static void write_advice(const struct rm_model *m, struct rm_finding *f)
 {
-	const struct rm_line *l = f->line[0];
 	char *buf = f->advice;
 	size_t n = sizeof(f->advice), len = 0;
 	char tmp[160];
@@ -445,15 +585,15 @@ static void write_advice(const struct rm_model *m, struct rm_finding *f)
 	buf[0] = 0;
 	switch (f->verdict) {
 	case RM_V_FALSE:
-		advice_false(m, f, l, buf, n, len);
+		advice_false(m, f, line_most(f, 1), buf, n, len);
 		break;
 	case RM_V_TRUE:
-		advice_true(l, 0, buf, n, len);
+		advice_true(line_most(f, 0), 0, buf, n, len);
 		break;
 	case RM_V_MIXED:
-		len = advice_false(m, f, l, buf, n, len);
+		len = advice_false(m, f, line_most(f, 1), buf, n, len);
 		len = append(buf, n, len, "%s", "; besides, ");
-		advice_true(l, 1, buf, n, len);
+		advice_true(line_most(f, 0), 1, buf, n, len);
 		break;
 	case RM_V_UNCLEAR:
 		snprintf(tmp, sizeof(tmp), "%s", m->cost_unit ? m->cost_unit : "HITMs");
@@ -543,12 +683,36 @@ static int is_array(const struct rm_finding *f)
 	return 0;
 }
 
+/* The heading: its costliest line's data, the contended object first. */
+static void finding_what(struct rm_finding *f)
+{
+	const struct rm_line *l = f->line[0];
+	const char *all = l->what, *one = l->object_what, *at;
+	size_t n;
+
+	f->what = all ? all : f->addr;
+	if (!one || !*one || !all || !strncmp(all, one, strlen(one)))
+		return;
+	n = strlen(one);
+	at = strstr(all, one);
+	if (at && at[n] && strncmp(at + n, ", ", 2))
+		at = NULL;               /* a longer name that starts alike */
+	if (!at)
+		snprintf(f->what_buf, sizeof(f->what_buf), "%s, %s", one, all);
+	else              /* "a, ONE, b" -> "ONE, a, b" */
+		snprintf(f->what_buf, sizeof(f->what_buf), "%s, %.*s%s", one,
+			 (int)(at - all - 2 > 0 ? at - all - 2 : 0), all,
+			 at[n] ? at + n : "");
+	f->what = f->what_buf;
+}
+
 struct rm_findings *rm_findings_build(struct rm_model *m)
 {
 	struct rm_findings *fs = xcalloc(1, sizeof(*fs));
 	size_t i, k;
 
 	fs->f = xcalloc(m->nr_line ? m->nr_line : 1, sizeof(*fs->f));
+	fs->nr_one_cpu_lines = m->nr_one_cpu_lines;
 	for (i = 0; i < m->nr_line; i++) {
 		struct rm_line *l = &m->line[i];
 		const char *obj = l->object;
@@ -580,19 +744,20 @@ struct rm_findings *rm_findings_build(struct rm_model *m)
 		qsort(f->line, f->nr_line, sizeof(*f->line), line_conflict_cmp);
 		for (i = 0; i < f->nr_line; i++)
 			unclear &= f->line[i]->verdict == RM_V_UNCLEAR;
-		f->verdict = unclear ? RM_V_UNCLEAR : verdict_of(f->true_cost, f->false_cost);
+		f->verdict = unclear ? RM_V_UNCLEAR : verdict_of(m, f->true_cost, f->false_cost);
 		if (f->verdict == RM_V_NONE)
 			f->verdict = f->line[0]->verdict;
 		snprintf(f->addr, sizeof(f->addr), "0x%llx", (unsigned long long)f->line[0]->addr);
-		f->what = f->line[0]->what ? f->line[0]->what : f->addr;
-		if (!f->object)
-			f->object = f->what;
 		f->share = m->total_cost > 0 ? 100.0 * finding_weight(f) / m->total_cost : 0;
 		f->gain = m->total_cost > 0 ? 100.0 * f->false_cost / m->total_cost : 0;
 		f->array = is_array(f);
 	}
 	qsort(fs->f, fs->nr, sizeof(*fs->f), finding_cmp);
 	for (k = 0; k < fs->nr; k++) {
+		/* after the sort: these may point into the finding itself */
+		finding_what(&fs->f[k]);
+		if (!fs->f[k].object)
+			fs->f[k].object = fs->f[k].what;
 		write_advice(m, &fs->f[k]);
 		for (i = 0; i < fs->f[k].nr_line; i++)
 			((struct rm_line *)fs->f[k].line[i])->finding = &fs->f[k];

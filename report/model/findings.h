@@ -14,10 +14,11 @@
  *   PMU    the HITMs (or peer snoops) of its loads: every one is a transfer;
  *   watch  the transfers the coherence model charged to it;
  *   soft   its sampled time; a source counts only when its samples overlap the touch's in time
- *          (a final read after a join is no contention).
- * A line is FALSE SHARING when its false part is 90% or more of its contention, TRUE SHARING
- * when its true part is, TRUE+FALSE when both are 10% or more; NOT CONTENDED when its contention
- * is negligible (soft: under 1% of the line's time; watch: under 1 transfer per 1000 accesses;
+ *          (a final read after a join is no contention), and each distinct source (thread,
+ *          member, reads or writes) weighs 1: timer samples count stall time, not accesses.
+ * A line is TRUE+FALSE when both parts are RM_MIXED_SHARE (10%; soft: 1%) of its contention or
+ * more, else FALSE or TRUE SHARING by the larger part; NOT CONTENDED when its contention is
+ * negligible (soft: under 1% of the line's time; watch: under 1 transfer per 1000 accesses;
  * PMU: none), and UNCLEAR on PMU lines with HITMs whose writers were never sampled.
  *
  * FINDINGS group the contended lines by data object (the variable, or the heap memory and the
@@ -35,7 +36,14 @@
 
 #include "report/model/model.h"
 
-#define RM_MIXED_SHARE 0.10      /* the minority part makes a line TRUE+FALSE from this share */
+/* The minority part makes a line TRUE+FALSE from this share of its contention. A line can be
+ * both (the rule above is about which threads touch which bytes); the floor keeps a few stray
+ * samples from adding a label. Soft data gets a lower floor: under timer sampling the false part
+ * of a ring's head and tail lives in its stores, which seldom stall and so are seldom sampled,
+ * yet moving them apart is the fix; event-based samples (PMU) and watchpoint counts weigh stores
+ * as they happen. */
+#define RM_MIXED_SHARE 0.10
+#define RM_MIXED_SHARE_SOFT 0.01
 
 /* Judge every line of @m (needs the rows' member names, rm_name(), for members): fills
  * rm_line.verdict, true_cost, false_cost and mem. Lines without names are judged by offsets. */
@@ -54,6 +62,7 @@ struct rm_finding {
 	size_t nr_line;
 	int array;                   /* its members are elements of an array */
 	char addr[24];               /* "0x..." of its costliest line: the name of unnamed data */
+	char what_buf[512];          /* @what when it is rearranged */
 	char advice[1536];
 };
 
@@ -61,6 +70,9 @@ struct rm_findings {
 	struct rm_finding *f;        /* by contention, descending */
 	size_t nr;
 	size_t nr_contended_lines;
+	/* watch: uncontended lines that several threads touched, writing, while every access ran on
+	 * one CPU: no transfer could happen in this run, whatever the layout */
+	size_t nr_one_cpu_lines;
 };
 
 /* Group the judged, named lines of @m into findings (and set rm_line.finding). */

@@ -673,10 +673,18 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 				rm_what_add(&what, rc, &d);
 			rm_row_text(rc, &d, &w, o->verbose, buf, sizeof(buf));
 			r->data = pool_str(m, buf);
-			r->member = NULL;
+			r->member = r->object = r->object_what = NULL;
 			if (rc >= 0) {
+				struct rm_what one;
+
 				rm_member_name(&d, buf, sizeof(buf));
 				r->member = pool_str(m, buf);
+				rm_what_init(&one);
+				rm_what_add(&one, rc, &d);
+				if (!rm_what_object(&one, &w, buf, sizeof(buf)))
+					r->object = pool_str(m, buf);
+				rm_what_text(&one, &w, o->verbose, buf, sizeof(buf));
+				r->object_what = pool_str(m, buf);
 			}
 			if (o->sym && w.cmap && !w.cmap->dso->kernel &&
 			    sym_access_size(o->sym, &w.cmap->mmap, w.ip, w.back, &r->size))
@@ -688,6 +696,7 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 		rm_what_text(&what, &w, o->verbose, buf, sizeof(buf));
 		l->what = pool_str(m, buf);
 		l->object = rm_what_object(&what, &w, buf, sizeof(buf)) ? NULL : pool_str(m, buf);
+		l->object_what = NULL;
 	}
 }
 

@@ -131,6 +131,8 @@ struct rm_row {
 	struct rm_code code;
 	const char *data;        /* what the row touches: "buf1.a", "c->hits", "heap of pid 12" */
 	const char *member;      /* the member path without " (+N)" ("q.head"), NULL: unknown */
+	const char *object;      /* its data object, keyed as rm_line.object; NULL: unnamed */
+	const char *object_what; /* that object described: "buf1 (struct _buf, 64 bytes)" */
 	uint32_t size;           /* bytes its instruction accesses, 0: unknown (rm_name()) */
 	const struct maps_thread *thread;   /* of the first sample */
 	uint32_t nr_threads, nr_cpus;
@@ -176,7 +178,10 @@ struct rm_line {
 	uint64_t addr;           /* cacheline of the virtual address */
 	const char *what;        /* what the line holds: "buf1 (struct _buf, 64 bytes)" */
 	const char *object;      /* the data object, the findings' grouping key: "buf1"; NULL when
-				  * no variable names the line (an object of its own) */
+				  * no variable names the line (an object of its own). rm_name() gives
+				  * the first variable of the line; rm_judge() the object of its most
+				  * contended member, when that one is named */
+	const char *object_what; /* that object described, NULL: the first item of @what */
 	double cost;             /* the ranking metric (HITMs, ns of samples, transfers) */
 	double v[RM_COL__NR];
 	uint32_t nr_threads, nr_cpus;
@@ -205,6 +210,8 @@ struct rm_model {
 	struct rm_line *line;        /* display order */
 	size_t nr_line;
 	size_t nr_all_lines;         /* lines the table holds, displayed or not */
+	size_t nr_one_cpu_lines;     /* watch: judged uncontended, several threads writing on one
+				      * CPU (rm_judge(), counted before rm_keep() drops them) */
 	/* backends */
 	const struct cltab *t;
 	const struct estim *e;

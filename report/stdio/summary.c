@@ -182,6 +182,17 @@ void summary_print_map(FILE *f, const struct rm_model *m, const struct rm_line *
 	rm_linemap_release(&map);
 }
 
+/* Watch lines whose threads all ran on one CPU: nothing could be seen, which is not "clean". */
+static void one_cpu_note(FILE *f, const struct rm_findings *fs, const char *prefix,
+			 const char *lead)
+{
+	fprintf(f, "%s%s%zu line%s several threads wrote ran on one CPU only: no transfer could "
+		"happen in this run, so its sharing, if any, cost nothing here; rerun with the "
+		"threads on different CPUs (idle CPUs, or taskset) to judge %s\n", prefix, lead,
+		fs->nr_one_cpu_lines, fs->nr_one_cpu_lines == 1 ? "" : "s",
+		fs->nr_one_cpu_lines == 1 ? "it" : "them");
+}
+
 int summary_print(FILE *f, const struct rm_model *m, const struct rm_findings *fs,
 		  const struct summary_opts *o)
 {
@@ -192,7 +203,10 @@ int summary_print(FILE *f, const struct rm_model *m, const struct rm_findings *f
 	if (!n && !say_none)
 		return 0;
 	if (!fs->nr) {
-		fprintf(f, "%sno contended cacheline: nothing to fix\n", prefix);
+		if (fs->nr_one_cpu_lines)
+			one_cpu_note(f, fs, prefix, "no contended cacheline seen, but ");
+		else
+			fprintf(f, "%sno contended cacheline: nothing to fix\n", prefix);
 		return ferror(f) ? -EIO : 0;
 	}
 	fprintf(f, "%sc2c-lite summary: %zu finding%s on %zu contended cacheline%s (by %s)", prefix,
@@ -205,6 +219,10 @@ int summary_print(FILE *f, const struct rm_model *m, const struct rm_findings *f
 		print_finding(f, m, &fs->f[i], i, prefix);
 		if (o->map)
 			summary_print_map(f, m, fs->f[i].line[0], prefix);
+	}
+	if (fs->nr_one_cpu_lines) {
+		fputc('\n', f);
+		one_cpu_note(f, fs, prefix, "note: ");
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -87,8 +87,8 @@ export PERF_CONFIG=$tmp/perfconfig PERF_BUILDID_DIR=$tmp/buildid-cache
 # perf script's view against perfdata-dump's: "pid tid time ip sym dso" (tests/e2e/lib/perf-diff.sh;
 # symbols may hold spaces: C++ names of other processes in an -a recording)
 . tests/e2e/lib/perf-diff.sh
-view() {  # FILE WHAT
-	same_view "$2" "$1" pid,tid,time,ip,sym,dso
+view() {  # FILE WHAT [DSO]
+	same_view "$2" "$1" pid,tid,time,ip,sym,dso "${3:-}"
 	[ "$fail" -eq 0 ] || fail "$2: samples differ from perf script"
 	echo "ok: $2: $(wc -l <"$tmp/ours.view") samples, pid tid time ip symbol dso as perf script"
 }
@@ -133,7 +133,7 @@ if ! perf record -q -a -d -e page-faults -e minor-faults -o "$tmp/sys.data" -- "
 	echo "skip: perf record -a failed: $(head -1 "$tmp/err")"; exit 77
 fi
 no_skips "$tmp/sys.data" "perf record -a, two events"
-view "$tmp/sys.data" "perf record -a, two events"
+view "$tmp/sys.data" "perf record -a, two events" /pf
 grep -q ' touch .*/pf$' "$tmp/ours.view" || fail "-a: the workload's samples are not named touch"
 
 # 1. -p of a process started before perf, two events

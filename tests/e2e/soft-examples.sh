@@ -98,7 +98,7 @@ if record padded "$SECS"; then
 		"(--show-all), found $n"
 fi
 if record ring "$((SECS + 1))"; then
-	expect_first ring ring "TRUE SHARING|TRUE\+FALSE"
+	expect_first ring ring "TRUE\+FALSE SHARING"
 	expect_site ring 0x0 "" ring.head
 	expect_site ring 0x8 "" ring.tail
 fi

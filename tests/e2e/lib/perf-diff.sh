@@ -82,13 +82,26 @@ perf_view() {
 	fi
 }
 
-# same_view NAME FILE FIELDS: perf script and c2c-lite's reader (perfdata-dump -F) see the same
-# samples, field by field, in the same order (dsrc, when asked, must come last).
+# same_view NAME FILE FIELDS [DSO]: perf script and c2c-lite's reader (perfdata-dump -F) see the
+# same samples, field by field, in the same order (dsrc, when asked, must come last). With DSO
+# (system-wide recordings; FIELDS then start with pid and end with sym,dso), only the processes
+# with a sample in a map ending in DSO are compared with their symbols: other users' binaries
+# may be rebuilt between the recording and the comparison (perf reads its build-id cache).
 views=0
 same_view() {
-	local name=$1 file=$2 fields=$3
+	local name=$1 file=$2 fields=$3 dso=${4:-} v
 	perf_view "$file" "$fields" >"$tmp/perf.view"
 	"$BUILD/tests/tools/perfdata-dump" -F "$fields" "$file" >"$tmp/ours.view" 2>"$tmp/dump.err"
+	if [ -n "$dso" ]; then
+		for v in perf ours; do
+			awk -v d="$dso" 'NR == FNR { if (substr($NF, length($NF) - length(d) + 1) == d)
+							keep[$1] = 1; next }
+					 !($1 in keep) { $(NF - 1) = "-"; $NF = "-" } { print }' \
+				"$tmp/perf.view" "$tmp/$v.view" >"$tmp/$v.kept"
+		done
+		mv "$tmp/ours.kept" "$tmp/ours.view"
+		mv "$tmp/perf.kept" "$tmp/perf.view"
+	fi
 	views=$((views + 1))
 	if [ ! -s "$tmp/perf.view" ]; then
 		echo "FAIL $name: perf script shows no samples ($fields)"; fail=$((fail + 1))
