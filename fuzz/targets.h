@@ -448,25 +448,37 @@ static int fuzz_fnb_check(const struct fnbounds *fb, const char *what, uint64_t 
 }
 
 /* Look @va up both ways; each range found is checked, then its first and last bytes and the
- * byte after it are looked up too (@depth: how many times more). */
+ * byte after it are looked up too (@depth: how many times more), and then @va again: the answer
+ * is a function of the file, whatever the lookups in between read and cached. */
 static int fuzz_fnb_lookup(struct fnbounds *fb, uint64_t va, int depth)
 {
-	struct fnrange r;
+	struct fnrange r, again;
+	int rc, rc2;
 
 	for (int fde = 0; fde < 2; fde++) {
-		if ((fde ? fnbounds_fde(fb, va, &r) : fnbounds_find(fb, va, &r)) == -ESRCH)
+		rc = fde ? fnbounds_fde(fb, va, &r) : fnbounds_find(fb, va, &r);
+		if (rc && rc != -ESRCH)
+			return FUZZ_FAIL("fnbounds: lookup of %#llx returned %d", (unsigned long long)va,
+					 rc);
+		if (!rc && fuzz_fnb_check(fb, fde ? "fde" : "find", va, &r, fde))
+			return -1;
+		if (rc || !depth)
 			continue;
-		if (fuzz_fnb_check(fb, fde ? "fde" : "find", va, &r, fde))
+		if (fuzz_fnb_lookup(fb, r.start, depth - 1) ||
+		    fuzz_fnb_lookup(fb, r.start + r.size - 1, depth - 1) ||
+		    fuzz_fnb_lookup(fb, r.start + r.size, depth - 1))
 			return -1;
-		if (depth && (fuzz_fnb_lookup(fb, r.start, depth - 1) ||
-			      fuzz_fnb_lookup(fb, r.start + r.size - 1, depth - 1) ||
-			      fuzz_fnb_lookup(fb, r.start + r.size, depth - 1)))
-			return -1;
+		rc2 = fde ? fnbounds_fde(fb, va, &again) : fnbounds_find(fb, va, &again);
+		if (rc2 || again.start != r.start || again.size != r.size || again.src != r.src)
+			return FUZZ_FAIL("fnbounds: %#llx was [%#llx, +%#llx) from %d, then %s",
+					 (unsigned long long)va, (unsigned long long)r.start,
+					 (unsigned long long)r.size, (int)r.src,
+					 rc2 ? "not found" : "another range");
 	}
 	return 0;
 }
 
-/* Lookups at 32 points of every executable section (its bytes as the header says, whatever the
+/* Lookups at 16 points of every executable section (its bytes as the header says, whatever the
  * file holds), each with the neighbours of what it finds. */
 static int fuzz_fnb_elf(Elf *elf, unsigned int flags)
 {
@@ -481,8 +493,8 @@ static int fuzz_fnb_elf(Elf *elf, unsigned int flags)
 
 		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR))
 			continue;
-		for (uint64_t i = 0; !rc && i < 32; i++)
-			rc = fuzz_fnb_lookup(fb, sh.sh_addr + (sh.sh_size ? sh.sh_size / 32 * i : i), 1);
+		for (uint64_t i = 0; !rc && i < 16; i++)
+			rc = fuzz_fnb_lookup(fb, sh.sh_addr + (sh.sh_size ? sh.sh_size / 16 * i : i), 1);
 	}
 	fnbounds_free(fb);
 	return rc;
