@@ -388,12 +388,13 @@ static int tab_entry(const struct fnbounds *fb, size_t i, uint64_t *loc, uint64_
 /* Use .eh_frame_hdr (@d at @addr) when its table is there and consistent: 0, else -1. */
 static int open_table(struct fnbounds *fb, const Elf_Data *d, uint64_t addr)
 {
-	const uint8_t *p = d->d_buf, *end = p + d->d_size;
+	const uint8_t *p = d->d_buf, *end;
 	uint64_t eh_ptr, count;
 	uint8_t cnt_enc, tab_enc;
 
 	if (!p || d->d_size < 4 || p[0] != 1)
-		return -1;
+		return -1;       /* an empty section has no buffer: no pointer arithmetic on it */
+	end = p + d->d_size;
 	cnt_enc = p[2];
 	tab_enc = p[3];
 	p += 4;
