@@ -29,7 +29,13 @@ fi
 LIMITS="-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10"
 # one process per corpus: re-reading it for other processes' units only costs time
 OPTS="-reload=0"
-MAX_LEN=${FUZZ_MAX_LEN:-131072}
+# fuzz_fnbounds: 16 KiB (small shared libraries fit; larger inputs only slow every execution)
+max_len_of() {
+	case "$1" in
+	fnbounds) echo "${FUZZ_MAX_LEN:-16384}" ;;
+	*) echo "${FUZZ_MAX_LEN:-131072}" ;;
+	esac
+}
 
 # The library: lib/ and report/ (without the command front ends) and record/fnbounds.c (the
 # recorder's one parser of files it did not write: shared libraries' symbols and unwind
@@ -132,8 +138,9 @@ seed_trace() {
 }
 
 # ELF seeds: shared libraries built here from a small source (sized symbols in .symtab, only
-# .dynsym once stripped, static and .cold functions that only .eh_frame bounds, no
-# .eh_frame_hdr table), and the system's shared libraries that fit -max_len.
+# .dynsym once stripped, static and .cold functions that only .eh_frame bounds, CIEs with and
+# without a personality, no .eh_frame_hdr table), and the system's shared libraries that fit
+# -max_len.
 seed_fnbounds() {
 	local dir=$1 t f n=0 cc=${CC:-cc}
 	t=$(mktemp -d)
@@ -152,8 +159,19 @@ seed_fnbounds() {
 		return helper(p, n);
 	}
 	int api2(int *p) { return api(p, 4) + api(p + 4, 2); }
+	static void undo(int **p) { if (*p) (*p)[0] = 0; }
+	extern void callback(int *p);
+	int guarded(int *p, int n)
+	{
+		int *g __attribute__((cleanup(undo))) = p;
+		callback(g);
+		return n + g[1];
+	}
 	SRC
-	local small=(-shared -fPIC -O2 -Wl,-z,max-page-size=4096 -Wl,-z,noseparate-code)
+	# -fexceptions: the cleanup's landing pad gives a "zPLR" CIE (personality, LSDA), the
+	# other functions "zR"
+	local small=(-shared -fPIC -O2 -fexceptions -Wl,-z,max-page-size=4096
+		-Wl,-z,noseparate-code)
 	if $cc "${small[@]}" -o "$t/elf-symtab.so" "$t/lib.c" 2>/dev/null; then
 		strip -o "$t/elf-dynsym.so" "$t/elf-symtab.so" 2>/dev/null || true
 		$cc "${small[@]}" -Wl,--no-eh-frame-hdr -s -o "$t/elf-nohdr.so" "$t/lib.c" 2>/dev/null ||
@@ -195,6 +213,7 @@ for f in fuzz/fuzz_*.c; do
 	name=${name#fuzz_}
 	[ -n "$FILTER" ] && [[ "$name" != *"$FILTER"* ]] && continue
 	bin=$out/fuzz_$name
+	MAX_LEN=$(max_len_of "$name")
 	echo "  FUZZ    $bin"
 	extra=()
 	if [ -f "fuzz/mutator_$name.c" ]; then
