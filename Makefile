@@ -73,6 +73,9 @@ $(BIN): $(BUILD)/c2c-lite.o $(LIBTUI) $(LIBCORE)
 # Tests, tools, benchmarks and examples link the archives: only the members they use are pulled in.
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBCORE)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDFLAGS) $(LDLIBS)
+# test_sperec stands in for the kernel's SPE driver: its fake event fds are memfds whose mmap and
+# ioctl calls it answers.
+$(BUILD)/tests/test_sperec: TEST_LDFLAGS += -Wl,--wrap=ioctl -Wl,--wrap=mmap
 # c2c-gen's perf.data writer is a file of its own (tests/tools/gen/).
 $(BUILD)/tests/tools/c2c-gen: $(BUILD)/tests/tools/c2c-gen.o $(BUILD)/tests/tools/gen/perf-writer.o \
 		$(LIBCORE)

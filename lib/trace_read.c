@@ -594,6 +594,36 @@ static void read_blob(struct trace_reader *r, struct tcur *c, struct trace_blob 
 	b->data = get_bytes(c, b->size);
 }
 
+static void read_aux(struct trace_reader *r, struct tcur *c, struct trace_aux *a)
+{
+	a->time = get_time(r, c);
+	a->cpu = get_u32v(c);
+	a->pid = get_u32v(c);
+	a->tid = get_u32v(c);
+	a->offset = get_varint(c);
+	a->size = get_varint(c);
+	a->flags = get_varint(c);
+}
+
+static void read_itrace(struct trace_reader *r, struct tcur *c, struct trace_itrace_start *t)
+{
+	t->time = get_time(r, c);
+	t->cpu = get_u32v(c);
+	t->pid = get_u32v(c);
+	t->tid = get_u32v(c);
+}
+
+static void read_switch(struct trace_reader *r, struct tcur *c, struct trace_switch *sw)
+{
+	sw->time = get_time(r, c);
+	sw->cpu = get_u32v(c);
+	sw->pid = get_u32v(c);
+	sw->tid = get_u32v(c);
+	sw->flags = get_u32v(c);
+	sw->next_prev_pid = get_u32v(c);
+	sw->next_prev_tid = get_u32v(c);
+}
+
 /* Decode one length-prefixed record. Returns 1 when *ev was filled, 0 for a skipped record of an
  * unknown type, -1 on bad data. */
 static int read_other(struct trace_reader *r, struct tcur *c, struct trace_event *ev)
@@ -613,6 +643,9 @@ static int read_other(struct trace_reader *r, struct tcur *c, struct trace_event
 	case TRACE_REC_EXIT: read_task(r, &b, &ev->task); break;
 	case TRACE_REC_LOST: read_lost(r, &b, &ev->lost); break;
 	case TRACE_REC_BLOB: read_blob(r, &b, &ev->blob); break;
+	case TRACE_REC_AUX: read_aux(r, &b, &ev->aux); break;
+	case TRACE_REC_ITRACE_START: read_itrace(r, &b, &ev->itrace); break;
+	case TRACE_REC_SWITCH: read_switch(r, &b, &ev->sw); break;
 	default: return 0;
 	}
 	return b.bad ? -1 : 1;

@@ -40,7 +40,9 @@ static const char record_usage[] =
 	"  -l, --ldlat CYCLES    load-latency threshold (default 30)\n"
 	"  -c, --count PERIOD    sample every PERIOD events\n"
 	"  -F, --freq HZ         sample HZ times a second (default 4000)\n"
-	"  -m, --mmap-pages N    ring buffer data pages per CPU, a power of two (default 128)\n"
+	"  -m, --mmap-pages N[,M]  ring buffer data pages per CPU, a power of two (default 128),\n"
+	"                        and AUX area pages per CPU for Arm SPE (default 4 MiB, 128 KiB\n"
+	"                        without CAP_PERFMON)\n"
 	"  -p, --pid PID[,PID]   record existing processes\n"
 	"  -t, --tid TID[,TID]   record existing threads\n"
 	"  -a, --all-cpus        record every task (with -C: on these CPUs)\n"
@@ -104,6 +106,40 @@ static int parse_pids(const char *s, struct record_opts *o)
 	}
 	free(copy);
 	return err;
+}
+
+static int parse_pages(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || end == s || *end || s[0] == '-' || !*v || *v > (1u << 20) ||
+	       (*v & (*v - 1)) ? -EINVAL : 0;
+}
+
+/* -m N, -m N,M or -m ,M (perf's data and AUX pages). */
+static int parse_mmap_pages(const char *arg, struct record_opts *o)
+{
+	const char *comma = strchr(arg, ',');
+	char data[32];
+	uint64_t v;
+
+	if ((comma ? (size_t)(comma - arg) : strlen(arg)) >= sizeof(data))
+		return c2c_err(-EINVAL, "-m needs N or N,M pages (powers of two), not '%s'", arg);
+	snprintf(data, sizeof(data), "%.*s", (int)(comma ? comma - arg : (long)strlen(arg)), arg);
+	if (data[0] || !comma) {
+		if (parse_pages(data, &v))
+			return c2c_err(-EINVAL, "-m needs a power of two of pages, not '%s'", arg);
+		o->mmap_pages = (unsigned int)v;
+	}
+	if (comma) {
+		if (parse_pages(comma + 1, &v))
+			return c2c_err(-EINVAL, "-m N,M needs a power of two of AUX pages, not '%s'",
+				       arg);
+		o->aux_pages = (unsigned int)v;
+	}
+	return 0;
 }
 
 static void emit_line(const char *line, void *ctx)
@@ -211,10 +247,7 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 		o->ev.freq = v;
 		return 0;
 	case 'm':
-		if (parse_u64(optarg, "-m", &v) || !v || v > (1u << 20) || (v & (v - 1)))
-			return c2c_err(-EINVAL, "-m needs a power of two of pages, not '%s'", optarg);
-		o->mmap_pages = (unsigned int)v;
-		return 0;
+		return parse_mmap_pages(optarg, o);
 	case 'p': case 't':
 		o->threads_only = c == 't';
 		return parse_pids(optarg, o);
@@ -306,9 +339,27 @@ static void report_result(const struct record_opts *o, const struct record_resul
 	if (r->malformed > 1)
 		c2c_warn("%llu kernel records did not decode and were skipped",
 			 (unsigned long long)r->malformed);
+	/* perf's warnings (perf_session__warn_about_errors), then what to do */
 	if (r->aux_truncated)
-		c2c_warn("%llu AUX (SPE) buffers were truncated: use a larger -c period",
-			 (unsigned long long)r->aux_truncated);
+		c2c_warn("AUX data lost %llu times out of %llu: the SPE buffer filled up before it "
+			 "was read and the kernel stopped SPE there; use a larger -c period or AUX "
+			 "area (-m N,M)", (unsigned long long)r->aux_truncated,
+			 (unsigned long long)r->aux_records);
+	if (r->aux_partial)
+		c2c_warn("AUX data had gaps in it %llu times out of %llu: SPE records were cut "
+			 "short", (unsigned long long)r->aux_partial,
+			 (unsigned long long)r->aux_records);
+	if (r->aux_collision)
+		c2c_warn("AUX data detected collision %llu times out of %llu: SPE dropped samples "
+			 "that came too close; use a larger -c period",
+			 (unsigned long long)r->aux_collision, (unsigned long long)r->aux_records);
+	if (r->aux_dropped)
+		c2c_warn("%llu bytes of AUX data could not be read and were dropped",
+			 (unsigned long long)r->aux_dropped);
+	if (r->backend == TRACE_BACKEND_SPE)
+		c2c_info("Arm SPE: %llu bytes of AUX data in %llu records, stored raw (the samples "
+			 "are decoded from them at report time)", (unsigned long long)r->aux_bytes,
+			 (unsigned long long)r->aux_records);
 	if (r->throttles)
 		c2c_warn("the kernel throttled sampling %llu times (perf_event_max_sample_rate); "
 			 "use a larger -c period or a lower -F", (unsigned long long)r->throttles);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
@@ -14,13 +15,11 @@
 #include "record/cpuinfo.h"
 #include "record/doctor.h"
 #include "record/pmu.h"
+#include "record/priv.h"
 #include "record/regs-x86.h"
 #include "record/soft-decode.h"
 #include "record/sys.h"
 #include "record/sysfs.h"
-
-#define CAP_SYS_ADMIN_BIT 21
-#define CAP_PERFMON_BIT   38
 
 #if defined(__x86_64__) || defined(__i386__)
 static void regs_str(char *out, uint32_t a, uint32_t b, uint32_t c)
@@ -82,17 +81,68 @@ void doctor_cpuid_read(struct doctor_cpuid *c)
 #endif
 }
 
-static int cap_effective(int bit)
+char doctor_kconfig_line(const char *line, const char *name)
 {
-	char *st, *p;
-	unsigned long long caps = 0;
+	size_t n = strlen(name);
 
-	if (sysfs_read_all("/proc/self/status", &st, NULL, 1 << 20))
-		return 0;
-	if ((p = strstr(st, "CapEff:")))
-		caps = strtoull(p + 7, NULL, 16);
-	free(st);
-	return (int)((caps >> bit) & 1);
+	if (!strncmp(line, name, n) && line[n] == '=')
+		return line[n + 1] == 'y' ? 'y' : line[n + 1] == 'm' ? 'm' : 0;
+	if (!strncmp(line, "# ", 2) && !strncmp(line + 2, name, n) &&
+	    !strncmp(line + 2 + n, " is not set", 11))
+		return 'n';
+	return 0;
+}
+
+/* kpti= takes what the kernel's strtobool takes: 1/y/on and 0/n/off. */
+static int kpti_arg(const char *cmdline)
+{
+	int v = -1;
+
+	for (const char *p = cmdline; (p = strstr(p, "kpti=")); p += 5) {
+		const char *a = p + 5;
+
+		if (p != cmdline && p[-1] != ' ')
+			continue;
+		if (*a == '1' || *a == 'y' || *a == 'Y' || !strncmp(a, "on", 2))
+			v = 1;
+		else if (*a == '0' || *a == 'n' || *a == 'N' || !strncmp(a, "off", 3))
+			v = 0;
+	}
+	return v;
+}
+
+void doctor_kernel_read(struct doctor_kernel *k)
+{
+	char cmdline[4096], path[4096], line[512];
+	int zerr;
+	gzFile f;
+
+	memset(k, 0, sizeof(*k));
+	k->kpti = -1;
+	if (!sysfs_read_line("/proc/cmdline", cmdline, sizeof(cmdline)))
+		k->kpti = kpti_arg(cmdline);
+	if (sysfs_path(path, sizeof(path), "/proc/config.gz") || !(f = gzopen(path, "rb")))
+		return;
+	/* a line longer than the buffer comes in pieces: only a line's first piece is parsed */
+	for (int start = 1; gzgets(f, line, sizeof(line)); start = strchr(line, '\n') != NULL) {
+		char c;
+
+		if (!start)
+			continue;
+		if ((c = doctor_kconfig_line(line, "CONFIG_ARM_SPE_PMU")))
+			k->spe_pmu = c;
+		else if ((c = doctor_kconfig_line(line, "CONFIG_PID_IN_CONTEXTIDR")))
+			k->pid_in_contextidr = c;
+	}
+	gzerror(f, &zerr);
+	if (zerr == Z_OK && gzeof(f)) {
+		/* a whole config that does not name an option has it off */
+		k->spe_pmu = k->spe_pmu ? k->spe_pmu : 'n';
+		k->pid_in_contextidr = k->pid_in_contextidr ? k->pid_in_contextidr : 'n';
+	} else {
+		k->spe_pmu = k->pid_in_contextidr = 0;   /* corrupt: nothing is known */
+	}
+	gzclose(f);
 }
 
 void doctor_env_detect(struct doctor_env *env)
@@ -101,8 +151,8 @@ void doctor_env_detect(struct doctor_env *env)
 
 	memset(env, 0, sizeof(*env));
 	doctor_cpuid_read(&env->cpuid);
-	env->privileged = geteuid() == 0 || cap_effective(CAP_PERFMON_BIT) ||
-			  cap_effective(CAP_SYS_ADMIN_BIT);
+	doctor_kernel_read(&env->kernel);
+	env->privileged = geteuid() == 0 || priv_perfmon();
 	env->paranoid = -100;
 	if (!sysfs_read_line("/proc/sys/kernel/perf_event_paranoid", line, sizeof(line)))
 		env->paranoid = atoi(line);
@@ -334,21 +384,133 @@ static void row_ibs(struct doctor *d, const struct hw *h)
 	    "128..2048)" : "");
 }
 
+/* Which of the driver's format fields this kernel publishes, as "a b c" into @out; the
+ * fields c2c needs that are missing into @missing. */
+static void spe_formats(const struct pmu *p, char *out, size_t len, char *missing, size_t mlen)
+{
+	static const char *const fields[] = {
+		"ts_enable", "pa_enable", "pct_enable", "jitter", "branch_filter", "load_filter",
+		"store_filter", "event_filter", "inv_event_filter", "min_latency", "discard",
+	};
+	static const char *const needed[] = { "ts_enable", "load_filter", "store_filter",
+					      "min_latency" };
+	size_t n = 0, m = 0;
+
+	out[0] = missing[0] = '\0';
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (pmu_has_format(p, fields[i]) && n < len)
+			n += (size_t)snprintf(out + n, len - n, "%s%s", n ? " " : "", fields[i]);
+	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
+		if (!pmu_has_format(p, needed[i]) && m < mlen)
+			m += (size_t)snprintf(missing + m, mlen - m, "%s%s", m ? ", " : "", needed[i]);
+}
+
+/* No arm_spe_* PMU on an Arm machine: the driver's absence, or why it registered nothing. */
+static void row_spe_missing(struct doctor *d, const struct hw *h)
+{
+	const struct doctor_kernel *k = &h->env->kernel;
+
+	if (sysfs_exists("/sys/bus/platform/drivers/arm_spe_pmu"))
+		add(d, "spe", DOCTOR_NO, k->kpti == 1 ? "boot without kpti=1 (kpti=off)" :
+		    "see 'dmesg | grep -i spe'; boot with kpti=off if it says 'profiling buffer "
+		    "inaccessible'; otherwise the firmware must describe SPE (ACPI MADT or the "
+		    "devicetree) and a hypervisor must pass it through",
+		    "the arm_spe_pmu driver is loaded but registered no 'arm_spe_*' PMU: %s",
+		    k->kpti == 1 ? "the command line forces kpti=1, and the driver refuses to "
+		    "profile when the kernel is unmapped at EL0" : "the kernel is unmapped at EL0 "
+		    "(KPTI), or the firmware or hypervisor did not describe SPE");
+	else if (k->spe_pmu == 'm')
+		add(d, "spe", DOCTOR_NO, "modprobe arm_spe_pmu", "no 'arm_spe_*' PMU: the kernel "
+		    "has the driver as a module (CONFIG_ARM_SPE_PMU=m) and it is not loaded");
+	else if (k->spe_pmu == 'n')
+		add(d, "spe", DOCTOR_NO, "a kernel built with CONFIG_ARM_SPE_PMU", "no 'arm_spe_*' "
+		    "PMU: the kernel is built without the SPE driver (CONFIG_ARM_SPE_PMU is not set)");
+	else
+		add(d, "spe", DOCTOR_NO, "modprobe arm_spe_pmu, or a kernel with CONFIG_ARM_SPE_PMU "
+		    "and SPE enabled by the firmware (not passed through by most hypervisors)",
+		    "no 'arm_spe_*' PMU and no arm_spe_pmu driver (no /proc/config.gz to tell "
+		    "whether the kernel has it)");
+}
+
+/* What perf_event_paranoid and privileges leave of an SPE recording (the 6.1 driver and
+ * perf's arm_spe_recording_options()). */
+static void row_spe_access(struct doctor *d, const struct doctor_env *env)
+{
+	const char pid = env->kernel.pid_in_contextidr;
+	const char *ctx = !env->privileged ? "no CONTEXT packets without CAP_PERFMON, so threads "
+			  "come from the context-switch records" : pid == 'y' ? "CONTEXT packets "
+			  "name each record's thread (CONFIG_PID_IN_CONTEXTIDR=y)" : pid == 'n' ?
+			  "no CONTEXT packets (CONFIG_PID_IN_CONTEXTIDR is not set), so threads come "
+			  "from the context-switch records" : "CONTEXT packets name each record's "
+			  "thread if the kernel has CONFIG_PID_IN_CONTEXTIDR (no /proc/config.gz to "
+			  "tell), else the context-switch records do";
+	const char *bufs = env->privileged || env->paranoid == -1 ? "4 MiB AUX area per CPU" :
+			   "128 KiB AUX area and 256 KiB ring per CPU (perf's unprivileged sizes, "
+			   "within kernel.perf_event_mlock_kb)";
+
+	if (env->privileged)
+		add(d, "spe-access", DOCTOR_OK, NULL, "root or CAP_PERFMON: user and kernel, per "
+		    "task or -a; %s; %s", bufs, ctx);
+	else if (env->paranoid == -100 || env->paranoid >= 3)
+		add(d, "spe-access", DOCTOR_NO, "run as root or set kernel.perf_event_paranoid=1",
+		    "perf_event_paranoid=%d: no SPE recording for unprivileged users",
+		    env->paranoid);
+	else
+		add(d, "spe-access", env->paranoid <= 0 ? DOCTOR_OK : DOCTOR_INFO,
+		    env->paranoid == 2 ? "run as root, or set kernel.perf_event_paranoid=1 for "
+		    "kernel samples and 0 for -a" : env->paranoid == 1 ? "run as root, or set "
+		    "kernel.perf_event_paranoid=0 for -a" : NULL,
+		    "perf_event_paranoid=%d without CAP_PERFMON: %s; %s; %s", env->paranoid,
+		    env->paranoid <= 0 ? "user and kernel, per task or -a" : env->paranoid == 1 ?
+		    "user and kernel, own tasks only (no -a)" :
+		    "user space only (record falls back to it), own tasks only (no -a)", bufs, ctx);
+}
+
 static void row_spe(struct doctor *d, const struct hw *h)
 {
+	const struct doctor_env *env = h->env;
+	char formats[200], missing[80], cpus[64] = "?", caps[120], path[128];
 	struct pmu p;
 
-	if (!pmu_open_prefix(&p, "arm_spe_")) {
-		add(d, "spe", DOCTOR_OK, h->env->privileged ? NULL : "physical addresses "
-		    "(pa_enable) need root or CAP_PERFMON", "%s (type %u), min_interval %llu",
-		    p.name, p.type, (unsigned long long)pmu_cap_u64(&p, "min_interval", 0));
+	if (pmu_open_prefix(&p, "arm_spe_")) {
+		if (h->ci.vendor == CPU_VENDOR_ARM && h->core_pmu)
+			row_spe_missing(d, h);
+		else
+			row_missing(d, h, "spe", CPU_VENDOR_ARM, "Arm SPE");
 		return;
 	}
-	if (h->ci.vendor == CPU_VENDOR_ARM && h->core_pmu)
-		add(d, "spe", DOCTOR_NO, "a kernel with CONFIG_ARM_SPE_PMU and SPE enabled by the "
-		    "firmware (not virtualized by most hypervisors)", "no 'arm_spe_*' PMU");
+	spe_formats(&p, formats, sizeof(formats), missing, sizeof(missing));
+	snprintf(path, sizeof(path), PMU_DEVICES "/%s/cpumask", p.name);
+	sysfs_read_line(path, cpus, sizeof(cpus));
+	snprintf(caps, sizeof(caps), "min_interval %llu, count_size %llu, arch_inst %llu, ernd %llu",
+		 (unsigned long long)pmu_cap_u64(&p, "min_interval", 0),
+		 (unsigned long long)pmu_cap_u64(&p, "count_size", 0),
+		 (unsigned long long)pmu_cap_u64(&p, "arch_inst", 0),
+		 (unsigned long long)pmu_cap_u64(&p, "ernd", 0));
+	if (missing[0]) {
+		add(d, "spe", DOCTOR_NO, "a newer kernel (the arm_spe driver of 4.15 and later)",
+		    "%s (type %u) lacks the format fields %s that c2c record needs (it has: %s)",
+		    p.name, p.type, missing, formats);
+		return;
+	}
+	add(d, "spe", DOCTOR_OK, NULL, "%s (type %u) on CPUs %s; %s; record opens it as perf c2c "
+	    "record does (load and store filters, min_latency from -l, ts_enable, pa_enable, a "
+	    "fixed period: caps/min_interval or -c, no -F) and stores its AUX data raw", p.name,
+	    p.type, cpus, caps);
+	/* pa_enable: the 6.1 driver wants perfmon_capable(), whatever perf_event_paranoid says */
+	if (!pmu_has_format(&p, "pa_enable"))
+		add(d, "spe-pa", DOCTOR_NO, NULL, "no pa_enable format field: SPE records carry no "
+		    "physical addresses");
+	else if (env->privileged)
+		add(d, "spe-pa", DOCTOR_OK, NULL, "pa_enable: root or CAP_PERFMON, so SPE records "
+		    "carry physical data addresses (NUMA nodes of the lines)");
 	else
-		row_missing(d, h, "spe", CPU_VENDOR_ARM, "Arm SPE");
+		add(d, "spe-pa", DOCTOR_INFO, "run as root or give the recorder CAP_PERFMON "
+		    "(setcap cap_perfmon+ep)", "pa_enable needs CAP_PERFMON (the 6.1 driver checks "
+		    "perfmon_capable(), whatever perf_event_paranoid says): record "
+		    "drops it with a warning, so the report has no physical addresses (perf c2c "
+		    "record fails instead)");
+	row_spe_access(d, env);
 }
 
 static void row_power(struct doctor *d, const struct hw *h)

@@ -36,6 +36,8 @@ struct record_opts {
 	size_t nr_events;
 	const char *output;          /* default c2c-lite.data */
 	unsigned int mmap_pages;     /* data pages per ring (power of two); 0: 128 */
+	unsigned int aux_pages;      /* AUX area pages per CPU (Arm SPE; power of two); 0: perf's
+				      * default (4 MiB privileged, 128 KiB otherwise) */
 	double duration;             /* seconds, 0: until the workload ends or a signal */
 	pid_t *pids;                 /* -p (processes) or -t (threads) */
 	size_t nr_pids;
@@ -54,7 +56,12 @@ struct record_result {
 	int status;                  /* its wait status */
 	uint64_t samples, records, bytes;
 	uint64_t lost_records, lost_samples, throttles;
-	uint64_t aux_truncated;      /* AUX records flagged truncated or collided */
+	uint64_t aux_records;        /* PERF_RECORD_AUX records (Arm SPE) */
+	uint64_t aux_truncated;      /* ... flagged truncated: the AUX area was full, data lost */
+	uint64_t aux_partial;        /* ... flagged partial: a record cut short (gaps) */
+	uint64_t aux_collision;      /* ... flagged collision: the PMU dropped samples */
+	uint64_t aux_bytes;          /* AUX bytes written to the trace */
+	uint64_t aux_dropped;        /* AUX bytes announced but not readable (dropped) */
 	uint64_t malformed;          /* kernel records that did not decode */
 	uint64_t write_error;        /* -errno of a failed write, 0 */
 	char td_reason[256];

@@ -12,6 +12,8 @@ check() {  # want-status pattern args...
 check 1 "unknown event 'nosuch'" -e nosuch -o "$TMP/x" -- true
 check 1 "no PMU 'nopmu'" -e nopmu/event=1/ -o "$TMP/x" -- true
 check 2 "power of two" -m 3 -e cpu-clock -o "$TMP/x" -- true
+check 2 "power of two of AUX pages" -m 8,3 -e cpu-clock -o "$TMP/x" -- true
+check 1 "AUX area size applies to Arm SPE events only" -m 8,4 -e cpu-clock -o "$TMP/x" -- true
 check 2 "needs a number" -c abc -e cpu-clock -o "$TMP/x" -- true
 check 2 "give a command" -e cpu-clock
 check 1 "no process or thread" -e cpu-clock -p 2147483646 -o "$TMP/x"
