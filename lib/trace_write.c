@@ -507,6 +507,16 @@ static int body_blob(struct trace_writer *w, struct tbuf *b, const struct trace_
 	return 0;
 }
 
+static void body_region(struct trace_writer *w, struct tbuf *b, const struct trace_region *r)
+{
+	put_time(w, b, r->time);
+	put_v(b, r->pid);
+	put_v(b, r->tid);
+	put_v(b, r->kind);
+	put_v(b, r->depth);
+	put_str(b, r->name ? r->name : "");
+}
+
 static void body_aux(struct trace_writer *w, struct tbuf *b, const struct trace_aux *a)
 {
 	put_time(w, b, a->time);
@@ -554,6 +564,9 @@ static int encode_body(struct trace_writer *w, struct tbuf *b, const struct trac
 		return 0;
 	case TRACE_REC_BLOB:
 		return body_blob(w, b, &ev->blob);
+	case TRACE_REC_REGION:
+		body_region(w, b, &ev->region);
+		return 0;
 	case TRACE_REC_AUX:
 		body_aux(w, b, &ev->aux);
 		return 0;

@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
 
+#include "c2c/region.h"
 #include "c2c/xalloc.h"
 #include "record/cpuinfo.h"
 #include "record/doctor.h"
@@ -18,6 +20,8 @@
 #include "record/priv.h"
 #include "record/regs-x86.h"
 #include "record/soft-decode.h"
+#include "record/stat.h"
+#include "record/uncore.h"
 #include "record/sys.h"
 #include "record/sysfs.h"
 
@@ -254,11 +258,13 @@ static void row_paranoid(struct doctor *d, const struct doctor_env *env)
 	    paranoid_meaning(env->paranoid));
 }
 
-static void row_rdpmc(struct doctor *d)
+static void row_rdpmc(struct doctor *d, const struct cpuinfo *ci)
 {
 	static const char *const pmus[] = { "cpu", "cpu_core" };
 	char path[128], line[32];
 
+	if (ci->vendor == CPU_VENDOR_ARM || ci->vendor == CPU_VENDOR_IBM)
+		return;              /* an x86 control */
 	for (size_t i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), PMU_DEVICES "/%s/rdpmc", pmus[i]);
 		if (sysfs_read_line(path, line, sizeof(line)))
@@ -322,55 +328,52 @@ static void hw_init(struct hw *h, const struct doctor_env *env)
 	}
 }
 
-static void row_missing(struct doctor *d, const struct hw *h, const char *topic,
-			enum cpu_vendor want, const char *what)
+/* Whether this machine's vendor is @want; an unknown vendor shows every vendor's rows. */
+static int vendor_is(const struct hw *h, enum cpu_vendor want)
 {
-	if (h->ci.vendor != want)
-		add(d, topic, DOCTOR_NO, NULL, "%s: not available on %s CPUs", what,
-		    h->ci.vendor_str[0] ? h->ci.vendor_str : "this machine's");
-	else
-		add(d, topic, DOCTOR_NO, h->fix, "%s: %s", what, h->why);
+	return h->ci.vendor == want || h->ci.vendor == CPU_VENDOR_UNKNOWN;
 }
 
-static void row_pebs(struct doctor *d, const struct hw *h)
+/* One row for every PMU that has the event: a hybrid CPU's cpu_core and cpu_atom together. */
+static void row_pebs_event(struct doctor *d, const char *topic, const char *event,
+			   const char *leader)
 {
 	static const char *const names[] = { "cpu_core", "cpu_atom", "cpu" };
-	char val[128];
+	char detail[sizeof(d->row->detail)] = "", val[128];
+	size_t len = 0;
 	struct pmu p;
-	int loads = 0, stores = 0;
 
-	if (h->ci.vendor != CPU_VENDOR_INTEL || !h->core_pmu) {
-		row_missing(d, h, "pebs-loads", CPU_VENDOR_INTEL, "Intel PEBS load latency");
-		row_missing(d, h, "pebs-stores", CPU_VENDOR_INTEL, "Intel PEBS precise stores");
-		return;
-	}
 	for (size_t i = 0; i < 3; i++) {
-		if (pmu_open(&p, names[i]))
+		if (pmu_open(&p, names[i]) || pmu_alias(&p, event, val, sizeof(val)))
 			continue;
-		if (!pmu_alias(&p, "mem-loads", val, sizeof(val)) && ++loads)
-			add(d, "pebs-loads", DOCTOR_OK, NULL, "%s/mem-loads/ (%s)%s", p.name, val,
-			    pmu_has_alias(&p, "mem-loads-aux") ? ", with the mem-loads-aux leader" : "");
-		if (!pmu_alias(&p, "mem-stores", val, sizeof(val)) && ++stores)
-			add(d, "pebs-stores", DOCTOR_OK, NULL, "%s/mem-stores/ (%s)", p.name, val);
+		len += (size_t)snprintf(detail + len, len < sizeof(detail) ? sizeof(detail) - len : 0,
+					"%s%s/%s/ (%s)%s", len ? "; " : "", p.name, event, val,
+					leader && pmu_has_alias(&p, leader) ?
+					", with the mem-loads-aux leader" : "");
 	}
-	if (!loads)
-		add(d, "pebs-loads", DOCTOR_NO, "a newer kernel, or a hypervisor that passes PEBS "
+	if (len)
+		add(d, topic, DOCTOR_OK, NULL, "%s", detail);
+	else if (leader)
+		add(d, topic, DOCTOR_NO, "a newer kernel, or a hypervisor that passes PEBS "
 		    "through (KVM on Ice Lake+ with pmu=on)", "the core PMU has no 'mem-loads' "
 		    "event: this CPU/kernel/hypervisor gives no load-latency PEBS");
-	if (!stores)
-		add(d, "pebs-stores", DOCTOR_NO, NULL, "the core PMU has no 'mem-stores' event");
+	else
+		add(d, topic, DOCTOR_NO, NULL, "the core PMU has no 'mem-stores' event");
 }
 
-static void row_ibs(struct doctor *d, const struct hw *h)
+static void row_pebs(struct doctor *d)
+{
+	row_pebs_event(d, "pebs-loads", "mem-loads", "mem-loads-aux");
+	row_pebs_event(d, "pebs-stores", "mem-stores", NULL);
+}
+
+static void row_ibs(struct doctor *d)
 {
 	struct pmu p;
 
-	if (h->ci.vendor != CPU_VENDOR_AMD || pmu_open(&p, "ibs_op")) {
-		if (h->ci.vendor == CPU_VENDOR_AMD && h->core_pmu)
-			add(d, "ibs", DOCTOR_NO, "enable IBS in the firmware; hypervisors rarely "
-			    "expose it", "no 'ibs_op' PMU in " PMU_DEVICES);
-		else
-			row_missing(d, h, "ibs", CPU_VENDOR_AMD, "AMD IBS op sampling");
+	if (pmu_open(&p, "ibs_op")) {
+		add(d, "ibs", DOCTOR_NO, "enable IBS in the firmware; hypervisors rarely expose it",
+		    "no 'ibs_op' PMU in " PMU_DEVICES);
 		return;
 	}
 	if (pmu_cap_u64(&p, "zen4_ibs_extensions", 0) != 1) {
@@ -472,11 +475,8 @@ static void row_spe(struct doctor *d, const struct hw *h)
 	char formats[200], missing[80], cpus[64] = "?", caps[120], path[128];
 	struct pmu p;
 
-	if (pmu_open_prefix(&p, "arm_spe_")) {
-		if (h->ci.vendor == CPU_VENDOR_ARM && h->core_pmu)
-			row_spe_missing(d, h);
-		else
-			row_missing(d, h, "spe", CPU_VENDOR_ARM, "Arm SPE");
+	if (pmu_open_prefix(&p, "arm_spe_")) {    /* only asked on Arm (or an unknown vendor) */
+		row_spe_missing(d, h);
 		return;
 	}
 	spe_formats(&p, formats, sizeof(formats), missing, sizeof(missing));
@@ -513,19 +513,16 @@ static void row_spe(struct doctor *d, const struct hw *h)
 	row_spe_access(d, env);
 }
 
-static void row_power(struct doctor *d, const struct hw *h)
+static void row_power(struct doctor *d)
 {
 	struct pmu p;
 
-	if (h->ci.vendor == CPU_VENDOR_IBM && !pmu_open(&p, "cpu") &&
-	    pmu_has_alias(&p, "mem-loads"))
+	if (!pmu_open(&p, "cpu") && pmu_has_alias(&p, "mem-loads"))
 		add(d, "power-mem", DOCTOR_OK, NULL, "cpu/mem-loads/ and cpu/mem-stores/ "
 		    "(marked-instruction thresholding)");
-	else if (h->ci.vendor == CPU_VENDOR_IBM && h->core_pmu)
+	else
 		add(d, "power-mem", DOCTOR_NO, "a POWER8+ kernel with the core PMU driver",
 		    "the core PMU has no 'mem-loads' event");
-	else
-		row_missing(d, h, "power-mem", CPU_VENDOR_IBM, "POWER marked loads/stores");
 }
 
 static void row_topdown(struct doctor *d, const struct hw *h)
@@ -533,10 +530,6 @@ static void row_topdown(struct doctor *d, const struct hw *h)
 	static const char *const names[] = { "cpu_core", "cpu" };
 	struct pmu p;
 
-	if (!h->core_pmu) {
-		add(d, "topdown", DOCTOR_NO, h->fix, "TopDown: %s", h->why);
-		return;
-	}
 	for (size_t i = 0; i < 2 && h->ci.vendor == CPU_VENDOR_INTEL; i++) {
 		if (pmu_open(&p, names[i]))
 			continue;
@@ -554,6 +547,39 @@ static void row_topdown(struct doctor *d, const struct hw *h)
 	add(d, "topdown", DOCTOR_NO, NULL, "TopDown in the sampling group needs Intel "
 	    "PERF_METRICS; on %s the TopDown counters live on the core PMU, which cannot share a "
 	    "group with the memory sampler", h->ci.vendor_str);
+}
+
+/* The hardware rows of this machine's vendor only (every vendor's when it is unknown); without
+ * a core PMU one row says why, and its fix, for all of them. */
+static void row_hw(struct doctor *d, const struct hw *h)
+{
+	static const struct {
+		enum cpu_vendor v;
+		const char *what;
+	} backends[] = {
+		{ CPU_VENDOR_INTEL, "Intel PEBS" }, { CPU_VENDOR_AMD, "AMD IBS" },
+		{ CPU_VENDOR_ARM, "Arm SPE" }, { CPU_VENDOR_IBM, "POWER marked loads/stores" },
+	};
+	char what[160] = "";
+	size_t len = 0;
+
+	if (!h->core_pmu) {
+		for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+			if (vendor_is(h, backends[i].v))
+				len += (size_t)snprintf(what + len, sizeof(what) - len, "%s, ",
+							backends[i].what);
+		add(d, "hw-pmu", DOCTOR_NO, h->fix, "%s: no %sno TopDown", h->why, what);
+		return;
+	}
+	if (vendor_is(h, CPU_VENDOR_INTEL))
+		row_pebs(d);
+	if (vendor_is(h, CPU_VENDOR_AMD))
+		row_ibs(d);
+	if (vendor_is(h, CPU_VENDOR_ARM))
+		row_spe(d, h);
+	if (vendor_is(h, CPU_VENDOR_IBM))
+		row_power(d);
+	row_topdown(d, h);
 }
 
 /* --- probes --------------------------------------------------------------------------------- */
@@ -598,33 +624,6 @@ static void row_software(struct doctor *d, const struct doctor_env *env)
 	else
 		add(d, "software", DOCTOR_OK, NULL, "cpu-clock, page-faults and other software "
 		    "events open (-e page-faults gives data addresses of faults)");
-}
-
-static void row_breakpoint(struct doctor *d, const struct doctor_env *env)
-{
-	static volatile uint64_t target;
-	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_BREAKPOINT,
-				     .bp_type = HW_BREAKPOINT_W, .bp_addr = (uintptr_t)&target,
-				     .bp_len = HW_BREAKPOINT_LEN_8, .sample_period = 1,
-				     .exclude_kernel = 1, .disabled = 1 };
-	struct pmu p;
-	int err;
-
-	if (pmu_open(&p, "breakpoint")) {
-		add(d, "breakpoints", DOCTOR_NO, errno_fix(-ENOENT), "no 'breakpoint' PMU");
-		return;
-	}
-	if (!env->probe_open) {
-		add(d, "breakpoints", DOCTOR_INFO, NULL, "breakpoint PMU (type %u), not probed",
-		    p.type);
-		return;
-	}
-	err = probe(&a);
-	if (err)
-		add(d, "breakpoints", DOCTOR_NO, errno_fix(err), "a write watchpoint on this task "
-		    "fails: %s", strerror(-err));
-	else
-		add(d, "breakpoints", DOCTOR_OK, NULL, "hardware watchpoints (debug registers) open");
 }
 
 /* --backend=soft: cpu-clock samples with the user registers the decoder needs (x86-64). */
@@ -696,6 +695,128 @@ static void row_watch(struct doctor *d, const struct doctor_env *env)
 		    "4 words at once (more rotate), every access counted");
 }
 
+/* `stat --topdown`: the model for this CPU and, probed, whether its counters open here. */
+static void row_topdown_stat(struct doctor *d, const struct doctor_env *env)
+{
+	struct stat_opts o = { .topdown = 1 };
+	pid_t self = 0;
+	struct stat_target t = { .tids = &self, .nr_tids = 1 };
+	struct stat_plan p;
+	size_t nr_td = 0;
+
+	if (stat_plan_build(&p, &o)) {
+		add(d, "topdown-stat", DOCTOR_NO, NULL, "stat --topdown: the counter plan fails");
+		return;
+	}
+	for (size_t i = 0; i < p.nr; i++)
+		nr_td += p.c[i].td_in >= 0;
+	if (!p.td_ok)
+		add(d, "topdown-stat", DOCTOR_NO, NULL, "stat --topdown: %s", p.td_why);
+	else if (!env->probe_open)
+		add(d, "topdown-stat", DOCTOR_INFO, NULL, "stat --topdown: %s model, %zu counters "
+		    "(%s%s), not probed", p.model.cpu, nr_td, p.c[p.nr - nr_td].name,
+		    nr_td > 1 ? " ..." : "");
+	else if (stat_open(&p, &t), p.td_missing[0])
+		add(d, "topdown-stat", DOCTOR_NO, errno_fix(p.c[p.nr - nr_td].err), "stat --topdown: "
+		    "%s model, but %s did not open: %s", p.model.cpu, p.td_missing,
+		    p.c[p.nr - nr_td].why);
+	else
+		add(d, "topdown-stat", DOCTOR_OK, NULL, "stat --topdown: %s model, %zu counters open "
+		    "on this task", p.model.cpu, nr_td);
+	stat_plan_release(&p);
+}
+
+/* `stat` without options: the software counters, opened on this task. */
+static void row_stat(struct doctor *d, const struct doctor_env *env)
+{
+	struct stat_opts o = { 0 };
+	pid_t self = 0;
+	struct stat_target t = { .tids = &self, .nr_tids = 1 };
+	struct stat_plan p;
+	int err;
+
+	if (!env->probe_open) {
+		add(d, "stat", DOCTOR_INFO, NULL, "stat: task-clock, context-switches, cpu-migrations, "
+		    "page-faults; not probed");
+		return;
+	}
+	if (stat_plan_build(&p, &o))
+		return;
+	err = stat_open(&p, &t);
+	if (err)
+		add(d, "stat", DOCTOR_NO, errno_fix(err), "stat: %s", p.c[0].why);
+	else
+		add(d, "stat", DOCTOR_OK, NULL, "stat: %s, %s, %s, %s count on this task",
+		    p.c[0].name, p.c[1].name, p.c[2].name, p.c[3].name);
+	stat_plan_release(&p);
+}
+
+/* The region library as a program would use it here: which counters, read how. */
+/* begin/end pairs timed for the cost of a marker */
+#define DOCTOR_REGION_PAIRS 500
+
+static void row_region(struct doctor *d, const struct doctor_env *env)
+{
+	static const char *const how[] = { "no counter opened", "rdpmc", "read() of the group" };
+	struct c2c_region *r;
+	struct c2c_region_stats st;
+	char names[160] = "";
+	size_t off = 0;
+	struct timespec t0, t1;
+	double ns;
+
+	if (!env->probe_open) {
+		add(d, "region-markers", DOCTOR_INFO, NULL, "c2c-region markers: not probed");
+		return;
+	}
+	r = c2c_region_new("doctor");
+	if (!r)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 0; i < DOCTOR_REGION_PAIRS; i++) {
+		c2c_region_begin(r);
+		c2c_region_end(r);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) /
+	     (2.0 * DOCTOR_REGION_PAIRS);
+	c2c_region_stats(r, &st);
+	c2c_region_free(r);
+	for (unsigned i = 0; i < st.nr && off < sizeof(names); i++)
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? ", " : "",
+					st.counter[i]);
+	add(d, "region-markers", st.how == C2C_REGION_READ_RDPMC ? DOCTOR_OK : DOCTOR_INFO,
+	    st.how == C2C_REGION_READ_SYSCALL ? "a hardware PMU whose counters user space may read "
+	    "(rdpmc: /sys/bus/event_source/devices/cpu/rdpmc 1 or 2)" : NULL,
+	    "c2c-region markers read %s by %s: %.2f us a marker, measured here over %d", st.nr ?
+	    names : "nothing", how[st.how], ns / 1000.0, 2 * DOCTOR_REGION_PAIRS);
+}
+
+/* AMD L3 and DF context: which counters record adds beside the samples, or why none. */
+static void row_uncore(struct doctor *d, const struct hw *h)
+{
+	struct uncore u;
+	size_t l3 = 0, df = 0;
+
+	if (!vendor_is(h, CPU_VENDOR_AMD))   /* only this vendor's rows */
+		return;
+	if (uncore_plan(&u)) {
+		add(d, "amd-uncore", DOCTOR_NO, NULL, "AMD L3/DF context: the uncore PMUs' sysfs "
+		    "does not read");
+		return;
+	}
+	for (size_t i = 0; i < u.nr; i++)
+		l3 += u.ev[i].kind == C2C_UNCORE_L3, df += u.ev[i].kind != C2C_UNCORE_L3;
+	if (!u.nr)
+		add(d, "amd-uncore", DOCTOR_NO, NULL, "AMD L3/DF context: %s", u.note[0]);
+	else
+		add(d, "amd-uncore", DOCTOR_INFO, h->env->privileged || h->env->paranoid <= 0 ? NULL :
+		    "run as root or set kernel.perf_event_paranoid=0 (uncore counters are CPU-wide)",
+		    "record adds %zu L3 counters (amd_l3) and %zu DRAM/link counters (amd_df) to the "
+		    "trace%s%s", l3, df, u.nr_notes ? "; " : "", u.nr_notes ? u.note[0] : "");
+	uncore_release(&u);
+}
+
 int doctor_run(struct doctor *d, const struct doctor_env *env)
 {
 	struct hw h;
@@ -704,16 +825,15 @@ int doctor_run(struct doctor *d, const struct doctor_env *env)
 	hw_init(&h, env);
 	row_cpu(d, env, &h.ci);
 	row_paranoid(d, env);
-	row_rdpmc(d);
-	row_pebs(d, &h);
-	row_ibs(d, &h);
-	row_spe(d, &h);
-	row_power(d, &h);
-	row_topdown(d, &h);
-	row_breakpoint(d, env);
+	row_rdpmc(d, &h.ci);
+	row_hw(d, &h);
 	row_software(d, env);
 	row_soft(d, env);
 	row_watch(d, env);
+	row_stat(d, env);
+	row_topdown_stat(d, env);
+	row_region(d, env);
+	row_uncore(d, &h);
 	for (size_t i = 0; i < d->nr; i++)
 		if (d->row[i].st == DOCTOR_OK && (!strcmp(d->row[i].topic, "pebs-loads") ||
 		    !strcmp(d->row[i].topic, "ibs") || !strcmp(d->row[i].topic, "spe") ||
@@ -738,4 +858,24 @@ const struct doctor_row *doctor_find(const struct doctor *d, const char *topic)
 		if (!strcmp(d->row[i].topic, topic))
 			return &d->row[i];
 	return NULL;
+}
+
+void doctor_summary(const struct doctor *d, int quiet, char *buf, size_t len)
+{
+	const struct doctor_row *sw = doctor_find(d, "software");
+
+	if (d->hw_memory)
+		snprintf(buf, len, "hardware memory sampling is available: 'c2c-lite record -- CMD'");
+	else if (d->soft)
+		snprintf(buf, len, "no hardware memory sampling here; 'c2c-lite record -- CMD' uses "
+			 "the soft backend (estimates)%s", d->watch ? "; '--backend=watch --watch "
+			 "SYMBOL' counts every access to a few words" : "");
+	else if (d->sw_events)
+		snprintf(buf, len, "no hardware memory sampling here; software events work: "
+			 "'c2c-lite record -e page-faults -- CMD' (fault addresses) or -e cpu-clock");
+	else if (sw && sw->st == DOCTOR_NO)
+		snprintf(buf, len, "nothing can be recorded as this user; %s",
+			 quiet ? "'c2c-lite doctor' shows the fixes" : "see the fixes above");
+	else
+		snprintf(buf, len, "no hardware memory sampling; software events were not probed");
 }

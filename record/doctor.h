@@ -3,7 +3,8 @@
  * doctor_env_detect() gathers the facts (cpuid on x86: vendor/family/model, hypervisor bit and
  * vendor, Intel leaf 0xA PMU version and counters, AMD counter and IBS bits; the user's
  * privileges; perf_event_paranoid; kpti= and the SPE kernel options). doctor_run() turns facts
- * plus sysfs (below the sysfs root) into rows, one per topic and backend: available or not, the
+ * plus sysfs (below the sysfs root) into rows, one per topic and backend (this vendor's only;
+ * one row for all of them when there is no core PMU), each shown once: available or not, the
  * reason, the fix. With env.probe_open it also tries perf_event_open for software events and
  * hardware breakpoints.
  * The rows are plain values; doctor_release() frees them. */
@@ -72,5 +73,8 @@ int doctor_run(struct doctor *d, const struct doctor_env *env);
 void doctor_release(struct doctor *d);
 /* The row for @topic, or NULL. */
 const struct doctor_row *doctor_find(const struct doctor *d, const char *topic);
+
+/* The one-line verdict ('c2c-lite doctor -q'), without the "summary: " prefix. */
+void doctor_summary(const struct doctor *d, int quiet, char *buf, size_t len);
 
 #endif

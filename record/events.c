@@ -748,12 +748,17 @@ static void list_pmu_aliases(const char *pmu, void (*emit)(const char *, void *)
 	}
 }
 
-int events_list(void (*emit)(const char *line, void *ctx), void *ctx)
+static void count_line(const char *line, void *ctx)
+{
+	(void)line;
+	(*(int *)ctx)++;
+}
+
+static void list_memory(void (*emit)(const char *line, void *ctx), void *ctx)
 {
 	char line[256];
 	struct pmu p;
 
-	emit("memory events of this machine (default: loads and stores):", ctx);
 	list_pmu_aliases("cpu", emit, ctx);
 	list_pmu_aliases("cpu_core", emit, ctx);
 	list_pmu_aliases("cpu_atom", emit, ctx);
@@ -764,6 +769,17 @@ int events_list(void (*emit)(const char *line, void *ctx), void *ctx)
 			 p.name);
 		emit(line, ctx);
 	}
+}
+
+int events_list(void (*emit)(const char *line, void *ctx), void *ctx)
+{
+	char line[256];
+	int n = 0;
+
+	list_memory(count_line, &n);
+	emit(n ? "memory events of this machine (default: loads and stores):" :
+	     "memory events of this machine: none (see 'c2c-lite doctor')", ctx);
+	list_memory(emit, ctx);
 	emit("software events:", ctx);
 	for (size_t i = 0; i < sizeof(sw_events) / sizeof(sw_events[0]); i++) {
 		snprintf(line, sizeof(line), "  %s%s%s", sw_events[i].name,

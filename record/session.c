@@ -26,13 +26,16 @@
 #include "record/pmu.h"
 #include "record/priv.h"
 #include "record/queue.h"
+#include "record/regions.h"
 #include "record/ring.h"
 #include "record/session.h"
+#include "record/pagemap.h"
 #include "record/spe-info.h"
 #include "record/synth.h"
 #include "record/sys.h"
 #include "record/sysfs.h"
 #include "record/topdown.h"
+#include "record/uncore.h"
 #include "record/workload.h"
 
 #define DEFAULT_PAGES 128
@@ -62,6 +65,7 @@ struct sess {
 	struct buildid_cache *bc;
 	struct workload wl;
 	int warned_user, warned_phys, warned_pa, warned_aux;
+	int running;                 /* setup succeeded: the trace holds a recording */
 	int aux;                     /* AUX tracing (Arm SPE): the AUX areas are read */
 	int perfmon;                 /* CAP_PERFMON or CAP_SYS_ADMIN */
 	struct c2c_spe_info spe;     /* what the SPE decoder needs (include/c2c/spe.h) */
@@ -80,6 +84,11 @@ struct sess {
 	double next_tick;
 	uint64_t last_time;          /* watch: time of the last hit */
 	char *options;               /* options for the trace header */
+	struct pagemap *pm;          /* soft, watch as root: physical addresses from pagemap */
+	uint64_t no_phys;            /* ... samples with an address but none found */
+	struct regions *reg;         /* the workload's region markers (a command only) */
+	struct uncore unc;           /* AMD L3/DF counters over the run */
+	double unc_t0;
 };
 
 /* --- targets -------------------------------------------------------------------------------- */
@@ -449,6 +458,22 @@ static int sample_index(const struct sess *s, const struct perf_event_header *h)
 	return ring_sample_index(h, &s->lay);
 }
 
+/* Soft and watch samples: the physical address of the data address from the process's pagemap
+ * (read as the sample is drained: a page that moved or a process that exited since gives none). */
+static void add_phys(struct sess *s, struct trace_sample *o)
+{
+	uint64_t phys;
+
+	if (!s->pm || !(o->flags & TRACE_SAMPLE_HAS_ADDR) || !o->addr)
+		return;
+	if (pagemap_lookup(s->pm, (pid_t)o->pid, o->addr, &phys)) {
+		s->no_phys++;
+		return;
+	}
+	o->phys_addr = phys;
+	o->flags |= TRACE_SAMPLE_HAS_PHYS;
+}
+
 /* A cpu-clock sample of the soft backend: decoded here, with the registers ring_decode()
  * does not read. */
 static int on_soft_sample(struct sess *s, const struct perf_event_header *h)
@@ -468,6 +493,7 @@ static int on_soft_sample(struct sess *s, const struct perf_event_header *h)
 			c2c_warn("skipping a malformed cpu-clock sample (%u bytes)", h->size);
 		return 0;
 	}
+	add_phys(s, &ev.sample);
 	count(s, &ev);
 	oq_add(&s->q, &ev, ev.sample.time);
 	return 0;
@@ -515,6 +541,7 @@ static int on_watch_sample(struct sess *s, const struct perf_event_header *h)
 	watch_decoder_fill(s->wd, o, r.abi == PERF_SAMPLE_REGS_ABI_64 ? &r.regs : NULL,
 			   watch_len_at(s, (size_t)idx, r.addr));
 	s->last_time = o->time;
+	add_phys(s, o);
 	count(s, &ev);
 	oq_add(&s->q, &ev, o->time);
 	return 0;
@@ -567,6 +594,8 @@ static int drain_round(struct sess *s)
 		if (ring_drain(&s->ring[c], on_record, s) == -EBADMSG)
 			c2c_warn("corrupt record header in the ring of CPU %d", s->ring[c].cpu);
 	}
+	if (s->reg)
+		regions_drain(s->reg, &s->q);
 	return oq_round_end(&s->q);
 }
 
@@ -611,8 +640,8 @@ static int add_auto(struct sess *s)
 	events_release(&s->l);
 	events_init(&s->l);
 	events_detect_cpu(&s->l);
-	c2c_info("no hardware memory sampling (%s): recording with the soft backend (cpu-clock "
-		 "samples and instruction decoding: estimates)", q.msg);
+	c2c_info("no memory-sampling PMU here (-v says why): falling back to the soft backend");
+	c2c_debug("%s", q.msg);
 	return events_add_soft(&s->l, &s->eo);
 }
 
@@ -632,8 +661,7 @@ static int add_backend_events(struct sess *s)
 	case RECORD_BACKEND_HW:
 		err = events_add_default(&s->l, &s->eo);
 		if (err)
-			c2c_info("hint: '--backend=soft' estimates contention without a hardware "
-				 "PMU; '-e page-faults' records software events");
+			c2c_info("hint: --backend=soft estimates without a PMU; -e page-faults works");
 		return err;
 	default:
 		return add_auto(s);
@@ -687,8 +715,10 @@ static int build_events(struct sess *s)
 		return err;
 	if (o->topdown == 1 || (o->topdown < 0 && hw && s->l.backend != TRACE_BACKEND_SWEVENT))
 		err = topdown_add(&s->l, &s->eo);
-	if (!err && s->l.td_reason[0] && o->topdown != 0)
-		c2c_info("TopDown unavailable: %s", s->l.td_reason);
+	if (!err && s->l.td_reason[0] && o->topdown != 0) {
+		c2c_info("TopDown unavailable (-v says why)");
+		c2c_debug("TopDown: %s", s->l.td_reason);
+	}
 	return err;
 }
 
@@ -736,7 +766,10 @@ static int open_writer(struct sess *s)
 		if (!s->l.ev[i].attr.exclude_kernel && s->l.ev[i].role == EV_ROLE_SAMPLER &&
 		    sysfs_exists("/proc/kallsyms"))
 			info.flags |= TRACE_INFO_HAS_KSYMS;
-	err = trace_writer_open(&s->w, out, &info, &wo);
+	if (!strcmp(out, "-"))
+		err = trace_writer_fdopen(&s->w, STDOUT_FILENO, "standard output", &info, &wo);
+	else
+		err = trace_writer_open(&s->w, out, &info, &wo);
 	trace_info_release(&info);
 	return err;
 }
@@ -942,6 +975,34 @@ static int write_duty(struct sess *s)
 	return trace_write(s->w, &ev);
 }
 
+/* AMD with uncore PMUs: the L3 and DF counts of the run as a blob (nothing elsewhere: doctor
+ * says why a machine has none). */
+static int write_uncore(struct sess *s)
+{
+	struct trace_event ev = { .type = TRACE_REC_BLOB };
+	struct c2c_uncore *sum;
+	char *buf;
+	int n, err = 0;
+
+	if (!s->unc.nr)
+		return 0;
+	sum = xmalloc(sizeof(*sum));
+	buf = xmalloc(65536);
+	uncore_read(&s->unc, now_s() - s->unc_t0, sum);
+	n = c2c_uncore_format(sum, buf, 65536);
+	if (n > 0) {
+		ev.blob.kind = TRACE_BLOB_UNCORE;
+		ev.blob.cpu = TRACE_CPU_NONE;
+		ev.blob.size = (uint64_t)n;
+		ev.blob.data = buf;
+		err = trace_write(s->w, &ev);
+	}
+	s->res->uncore = sum->nr;
+	free(buf);
+	free(sum);
+	return err;
+}
+
 static int rotating(const struct sess *s)
 {
 	return s->plan.nr > s->plan.slots;
@@ -953,10 +1014,14 @@ static int loop(struct sess *s)
 	int err = 0;
 
 	while (!err) {
-		if (s->o->stop && *s->o->stop)
+		if (s->o->stop && *s->o->stop) {
+			s->res->stop = RECORD_STOP_SIGNAL;
 			break;
-		if (end && now_s() >= end)
+		}
+		if (end && now_s() >= end) {
+			s->res->stop = RECORD_STOP_DURATION;
 			break;
+		}
 		reap_child(s, 0);
 		if (s->wl.done || !targets_alive(s))
 			break;
@@ -986,6 +1051,8 @@ static int loop(struct sess *s)
 
 static int finish(struct sess *s, int err)
 {
+	const char *out = s->o->output ? s->o->output : "c2c-lite.data";
+
 	if (s->traced && s->wl.pid > 0) {
 		kill(s->wl.pid, SIGKILL);    /* a ptrace-stopped workload ignores SIGTERM */
 		s->wl.started = 0;           /* it never ran: its status is not the result */
@@ -1002,6 +1069,8 @@ static int finish(struct sess *s, int err)
 
 		if (!e && !err)
 			e = oq_finish(&s->q);
+		if (!e && !err)
+			e = write_uncore(s);
 		if (!e && !err && s->wd) {
 			duty_tick(s);
 			s->res->watch_seen = c2c_watch_duty_seen(&s->duty.d);
@@ -1016,16 +1085,22 @@ static int finish(struct sess *s, int err)
 		e = trace_writer_close(s->w);
 		if (e && !err)
 			err = e;
-		{
+		if (strcmp(out, "-")) {
 			struct stat st;
 
-			if (!stat(s->o->output ? s->o->output : "c2c-lite.data", &st))
+			/* nothing was recorded (the workload could not start, or the setup failed
+			 * after the file was created): leave no trace behind */
+			if (!s->running && !unlink(out))
+				s->res->removed = 1;
+			else if (!stat(out, &st))
 				s->res->bytes = (uint64_t)st.st_size;
 		}
-		if (err == -ENOSPC || err == -EIO || err == -EFBIG)
+		if (err == -ENOSPC || err == -EIO || err == -EFBIG || err == -EPIPE)
 			s->res->write_error = (uint64_t)-err;
 		s->w = NULL;
 	}
+	s->res->exec_errno = s->wl.exec_errno;
+	s->res->regions = regions_count(s->reg);
 	if (s->soft)                     /* after the last drain */
 		s->res->soft_recovered = soft_backend_stats(s->soft)->recovered;
 	return err;
@@ -1048,12 +1123,15 @@ static void sess_free(struct sess *s)
 	buildid_cache_free(s->bc);
 	soft_backend_free(s->soft);
 	watch_decoder_free(s->wd);
+	pagemap_free(s->pm);
 	codemap_free(s->own_cm);
 	watch_plan_release(&s->plan);
 	for (size_t i = 0; i < s->nclock; i++)
 		close(s->clock_fd[i]);
 	free(s->clock_fd);
 	free(s->options);
+	regions_free(s->reg);
+	uncore_release(&s->unc);
 	c2c_spe_info_release(&s->spe);
 	events_release(&s->l);
 }
@@ -1106,14 +1184,18 @@ static void describe(struct sess *s)
 	if (s->l.backend == TRACE_BACKEND_SOFT) {
 		snprintf(s->options, size, "%s%sbackend: soft (cpu-clock:u with user registers, "
 			 "data addresses decoded at record time)", base, *base ? "; " : "");
-		c2c_info("backend: soft (cpu-clock samples decoded into data accesses: the report "
-			 "gives estimates)");
+		c2c_info("backend: soft (cpu-clock samples decoded into data accesses: estimates)");
 	} else if (s->l.backend == TRACE_BACKEND_WATCH) {
 		int n = snprintf(s->options, size, "%s%sbackend: ", base, *base ? "; " : "");
 
 		watch_plan_describe(&s->plan, s->o->watch_step_ms ? s->o->watch_step_ms :
 				    WATCH_STEP_MS_DEFAULT, s->options + n, size - (size_t)n);
-		c2c_info("backend: %s", s->options + n);
+		if (s->plan.nr > s->plan.slots)
+			c2c_info("backend: watch, %zu words rotated over %u debug registers",
+				 s->plan.nr, s->plan.slots);
+		else
+			c2c_info("backend: watch, %zu word%s", s->plan.nr, s->plan.nr == 1 ? "" : "s");
+		c2c_debug("backend: %s", s->options + n);
 	} else {
 		snprintf(s->options, size, "%s", base);
 	}
@@ -1127,7 +1209,8 @@ static int setup(struct sess *s)
 		return err;
 	if ((err = read_cpus(s)))
 		return err;
-	if (s->o->argv && (err = workload_fork(&s->wl, s->o->argv)))
+	s->wl.stdout_to_stderr = s->o->output && !strcmp(s->o->output, "-");
+	if (s->o->argv && ((err = regions_open(&s->reg)) || (err = workload_fork(&s->wl, s->o->argv))))
 		return err;
 	if (watch && ((err = watch_prepare(s)) || (err = build_events(s))))
 		return err;
@@ -1136,12 +1219,21 @@ static int setup(struct sess *s)
 			return err;
 		s->cm = soft_backend_codemap(s->soft);
 	}
+	/* frame numbers are shown to CAP_SYS_ADMIN only: others would read zeros */
+	if ((s->soft || s->wd) && geteuid() == 0)
+		s->pm = pagemap_new();
+	else if (s->soft || s->wd)
+		c2c_debug("no physical addresses: /proc/PID/pagemap gives frame numbers to root only");
 	describe(s);
 	if ((err = read_tasks(s)) || (err = open_all(s)) || (s->wd && (err = open_clocks(s))) ||
 	    (err = setup_rings(s)) ||
 	    (err = setup_layout(s)) || (err = open_writer(s)) ||
 	    (s->aux && (err = write_spe_info(s))) || (err = synthesize(s)))
 		return err;
+	if ((err = uncore_plan(&s->unc)))
+		return err;
+	uncore_open(&s->unc);
+	s->unc_t0 = now_s();
 	snprintf(s->res->td_reason, sizeof(s->res->td_reason), "%s", s->l.td_reason);
 	s->res->backend = s->l.backend;
 	if (s->o->argv && !watch && (err = workload_start(&s->wl, s->o->argv[0])))
@@ -1177,8 +1269,10 @@ int record_run(const struct record_opts *o, struct record_result *res)
 	s.bc = buildid_cache_new();
 	oq_init(&s.q, write_ev, &s);
 	err = setup(&s);
-	if (!err)
+	if (!err) {
+		s.running = 1;
 		err = loop(&s);
+	}
 	err = finish(&s, err);
 	sess_free(&s);
 	return err;

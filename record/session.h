@@ -34,7 +34,8 @@ struct record_opts {
 				      * default, C2C_WATCH_BUDGET_DEFAULT; < 0: unlimited) */
 	const char **events;         /* -e strings; none: the machine's memory events */
 	size_t nr_events;
-	const char *output;          /* default c2c-lite.data */
+	const char *output;          /* default c2c-lite.data; "-": standard output (the
+				      * workload's standard output then goes to standard error) */
 	unsigned int mmap_pages;     /* data pages per ring (power of two); 0: 128 */
 	unsigned int aux_pages;      /* AUX area pages per CPU (Arm SPE; power of two); 0: perf's
 				      * default (4 MiB privileged, 128 KiB otherwise) */
@@ -51,9 +52,19 @@ struct record_opts {
 	volatile sig_atomic_t *stop; /* set by the caller's signal handler (its value: signo) */
 };
 
+/* What ended the recording. */
+enum record_stop {
+	RECORD_STOP_TARGETS = 0,     /* the workload or the -p/-t targets ended (or an error) */
+	RECORD_STOP_DURATION,        /* --duration elapsed */
+	RECORD_STOP_SIGNAL,          /* *opts.stop was set (a signal) */
+};
+
 struct record_result {
 	int have_status;             /* a workload ran */
 	int status;                  /* its wait status */
+	int exec_errno;              /* the workload could not start: its exec failed with this */
+	int removed;                 /* the recording never started: the trace file was removed */
+	enum record_stop stop;
 	uint64_t samples, records, bytes;
 	uint64_t lost_records, lost_samples, throttles;
 	uint64_t aux_records;        /* PERF_RECORD_AUX records (Arm SPE) */
@@ -71,6 +82,8 @@ struct record_result {
 	double watch_seen;           /* watch: share of the workload's work watched (duty cycle) */
 	int watch_seen_bound;        /* ... only an upper bound (c2c_watch_duty_bound()) */
 	double watch_budget;         /* watch: the overhead bound used (0: unlimited) */
+	uint64_t regions;            /* region markers of the workload written (include/c2c/region.h) */
+	uint64_t uncore;             /* AMD uncore rows written (include/c2c/uncore.h) */
 };
 
 int record_run(const struct record_opts *o, struct record_result *res);

@@ -14,6 +14,7 @@
 #include "c2c/trace.h"
 #include "record/events.h"
 #include "record/topdown.h"
+#include "tests/fake-machine.h"
 
 /* attr flag bits (offset 40) */
 #define F_DIS   (1ull << 0)
@@ -196,21 +197,6 @@ static const struct row rows[] = {
 		{ 4, 0x353c0401e0ull, 0, 0, ST_C2C_W | ST_ID, 0x14, 4000, OTHER, 1, EV_ROLE_SAMPLER },
 	} },
 };
-
-static void quiet(enum c2c_log_level level, const char *msg, void *ctx)
-{
-	(void)level;
-	(void)msg;
-	(void)ctx;
-}
-
-static void set_machine(const char *m)
-{
-	char root[256];
-
-	snprintf(root, sizeof(root), "data/sysfs/%s", m);
-	setenv("C2C_SYSFS_ROOT", root, 1);
-}
 
 static void check_ev(int line, size_t i, const struct ev_desc *e, const struct want *w)
 {

@@ -260,6 +260,10 @@ static int event_cmp(const struct trace_event *a, const struct trace_event *b)
 		       a->blob.cpu != b->blob.cpu || a->blob.offset != b->blob.offset ||
 		       a->blob.size != b->blob.size ||
 		       (a->blob.size && memcmp(a->blob.data, b->blob.data, a->blob.size));
+	case TRACE_REC_REGION:
+		return a->region.time != b->region.time || a->region.pid != b->region.pid ||
+		       a->region.tid != b->region.tid || a->region.kind != b->region.kind ||
+		       a->region.depth != b->region.depth || str_cmp(a->region.name, b->region.name);
 	}
 	return 1;
 }
@@ -346,6 +350,10 @@ static const struct ev_row ev_rows[] = {
 	{ __LINE__, { .type = TRACE_REC_BLOB, .blob = { 17, TRACE_BLOB_SPE_AUX, 5, UINT64_MAX,
 						       sizeof(spe_bytes), spe_bytes } } },
 	{ __LINE__, { .type = TRACE_REC_BLOB, .blob = { 18, TRACE_BLOB_SPE_AUX, 0, 0, 0, NULL } } },
+	{ __LINE__, { .type = TRACE_REC_REGION, .region = { 19, 7, 8, TRACE_REGION_BEGIN, 1,
+							   "queue-push" } } },
+	{ __LINE__, { .type = TRACE_REC_REGION, .region = { UINT64_MAX, UINT32_MAX, UINT32_MAX,
+							   TRACE_REGION_END, UINT32_MAX, "" } } },
 	{ __LINE__, { .type = TRACE_REC_AUX, .aux = { 19, 2, 100, 101, 4096, 512,
 						     TRACE_AUX_TRUNCATED | TRACE_AUX_PARTIAL } } },
 	{ __LINE__, { .type = TRACE_REC_AUX, .aux = { UINT64_MAX, TRACE_CPU_NONE, UINT32_MAX,

@@ -30,9 +30,10 @@
 
 #define TRACE_MAGIC         "C2CTRACE"
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 3   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
+#define TRACE_VERSION_MINOR 4   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
 				 * carry the accessed address, and the duty-cycle blob; 1.3: AUX,
-				 * ITRACE_START and SWITCH records, the SPE recording blob */
+				 * ITRACE_START and SWITCH records, the SPE recording blob; 1.4: REGION
+				 * records and the AMD uncore blob (older readers skip both) */
 
 #define TRACE_CPU_NONE      UINT32_MAX  /* sample carried no CPU */
 #define TRACE_NODE_NONE     (-1)
@@ -198,6 +199,8 @@ enum trace_blob_kind {
 	TRACE_BLOB_WATCH_DUTY,   /* the watch backend's duty cycle, text (include/c2c/watch.h) */
 	TRACE_BLOB_SPE_INFO,     /* 1.3: what decoding SPE needs (PMU, MIDRs, time conversion),
 				  * text (include/c2c/spe.h) */
+	/* numbered apart so that kinds added beside the ones above do not collide */
+	TRACE_BLOB_UNCORE = 16,  /* AMD L3/DF counts over the run, text (include/c2c/uncore.h) */
 };
 
 struct trace_blob {
@@ -207,6 +210,21 @@ struct trace_blob {
 	uint64_t offset;         /* AUX: offset in the AUX stream */
 	uint64_t size;
 	const void *data;
+};
+
+enum trace_region_kind {
+	TRACE_REGION_BEGIN = 1,
+	TRACE_REGION_END = 2,
+};
+
+/* A region marker of the program (include/c2c/region.h) that record copied into the trace: a
+ * thread entered or left the named region at @time (perf clock, like samples). */
+struct trace_region {
+	uint64_t time;
+	uint32_t pid, tid;
+	uint32_t kind;           /* enum trace_region_kind */
+	uint32_t depth;          /* nesting depth of this instance, from 1 */
+	const char *name;
 };
 
 /* PERF_RECORD_AUX (1.3): the kernel published the AUX bytes [offset, offset + size) of one
@@ -262,6 +280,8 @@ enum trace_rec_type {
 	TRACE_REC_AUX,           /* 1.3 */
 	TRACE_REC_ITRACE_START,  /* 1.3 */
 	TRACE_REC_SWITCH,        /* 1.3 */
+	/* numbered apart from the kinds above so that kinds added beside it do not collide */
+	TRACE_REC_REGION = 16,
 };
 
 struct trace_event {
@@ -273,6 +293,7 @@ struct trace_event {
 		struct trace_task task;   /* FORK and EXIT */
 		struct trace_lost lost;
 		struct trace_blob blob;
+		struct trace_region region;
 		struct trace_aux aux;
 		struct trace_itrace_start itrace;
 		struct trace_switch sw;
@@ -312,6 +333,9 @@ struct trace_reader;
 
 /* Open @path and read the header chunk. */
 int trace_reader_open(struct trace_reader **out, const char *path);
+/* Read from @fd (a pipe, a FIFO, a file at its start), named @name in messages; the reader
+ * reads it in sequence, never seeks, and does not close it. */
+int trace_reader_fdopen(struct trace_reader **out, int fd, const char *name);
 /* Open from a memory buffer (fuzzing, tests); @buf must outlive the reader. */
 int trace_reader_open_mem(struct trace_reader **out, const void *buf, size_t len, const char *name);
 const struct trace_info *trace_reader_info(const struct trace_reader *r);

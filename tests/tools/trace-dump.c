@@ -2,7 +2,7 @@
  *
  *   trace-dump [--info] [--no-records] FILE
  * Lines: "info key=value", then per record "SAMPLE t=.. pid=.. tid=.. cpu=.. ip=0x.. addr=0x..
- * ev=N mode=N flags=0x..", "MMAP ...", "COMM ...", "FORK/EXIT ...", "LOST ...", "BLOB ...".
+ * ev=N mode=N flags=0x..", "MMAP ...", "COMM ...", "FORK/EXIT ...", "LOST ...", "BLOB ...", "REGION ...".
  * A last line "end records=N truncated=0|1" closes a readable trace. Exit 1 on a read error. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -64,6 +64,12 @@ static void print_event(const struct trace_event *ev)
 	case TRACE_REC_LOST:
 		printf("LOST t=%" PRIu64 " kind=%u cpu=%d ev=%u count=%" PRIu64 "\n", ev->lost.time,
 		       ev->lost.kind, (int)ev->lost.cpu, ev->lost.event, ev->lost.count);
+		break;
+	case TRACE_REC_REGION:
+		printf("REGION t=%" PRIu64 " pid=%u tid=%u %s depth=%u name=%s\n", ev->region.time,
+		       ev->region.pid, ev->region.tid, ev->region.kind == TRACE_REGION_BEGIN ? "begin" :
+		       ev->region.kind == TRACE_REGION_END ? "end" : "?", ev->region.depth,
+		       ev->region.name);
 		break;
 	case TRACE_REC_AUX:
 		printf("AUX t=%" PRIu64 " cpu=%d pid=%d tid=%d offset=%" PRIu64 " size=%" PRIu64
