@@ -22,8 +22,10 @@ C2C=${C2C:-$PWD/$BUILD/c2c-lite}
 export BUILD C2C
 
 # Measured on the project's 2-core VM (tests/real/README.md, "Scores"); floors are below them.
+# Watch: 8-10 of 10 at load 7-15, once 6; a watch run whose threads the scheduler put on one CPU
+# shows nothing (nothing crossed CPUs), so its floor sits lower than its usual score.
 SOFT_FLOOR=85 SOFT_CLEAN_FLOOR=100
-WATCH_FLOOR=70 WATCH_CLEAN_FLOOR=100
+WATCH_FLOOR=60 WATCH_CLEAN_FLOOR=100
 
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 start=$SECONDS
