@@ -16,7 +16,8 @@
  * more, 80 per line); the structs below are built by cltab_finish() for the displayed lines only.
  * Memory is proportional to the number of distinct lines and offsets. The table owns its entries;
  * it borrows the maps model (threads, maps, DSOs) and the strings the symbol function returns,
- * which must outlive the table. Not thread-safe. */
+ * which must outlive the table. Not thread-safe: one thread feeds and reads it (with jobs > 1 the
+ * table runs its own aggregation threads behind cltab_feed() and joins them in cltab_finish()). */
 #ifndef C2C_REPORT_CLTABLE_H
 #define C2C_REPORT_CLTABLE_H
 
@@ -71,6 +72,8 @@ struct cltab_opts {
 	void *sym_ctx;
 	int no_node_stats;                /* leave cltab_offset.node_stats zero (faster, smaller):
 					   * for front ends that show no per-node columns */
+	uint32_t jobs;                    /* > 1: that many aggregation threads, each folding the
+					   * lines of one shard (results identical to one thread) */
 };
 
 enum { CLTAB_CYC_RMT_HITM, CLTAB_CYC_LCL_HITM, CLTAB_CYC_RMT_PEER, CLTAB_CYC_LCL_PEER,

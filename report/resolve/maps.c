@@ -311,7 +311,7 @@ struct maps_thread *maps_findnew_thread(struct maps *m, int32_t pid, int32_t tid
 
 	if (t) {
 		if (t->pid == -1 && pid != -1)
-			t->pid = pid;
+			__atomic_store_n(&t->pid, pid, __ATOMIC_RELAXED);   /* aggregation threads read it */
 		return t;
 	}
 	t = maps_thread_new(m, pid, tid);
