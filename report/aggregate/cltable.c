@@ -132,6 +132,7 @@ struct cltab_class {
 };
 
 #define CLTAB_DCACHE 4096   /* decode cache: (data_src, flags) -> class, direct mapped */
+_Static_assert(CLTAB_DCACHE == 1 << 12, "cltab_class() indexes the decode cache by 12 bits");
 
 struct cltab_dcache {
 	uint64_t ds;
@@ -146,7 +147,9 @@ struct cltab_dcache {
 struct cltab_pend {
 	struct cltab_sample s;
 	uint64_t seq;
+	uint64_t lh;            /* line key hash when has_lh (computed by the routing thread) */
 	int32_t pid, tid;
+	int has_lh;
 };
 
 #define CLTAB_BATCH 1024   /* samples handed to a shard at a time */
@@ -415,17 +418,22 @@ void cltab_free(struct cltab *t)
 
 /* --- keys ----------------------------------------------------------------------------------- */
 
-/* Combine and finalize (MurmurHash3's fmix64): the table index uses the low bits, so every
- * input bit must reach them (cacheline addresses have six zero low bits). */
-static inline uint64_t cltab_mix(uint64_t h, uint64_t v)
+/* MurmurHash3's fmix64 alone. */
+static inline uint64_t cltab_fmix(uint64_t h)
 {
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;
 	h ^= h >> 33;
 	h *= 0xc4ceb9fe1a85ec53ULL;
 	h ^= h >> 33;
 	return h;
+}
+
+/* Combine and finalize (MurmurHash3's fmix64): the table index uses the low bits, so every
+ * input bit must reach them (cacheline addresses have six zero low bits). */
+static inline uint64_t cltab_mix(uint64_t h, uint64_t v)
+{
+	return cltab_fmix(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
 }
 
 /* A sample's line key, in the layout of struct cltab_lrec's key fields. */
@@ -446,15 +454,18 @@ static void cltab_sample_lkey(const struct cltab *t, const struct cltab_pend *p,
 	k->cl = s->al_addr & t->cl_mask;
 }
 
+/* Fields multiplied by distinct odd constants (no two fields cancel for small differences),
+ * summed, then one finalizer: a sample costs one fmix, not one per field. */
 static uint64_t cltab_lkey_hash(const struct cltab_lrec *k)
 {
-	uint64_t h = cltab_mix(k->cpumode, (uint64_t)k->has_map | (uint64_t)k->anon << 8);
+	uint64_t h = k->cl * 0x9e3779b97f4a7c15ULL;
 
-	h = cltab_mix(h, ((uint64_t)k->maj << 32) | k->min);
-	h = cltab_mix(h, k->ino);
-	h = cltab_mix(h, k->gen);
-	h = cltab_mix(h, (uint32_t)k->pid);
-	return cltab_mix(h, k->cl);
+	h += k->ino * 0xc2b2ae3d27d4eb4fULL;
+	h += (((uint64_t)k->maj << 32) | k->min) * 0x165667b19e3779f9ULL;
+	h += k->gen * 0x27d4eb2f165667c5ULL;
+	h += ((uint64_t)(uint32_t)k->pid | (uint64_t)k->cpumode << 32 | (uint64_t)k->has_map << 40 |
+	      (uint64_t)k->anon << 48) * 0x85ebca77c2b2ae63ULL;
+	return cltab_fmix(h);
 }
 
 static int cltab_lkey_eq(const struct cltab_lrec *a, const struct cltab_lrec *b)
@@ -500,12 +511,13 @@ static inline int32_t cltab_tid_of(const int32_t *v)
 static uint64_t cltab_okey_hash(const struct cltab *t, uint32_t line, const struct cltab_pend *p)
 {
 	const struct cltab_sample *s = &p->s;
-	uint64_t h = cltab_mix(line, s->addr & ~t->cl_mask);
+	uint64_t h = ((uint64_t)line << 32 | (s->addr & ~t->cl_mask)) * 0x9e3779b97f4a7c15ULL;
 
-	h = cltab_mix(h, t->co_iaddr ? s->ip : 0);
-	h = cltab_mix(h, ((uint64_t)(uint32_t)(t->co_pid ? p->pid : 0) << 32) |
-			 (uint32_t)(t->co_tid ? p->tid : 0));
-	return cltab_mix(h, (uintptr_t)(t->co_dso ? cltab_dso_key(s->cmap) : NULL));
+	h += (t->co_iaddr ? s->ip : 0) * 0xc2b2ae3d27d4eb4fULL;
+	h += (((uint64_t)(uint32_t)(t->co_pid ? p->pid : 0) << 32) |
+	      (uint32_t)(t->co_tid ? p->tid : 0)) * 0x165667b19e3779f9ULL;
+	h += (uintptr_t)(t->co_dso ? cltab_dso_key(s->cmap) : NULL) * 0x27d4eb2f165667c5ULL;
+	return cltab_fmix(h);
 }
 
 static int cltab_okey_eq(const struct cltab *t, const struct cltab_ent *e, uint32_t line,
@@ -584,7 +596,8 @@ static uint32_t cltab_intern(struct cltab *t, const struct dsrc_stats *st)
 static uint32_t cltab_class(struct cltab *t, const struct cltab_sample *s)
 {
 	uint32_t flags = (s->addr != 0) | (s->dmap != NULL) << 1 | (s->has_code_map != 0) << 2 | 8;
-	struct cltab_dcache *d = &t->dcache[cltab_mix(s->data_src, flags) & (CLTAB_DCACHE - 1)];
+	struct cltab_dcache *d = &t->dcache[((s->data_src ^ (uint64_t)flags << 60) *
+					     0x9e3779b97f4a7c15ULL) >> (64 - 12)];
 	struct dsrc_input in = { .data_src = s->data_src, .daddr = s->addr,
 				 .has_data_map = s->dmap != NULL, .has_code_map = s->has_code_map };
 	struct dsrc_stats st;
@@ -940,8 +953,12 @@ static void cltab_flush(struct cltab *t)
 
 	t->nr_pending = 0;
 	for (i = 0; i < n; i++) {
-		cltab_sample_lkey(t, &t->pending[i], &lk);
-		hv[i] = cltab_lkey_hash(&lk);
+		if (t->pending[i].has_lh) {
+			hv[i] = t->pending[i].lh;
+		} else {
+			cltab_sample_lkey(t, &t->pending[i], &lk);
+			hv[i] = cltab_lkey_hash(&lk);
+		}
 		__builtin_prefetch(&t->lhash.slot[hv[i] & (t->lhash.cap - 1)]);
 	}
 	for (i = 0; i < n; i++)
@@ -1042,12 +1059,18 @@ static void cltab_route(struct cltab *t, const struct cltab_pend *p)
 	struct cltab_lrec lk;
 	struct cltab_worker *w;
 	struct cltab_batch *b;
+	struct cltab_pend *q;
+	uint64_t hv;
 
 	cltab_sample_lkey(t, p, &lk);
+	hv = cltab_lkey_hash(&lk);
 	/* high hash bits: the shard's own table indexes by the low ones */
-	w = &t->work[(uint32_t)(cltab_lkey_hash(&lk) >> 40) % t->nr_work];
+	w = &t->work[(uint32_t)(hv >> 40) % t->nr_work];
 	b = cltab_filling(w);
-	b->p[b->n++] = *p;
+	q = &b->p[b->n++];
+	*q = *p;
+	q->lh = hv;
+	q->has_lh = 1;
 	if (b->n == CLTAB_BATCH)
 		cltab_publish(w);
 }
