@@ -248,9 +248,12 @@ int rs_open(struct report_session **out, const struct rs_opts *o)
 	rc = read_all(s);
 	if (rc)
 		goto err;
-	if (s->t)
+	if (s->t) {
 		cltab_finish(s->t);
-	else
+		c2c_debug("cacheline table: %zu lines, %zu offset entries, %u aggregation threads",
+			  cltab_nr_lines(s->t), cltab_nr_offsets(s->t),
+			  s->opts.jobs > 1 ? s->opts.jobs : 1);
+	} else
 		estim_finish(s->e);
 	build(s);
 	*out = s;
