@@ -183,8 +183,9 @@ struct cltab {
 	struct cltab_worker *work;
 	uint32_t nr_work;
 	/* cltab_sum() results of this table (or shard), for cltab_finish() */
-	struct dsrc_stats *lst;
+	struct dsrc_stats *lst;           /* [nr_lsum], followed by lcnt[nr_lsum] */
 	uint32_t *lcnt;
+	size_t nr_lsum;
 	int32_t *cpu_node;
 	struct trace_mem_range *ranges;
 	uint64_t cl_mask;
@@ -232,6 +233,9 @@ static void *cltab_zalloc(size_t size)
 	madvise((void *)a, len, MADV_HUGEPAGE);
 	return (void *)a;
 }
+
+/* Bytes of a table's line sums (struct cltab::lst and lcnt). */
+#define cltab_lsum_size(t) ((t)->nr_lsum * (sizeof(struct dsrc_stats) + sizeof(uint32_t)))
 
 /* Release a block of cltab_zalloc(@size). */
 static void cltab_zfree(void *p, size_t size)
@@ -390,8 +394,7 @@ void cltab_free(struct cltab *t)
 		cltab_free(w->t);
 	}
 	free(t->work);
-	free(t->lst);
-	free(t->lcnt);
+	cltab_zfree(t->lst, cltab_lsum_size(t));
 	for (i = 0; i < t->nr_shown; i++) {
 		for (size_t k = 0; k < t->shown[i]->nr_off; k++)
 			free(t->shown[i]->off[k]->touch);
@@ -1660,8 +1663,10 @@ static void cltab_sum(struct cltab *t)
 	t->lhash.cap = t->ehash.cap = 0;
 	nr = t->lines.nr;
 	cltab_class_total(t, &t->total);
-	t->lst = xcalloc(nr ? nr : 1, sizeof(*t->lst));
-	t->lcnt = xcalloc(nr ? nr : 1, sizeof(*t->lcnt));
+	/* one block, in huge pages when large: the entries add to their lines in random order */
+	t->nr_lsum = nr ? nr : 1;
+	t->lst = cltab_zalloc(cltab_lsum_size(t));
+	t->lcnt = (uint32_t *)(t->lst + t->nr_lsum);
 	for (i = 0; i < t->ents.nr; i++) {
 		struct cltab_ent *e = cltab_ent(t, i);
 
@@ -1731,8 +1736,7 @@ void cltab_finish(struct cltab *t)
 	for (k = 0; k < cltab_nr_shards(t); k++) {
 		struct cltab *sh = cltab_shard(t, k);
 
-		free(sh->lst);
-		free(sh->lcnt);
+		cltab_zfree(sh->lst, cltab_lsum_size(sh));
 		sh->lst = NULL;
 		sh->lcnt = NULL;
 	}
