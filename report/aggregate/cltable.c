@@ -62,11 +62,13 @@ struct cltab_lcold {
 	uint64_t seq;                  /* the first sample's number in the input: the last sort key */
 };
 
-/* One offset entry (80 bytes). Most entries see one sample: that sample's class, node, weight,
- * CPU and memory node are kept inline (key0, w0, cpu0, mnode0), and the counter cells, cycles
- * means and CPU and node sets move to an extension (struct cltab_ext) at the second sample, so
- * that an entry costs the same on 2 CPUs as on 8192. The cpumode is the line's (part of its
- * key). */
+/* One offset entry: 64 bytes, one cache line (the chunks are 2 MiB aligned). Most entries see
+ * one sample: that sample's class, node, weight, CPU and memory node are kept inline (key0, w0,
+ * cm0; its PA count is 1 when it has a memory node), and the counter cells, cycles means, PA
+ * count and CPU and node sets move to an extension (struct cltab_ext) at the second sample, so
+ * that an entry costs the same on 2 CPUs as on 8192 (or at the first, when its CPU or memory
+ * node does not fit cm0). The cpumode is the line's (part of its key); the map-relative code
+ * address follows from cmap and ip. */
 struct cltab_ent {
 	uint32_t line;
 	uint32_t ext;                  /* extension index + 1; 0: the inline fields hold it all */
@@ -76,18 +78,32 @@ struct cltab_ent {
 	const struct maps_map *cmap;
 	uint64_t w0;                   /* weight of the only sample */
 	uint32_t key0;                 /* (cls | node << CLTAB_CLS_BITS) + 1; 0: no sample yet */
-	uint32_t paddr_cnt;
+	uint32_t cm0;                  /* the only sample's CPU + 1 (CLTAB_CM0_CPU bits) and memory
+					* node + 1 (the bits above); 0 in a field: none */
 	uint64_t paddr;
-	uint64_t code_al;
-	uint32_t cpu0;                 /* the only sample's CPU + 1; 0: none (or out of range) */
-	uint32_t mnode0;               /* the only sample's memory node + 1; 0: none */
 };
+_Static_assert(sizeof(struct cltab_ent) == 64, "an offset entry is one cache line");
+
+#define CLTAB_CM0_CPU 20
+#define CLTAB_CM0_CPU_MAX ((1u << CLTAB_CM0_CPU) - 1)          /* CPU + 1 at most */
+#define CLTAB_CM0_NODE_MAX ((1u << (32 - CLTAB_CM0_CPU)) - 1)  /* memory node + 1 at most */
+
+static inline uint32_t cltab_cpu0(const struct cltab_ent *e)
+{
+	return e->cm0 & CLTAB_CM0_CPU_MAX;
+}
+
+static inline uint32_t cltab_mnode0(const struct cltab_ent *e)
+{
+	return e->cm0 >> CLTAB_CM0_CPU;
+}
 
 /* Counters of an entry with two samples or more; followed by cpuset[cpu_words],
  * nodeset[node_words]. */
 struct cltab_ext {
 	struct cltab_cell cell[CLTAB_CELLS];
 	uint32_t more;                 /* overflow cell block (index + 1) */
+	uint32_t paddr_cnt;
 	uint32_t nmean[CLTAB_CYC_NR];
 	double mean[CLTAB_CYC_NR];
 };
@@ -662,10 +678,10 @@ static void cltab_ent_sets(const struct cltab *t, const struct cltab_ent *e, uin
 		memcpy(nodeset, cltab_ext_nodeset(t, x), t->node_words * sizeof(uint64_t));
 		return;
 	}
-	if (e->cpu0)
-		cltab_set_bit(cpuset, e->cpu0 - 1);
-	if (e->mnode0)
-		cltab_set_bit(nodeset, e->mnode0 - 1);
+	if (cltab_cpu0(e))
+		cltab_set_bit(cpuset, cltab_cpu0(e) - 1);
+	if (cltab_mnode0(e))
+		cltab_set_bit(nodeset, cltab_mnode0(e) - 1);
 }
 
 static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_pend *p,
@@ -726,7 +742,6 @@ static struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
 	e->thread = s->thread;
 	e->cmap = s->cmap;
 	e->disp_offset = s->al_addr & ~t->cl_mask;
-	e->code_al = s->code_al;
 	cltab_hash_put(&t->ehash, j, (uint32_t)hv, idx);
 	return e;
 }
@@ -813,32 +828,38 @@ static void cltab_ext_add(struct cltab *t, struct cltab_ext *x, uint32_t cls, ui
 	}
 }
 
+/* The extension of entry @e, made at first use: it takes over the inline sample exactly. */
+static struct cltab_ext *cltab_ent_ext(struct cltab *t, struct cltab_ent *e)
+{
+	struct cltab_ext *x;
+	uint32_t idx;
+
+	if (e->ext)
+		return cltab_at(&t->exts, e->ext - 1);
+	x = cltab_arr_new(&t->exts, &idx);
+	e->ext = idx + 1;
+	if (cltab_cpu0(e))
+		cltab_set_bit(cltab_ext_cpuset(x), cltab_cpu0(e) - 1);
+	if (cltab_mnode0(e))
+		cltab_set_bit(cltab_ext_nodeset(t, x), cltab_mnode0(e) - 1);
+	x->paddr_cnt = cltab_mnode0(e) != 0;   /* an inline sample with a node changed the PA */
+	if (e->key0)
+		cltab_ext_add(t, x, (e->key0 - 1) & CLTAB_MAX_CLS, (e->key0 - 1) >> CLTAB_CLS_BITS,
+			      e->w0);
+	return x;
+}
+
 /* A sample of class @cls and node @node (CLTAB_NO_NODE or below) of entry @e. The first is
  * kept inline; the second moves both into an extension, replaying the first exactly. */
 static void cltab_ent_add(struct cltab *t, struct cltab_ent *e, uint32_t cls, uint32_t node,
 			  uint64_t w)
 {
-	struct cltab_ext *x;
-	uint32_t idx;
-
 	if (!e->ext && !e->key0) {
 		e->key0 = (cls | node << CLTAB_CLS_BITS) + 1;
 		e->w0 = w;
 		return;
 	}
-	if (!e->ext) {
-		x = cltab_arr_new(&t->exts, &idx);
-		e->ext = idx + 1;
-		if (e->cpu0)
-			cltab_set_bit(cltab_ext_cpuset(x), e->cpu0 - 1);
-		if (e->mnode0)
-			cltab_set_bit(cltab_ext_nodeset(t, x), e->mnode0 - 1);
-		cltab_ext_add(t, x, (e->key0 - 1) & CLTAB_MAX_CLS, (e->key0 - 1) >> CLTAB_CLS_BITS,
-			      e->w0);
-	} else {
-		x = cltab_at(&t->exts, e->ext - 1);
-	}
-	cltab_ext_add(t, x, cls, node, w);
+	cltab_ext_add(t, cltab_ent_ext(t, e), cls, node, w);
 }
 
 static uint64_t cltab_tkey_hash(uint32_t ent, const struct maps_thread *th)
@@ -901,10 +922,10 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 		t->counts.no_cpu++;
 	else if (s->cpu >= t->opts.nr_cpus)
 		t->counts.bad_cpu++;
-	else if (e->ext)
-		cltab_set_bit(cltab_ext_cpuset(cltab_at(&t->exts, e->ext - 1)), s->cpu);
+	else if (!e->ext && s->cpu < CLTAB_CM0_CPU_MAX)
+		e->cm0 = (e->cm0 & ~CLTAB_CM0_CPU_MAX) | (s->cpu + 1);
 	else
-		e->cpu0 = s->cpu + 1;
+		cltab_set_bit(cltab_ext_cpuset(cltab_ent_ext(t, e)), s->cpu);
 	if (s->phys_addr) {
 		mnode = cltab_mem_node(t, s->phys_addr);
 		if (mnode < 0)
@@ -912,13 +933,13 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 	}
 	cltab_set_node(cltab_lrec_nodeset(l), &l->paddr, &l->paddr_cnt, mnode, s->phys_addr);
 	if (s->phys_addr && mnode >= 0) {   /* cltab_set_node() with a u32 count */
-		if (e->ext)
-			cltab_set_bit(cltab_ext_nodeset(t, cltab_at(&t->exts, e->ext - 1)),
-				      (uint32_t)mnode);
+		if (!e->ext && (uint32_t)mnode < CLTAB_CM0_NODE_MAX)
+			e->cm0 = (e->cm0 & CLTAB_CM0_CPU_MAX) | ((uint32_t)mnode + 1) << CLTAB_CM0_CPU;
 		else
-			e->mnode0 = (uint32_t)mnode + 1;
+			cltab_set_bit(cltab_ext_nodeset(t, cltab_ent_ext(t, e)), (uint32_t)mnode);
 		if (e->paddr != s->phys_addr) {
-			e->paddr_cnt++;
+			if (e->ext)   /* inline: the one sample with a node, a count of 1 */
+				cltab_ent_ext(t, e)->paddr_cnt++;
 			e->paddr = s->phys_addr;
 		}
 	}
@@ -1169,7 +1190,6 @@ static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct t
 	s.al_addr = loc.al_addr;
 	maps_find(maps, th, ts->cpumode, ts->ip, &loc);
 	s.cmap = loc.map;
-	s.code_al = loc.al_addr;
 	/* found in the sample's mode: found in "any" mode too (user then kernel maps) */
 	s.has_code_map = s.cmap != NULL || maps_find_any(maps, th, ts->ip, &loc);
 	{
@@ -1476,7 +1496,7 @@ static void cltab_fill_offset(const struct cltab *t, struct cltab_offset *o,
 	o->cpumode = l->cpumode;   /* part of the line key: every sample of the entry has it */
 	o->thread = e->thread;
 	o->cmap = e->cmap;
-	o->code_al = e->code_al;
+	o->code_al = maps_rel_addr(e->cmap, e->ip);
 	o->dso_key = cltab_dso_key(e->cmap);
 	o->node_stats = (struct dsrc_stats *)(o + 1);
 	o->cpuset = (uint64_t *)(o->node_stats + t->opts.nr_nodes);
@@ -1496,7 +1516,8 @@ static void cltab_fill_offset(const struct cltab *t, struct cltab_offset *o,
 	memset(o->cpuset, 0, (t->cpu_words + t->node_words) * sizeof(uint64_t));
 	cltab_ent_sets(t, e, o->cpuset, o->nodeset);
 	o->paddr = e->paddr;
-	o->paddr_cnt = e->paddr_cnt;
+	o->paddr_cnt = e->ext ? ((const struct cltab_ext *)cltab_at(&t->exts, e->ext - 1))->paddr_cnt
+			      : cltab_mnode0(e) != 0;
 }
 
 /* The public struct of displayed line @idx with room for its @n offsets (filled later, nr_off

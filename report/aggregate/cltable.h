@@ -104,7 +104,7 @@ struct cltab_offset {
 	uint8_t cpumode;
 	const struct maps_thread *thread;
 	const struct maps_map *cmap;  /* code map looked up with the sample's cpumode, or NULL */
-	uint64_t code_al;             /* map-relative code address */
+	uint64_t code_al;             /* map-relative code address (maps_rel_addr(cmap, ip)) */
 	const char *dso_key;          /* cmap's interned short name, NULL without a map */
 	/* aggregates */
 	struct dsrc_stats stats;
@@ -154,7 +154,7 @@ void cltab_feed(struct cltab *t, struct maps *maps, const struct trace_event *ev
 
 /* One sample already resolved against the maps (what cltab_feed() does for a trace_sample). */
 struct cltab_sample {
-	uint64_t addr, al_addr, ip, code_al, phys_addr, weight, data_src;
+	uint64_t addr, al_addr, ip, phys_addr, weight, data_src;
 	uint32_t cpu;             /* TRACE_CPU_NONE when absent */
 	uint8_t cpumode;
 	const struct maps_thread *thread;
