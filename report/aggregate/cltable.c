@@ -60,6 +60,7 @@ struct cltab_lcold {
 	const struct maps_map *dmap;
 	uint64_t addr;
 	uint64_t seq;                  /* the first sample's number in the input: the last sort key */
+	uint8_t cpumode;             /* of the first sample (--phys keys lines without it) */
 };
 
 /* One offset entry: 64 bytes, one cache line (the chunks are 2 MiB aligned). Most entries see
@@ -471,6 +472,14 @@ static void cltab_sample_lkey(const struct cltab *t, const struct cltab_pend *p,
 	k->anon = s->dmap ? (uint8_t)!!maps_is_anon_private(s->dmap, s->cpumode) : 0;
 	k->pid = k->anon ? p->pid : 0;
 	k->cl = s->al_addr & t->cl_mask;
+	if (t->opts.phys) {          /* the physical line alone, whoever maps it where */
+		k->cpumode = 0;
+		k->has_map = k->anon = 0;
+		k->maj = k->min = 0;
+		k->ino = k->gen = 0;
+		k->pid = 0;
+		k->cl = s->phys_addr & t->cl_mask;
+	}
 }
 
 /* Fields multiplied by distinct odd constants (no two fields cancel for small differences),
@@ -713,6 +722,7 @@ static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_pend *p,
 	lc->dmap = p->s.dmap;
 	lc->addr = p->s.addr & t->cl_mask;
 	lc->seq = p->seq;
+	lc->cpumode = p->s.cpumode;
 	cltab_hash_put(&t->lhash, j, (uint32_t)hv, idx);
 	return idx;
 }
@@ -1185,6 +1195,10 @@ static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct t
 	s.data_src = (ts->flags & TRACE_SAMPLE_HAS_DSRC) ? ts->data_src : DSRC_NONE;
 	if (!(ts->flags & TRACE_SAMPLE_HAS_CPU))
 		s.cpu = TRACE_CPU_NONE;
+	if (t->opts.phys && !s.phys_addr) {
+		t->counts.no_phys++;
+		return;
+	}
 	maps_find(maps, th, ts->cpumode, s.addr, &loc);
 	s.dmap = loc.map;
 	s.al_addr = loc.al_addr;
@@ -1494,6 +1508,8 @@ static void cltab_fill_offset(const struct cltab *t, struct cltab_offset *o,
 	o->disp_offset = e->disp_offset;
 	o->ip = e->ip;
 	o->cpumode = l->cpumode;   /* part of the line key: every sample of the entry has it */
+	if (t->opts.phys)          /* not of a physical line's: the kernel half of a 64-bit space */
+		o->cpumode = e->ip >> 63 ? MAPS_CPUMODE_KERNEL : MAPS_CPUMODE_USER;
 	o->thread = e->thread;
 	o->cmap = e->cmap;
 	o->code_al = maps_rel_addr(e->cmap, e->ip);
@@ -1532,11 +1548,12 @@ static struct cltab_line *cltab_new_line(struct cltab *t, uint32_t idx,
 						  cltab_off_size(t)));
 	struct cltab_line *l = (struct cltab_line *)mem;
 
-	l->cpumode = r->cpumode;
+	l->cpumode = t->opts.phys ? rc->cpumode : r->cpumode;
 	l->dmap = rc->dmap;
 	l->key_pid = r->pid;
 	l->cl = r->cl;
-	l->addr = rc->addr;
+	l->addr = t->opts.phys ? r->cl : rc->addr;
+	l->vaddr = rc->addr;
 	l->stats = *st;
 	l->nodeset = (uint64_t *)(l + 1);
 	memcpy(l->nodeset, cltab_lrec_nodeset(r), t->node_words * sizeof(uint64_t));

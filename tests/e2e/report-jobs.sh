@@ -39,6 +39,7 @@ variants() {
 	same "$f" --stdio -d peer -c tid,iaddr,dso
 	same "$f" --stdio --show-all -N
 	same "$f" --stdio -NN --double-cl --no-data-names
+	same "$f" --stdio --phys
 	same "$f" --json
 	same "$f" --csv=rows
 }
