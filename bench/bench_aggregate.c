@@ -1,6 +1,6 @@
 /* bench_aggregate: how fast the cacheline table folds samples, and how much memory it needs.
  *
- *   build/bench/bench_aggregate [-N] [SAMPLES...]     (default: 1000000 10000000)
+ *   build/bench/bench_aggregate [-N] [-j N] [SAMPLES...]     (default: 1000000 10000000)
  *
  * Without -N the table is set up as `c2c-lite report` sets it without -N (no per-node counters);
  * -N keeps per-node counters as `report -N` and the TUI do.
@@ -9,7 +9,9 @@
  * offset hashing) on one core: about 100k distinct cachelines of a heap, chosen with a skew (u^3:
  * a few hot lines, a long tail), 4 fields per line each touched from 2 code addresses, HITMs, L1 hits and
  * stores, 4 CPUs on 2 nodes. Only the cltab_feed() calls are timed (sample generation is not);
- * cltab_finish() is timed separately. Peak RSS is the process's (getrusage), so later runs
+ * cltab_finish() is timed separately. Times are CPU seconds of this process (every thread's,
+ * page faults included): the machine may be shared, and CPU time is what a busy neighbour
+ * disturbs least; with -j N the wall time of the feed and finish is printed too. Peak RSS is the process's (getrusage), so later runs
  * include earlier ones' high-water mark; run one size per process for exact figures. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,11 +35,11 @@ static uint64_t rnd(void)
 	return rng_state * 2685821657736338717ULL;
 }
 
-static double now(void)
+static double clock_s(clockid_t c)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(c, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -100,7 +102,18 @@ static void setup(struct maps *m)
 	maps_mmap(m, &heap);
 }
 
+static double now(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
+}
+
+static double cpu(void)
+{
+	return clock_s(CLOCK_PROCESS_CPUTIME_ID);
+}
+
 static int node_stats;
+static unsigned jobs = 1;
 
 static void run(size_t nr)
 {
@@ -109,11 +122,11 @@ static void run(size_t nr)
 							  { 1ULL << 32, 1ULL << 33, 1 } };
 	struct cltab_opts o = { .cl_size = 64, .nr_cpus = 4, .cpu_node = cpu_node, .nr_nodes = 2,
 				.mem_ranges = ranges, .nr_mem_ranges = 2,
-				.no_node_stats = !node_stats };
+				.no_node_stats = !node_stats, .jobs = jobs };
 	struct trace_event *ev = calloc(BATCH, sizeof(*ev));
 	struct cltab *t = cltab_new(&o);
 	struct maps *m = maps_new();
-	double feed = 0, t0, fin;
+	double feed = 0, wfeed = 0, t0, w0, fin, wfin;
 	struct rusage ru;
 	size_t done = 0, i, n, shown;
 
@@ -123,20 +136,25 @@ static void run(size_t nr)
 	while (done < nr) {
 		n = nr - done < BATCH ? nr - done : BATCH;
 		fill(ev, n);
-		t0 = now();
+		t0 = cpu();
+		w0 = now();
 		for (i = 0; i < n; i++)
 			cltab_feed(t, m, &ev[i]);
-		feed += now() - t0;
+		feed += cpu() - t0;
+		wfeed += now() - w0;
 		done += n;
 	}
-	t0 = now();
+	t0 = cpu();
+	w0 = now();
 	cltab_finish(t);
-	fin = now() - t0;
+	fin = cpu() - t0;
+	wfin = now() - w0;
 	cltab_lines(t, &shown);
 	getrusage(RUSAGE_SELF, &ru);
-	printf("%10zu samples%s: aggregate %.3f s (%.2f M samples/s), finish %.3f s, "
-	       "%zu lines (%zu shown), %zu offset entries, peak RSS %.1f MiB\n",
-	       nr, node_stats ? " (-N)" : "", feed, (double)nr / feed / 1e6, fin, cltab_nr_lines(t), shown, cltab_nr_offsets(t),
+	printf("%10zu samples%s, -j %u: aggregate %.3f cpu s (%.2f M samples/s of cpu; wall %.3f s), "
+	       "finish %.3f cpu s (wall %.3f s), %zu lines (%zu shown), %zu offset entries, peak RSS "
+	       "%.1f MiB\n", nr, node_stats ? " (-N)" : "", jobs, feed, (double)nr / feed / 1e6,
+	       wfeed, fin, wfin, cltab_nr_lines(t), shown, cltab_nr_offsets(t),
 	       (double)ru.ru_maxrss / 1024.0);
 	cltab_free(t);
 	maps_free(m);
@@ -147,10 +165,22 @@ int main(int argc, char **argv)
 {
 	int i;
 
-	if (argc > 1 && !strcmp(argv[1], "-N")) {
-		node_stats = 1;
-		argc--;
-		argv++;
+	for (;;) {
+		if (argc > 1 && !strcmp(argv[1], "-N")) {
+			node_stats = 1;
+			argc--;
+			argv++;
+		} else if (argc > 2 && !strcmp(argv[1], "-j")) {
+			jobs = (unsigned)strtoul(argv[2], NULL, 0);
+			if (jobs < 1 || jobs > 256) {
+				fprintf(stderr, "bench_aggregate: -j takes 1 to 256\n");
+				return 2;
+			}
+			argc -= 2;
+			argv += 2;
+		} else {
+			break;
+		}
 	}
 	if (argc < 2) {
 		run(1000000);

@@ -47,6 +47,8 @@ static const char report_usage[] =
 	"      --region NAME       report only the samples taken inside region NAME\n"
 	"      --json              the report model as JSON (docs/report-json.md)\n"
 	"      --csv[=TABLE]       one table as CSV: lines (default), rows or members\n"
+	"  -j, --jobs N            aggregation threads (default: online CPUs, at most 8); the\n"
+	"                          output does not depend on N\n"
 	"  -v, --verbose           more messages\n"
 	"  -q, --quiet             errors only\n"
 	"  -h, --help              this text ('c2c-lite help report': the manual)\n";
@@ -66,6 +68,7 @@ struct report_opts {
 	int json;                   /* --json */
 	int csv;                    /* --csv[=TABLE]: enum csv_table + 1 */
 	int summary_given, text_opt; /* for refusing text options with --json/--csv */
+	uint32_t jobs;              /* -j; 0: not given */
 	int phys;                   /* --phys */
 	int regions;                /* --regions: the table of program regions */
 	const char *region;         /* --region NAME: only the samples inside it */
@@ -126,6 +129,7 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON }, { "csv", optional_argument, NULL, OPT_CSV },
 		{ "regions", no_argument, NULL, OPT_REGIONS },
 		{ "region", required_argument, NULL, OPT_REGION },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' }, { "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
@@ -134,7 +138,7 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:d:c:Nk:vqh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:d:c:Nk:j:vqh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o->input = optarg; break;
 		case OPT_STDIO: o->stdio = 1; break;
@@ -170,6 +174,10 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		case OPT_DOUBLE_CL: o->double_cl = 1; break;
 		case OPT_PHYS: o->phys = 1; break;
 		case 'k': o->vmlinux = optarg; break;
+		case 'j':
+			if (cmdline_jobs(optarg, &o->jobs))
+				return EXIT_USAGE;
+			break;
 		case OPT_SYMFS: o->symfs = optarg; break;
 		case OPT_SUMMARY:
 			v = strtol(optarg, &end, 10);
@@ -224,6 +232,9 @@ static int check_options(void *ctx, enum rm_kind kind, const struct trace_info *
 	if (o->node_info)
 		return c2c_err(-EINVAL, "-N/--node-info does not apply to %s traces: per-node "
 			       "figures need a PMU's data source", what);
+	if (o->jobs > 1)
+		return c2c_err(-EINVAL, "-j/--jobs %u does not apply to %s traces: their estimate is "
+			       "built by one thread", o->jobs, what);
 	if (o->nr_keys != 1 || o->keys[0] != CLTAB_CO_IADDR)
 		return c2c_err(-EINVAL, "-c/--coalesce %s does not apply to %s traces: their rows "
 			       "are per offset and code address; the summary names the threads of "
@@ -366,7 +377,8 @@ static int run(const struct report_opts *o)
 	struct rs_opts ro = {
 		.input = o->input, .cl_size = o->cl_size, .double_cl = o->double_cl,
 		.display = o->display, .nr_coalesce = o->nr_keys, .show_all = o->show_all,
-		.node_stats = o->node_info != 0, .symfs = o->symfs, .vmlinux = o->vmlinux,
+		.node_stats = o->node_info != 0,
+		.jobs = o->jobs ? o->jobs : cmdline_default_jobs(), .symfs = o->symfs, .vmlinux = o->vmlinux,
 		.verbose = c2c_log_get_level() >= C2C_LOG_DEBUG,
 		.check = check_options, .check_ctx = (void *)o, .phys = o->phys,
 		.region = o->region,

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "c2c/log.h"
 #include "report/aggregate/cltable-view.h"
@@ -26,4 +27,25 @@ int cmdline_cl_size(const char *s, uint32_t *out)
 		return c2c_err(-EINVAL, "--cacheline-size '%s' is not a power of two", s);
 	*out = (uint32_t)v;
 	return 0;
+}
+
+int cmdline_jobs(const char *s, uint32_t *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (!*s || *end || v < 1 || v > CMDLINE_MAX_JOBS)
+		return c2c_err(-EINVAL, "-j/--jobs '%s' is not a thread count (1 to %d)", s,
+			       CMDLINE_MAX_JOBS);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+uint32_t cmdline_default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	return n > CMDLINE_DEFAULT_JOBS_CAP ? CMDLINE_DEFAULT_JOBS_CAP : (uint32_t)n;
 }

@@ -284,6 +284,99 @@ static void test_entry_forms(void **state)
 	}
 }
 
+/* A table with jobs = 4 (aggregation threads, lines sharded by key) gives exactly what one thread
+ * gives: the same lines in the same order, the same offsets, counters, cycles means (bit for bit),
+ * CPU counts, PA counts and touches, for 60000 random samples over two processes (private and
+ * anonymous lines, equal-looking keys), with tid and iaddr coalescing. */
+static void fill_random(struct cltab *t, struct maps *m)
+{
+	static const uint64_t ds[4] = { LHITM, RHITM, L1, ST_L1 };
+	struct trace_event ev = { .type = TRACE_REC_MMAP };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	uint32_t pid, i;
+
+	for (pid = 100; pid <= 200; pid += 100) {
+		ev.mmap = (struct trace_mmap){ .pid = pid, .tid = pid, .start = 0x400000,
+			.len = 0x1000, .prot = 5, .flags = 2, .maj = 8, .min = 1, .ino = 5,
+			.cpumode = 2, .filename = "/bin/app" };
+		cltab_feed(t, m, &ev);
+		ev.mmap = (struct trace_mmap){ .pid = pid, .tid = pid, .start = 0x1000000,
+			.len = 0x100000, .prot = 3, .flags = 2, .cpumode = 2, .filename = "[heap]" };
+		cltab_feed(t, m, &ev);
+	}
+	for (i = 0; i < 60000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		pid = (x & 1) ? 100 : 200;
+		ev.type = TRACE_REC_SAMPLE;
+		ev.sample = (struct trace_sample){ .ip = 0x400100 + ((x >> 8) & 3) * 8,
+			.addr = 0x1000000 + ((x >> 16) % 40000) * 8, .data_src = ds[(x >> 40) & 3],
+			.weight = (x >> 44) & 1023, .phys_addr = (x >> 20) & 0x1ff8,
+			.pid = pid, .tid = pid + ((x >> 56) & 3), .cpu = (uint32_t)(x >> 60) % 5,
+			.cpumode = 2,
+			.flags = TRACE_SAMPLE_HAS_CPU | TRACE_SAMPLE_HAS_ADDR | TRACE_SAMPLE_HAS_DSRC |
+				 TRACE_SAMPLE_HAS_WEIGHT | TRACE_SAMPLE_HAS_PHYS };
+		cltab_feed(t, m, &ev);
+	}
+}
+
+static void test_jobs_identical(void **state)
+{
+	struct cltab_opts o = { .cl_size = 64, .show_all = 1, .nr_cpus = 4, .cpu_node = cpu_node,
+				.nr_nodes = 2, .mem_ranges = ranges, .nr_mem_ranges = 2,
+				.coalesce = { CLTAB_CO_TID, CLTAB_CO_IADDR }, .nr_coalesce = 2 };
+	struct cltab *t[2];
+	struct maps *m[2];
+	struct cltab_line *const *ln[2];
+	size_t nr[2], i, k;
+	int j;
+
+	(void)state;
+	for (j = 0; j < 2; j++) {
+		o.jobs = j ? 4 : 1;
+		m[j] = maps_new();
+		t[j] = cltab_new(&o);
+		fill_random(t[j], m[j]);
+		cltab_finish(t[j]);
+		assert_int_equal(cltab_check(t[j]), 0);
+		ln[j] = cltab_lines(t[j], &nr[j]);
+	}
+	assert_true(nr[0] > 1000);
+	assert_int_equal(nr[0], nr[1]);
+	assert_int_equal(cltab_nr_lines(t[0]), cltab_nr_lines(t[1]));
+	assert_int_equal(cltab_nr_offsets(t[0]), cltab_nr_offsets(t[1]));
+	assert_int_equal(cltab_nr_shared(t[0]), cltab_nr_shared(t[1]));
+	assert_memory_equal(cltab_total(t[0]), cltab_total(t[1]), sizeof(struct dsrc_stats));
+	assert_memory_equal(cltab_shared(t[0]), cltab_shared(t[1]), sizeof(struct dsrc_stats));
+	assert_memory_equal(cltab_counts(t[0]), cltab_counts(t[1]), sizeof(struct cltab_counts));
+	for (i = 0; i < nr[0]; i++) {
+		const struct cltab_line *a = ln[0][i], *b = ln[1][i];
+
+		if (a->cl != b->cl || a->addr != b->addr || a->key_pid != b->key_pid ||
+		    a->nr_off != b->nr_off || a->paddr_cnt != b->paddr_cnt ||
+		    memcmp(&a->stats, &b->stats, sizeof(a->stats)))
+			fail_msg("line %zu differs", i);
+		for (k = 0; k < a->nr_off; k++) {
+			const struct cltab_offset *x = a->off[k], *y = b->off[k];
+
+			if (x->offset != y->offset || x->ip != y->ip ||
+			    x->thread->tid != y->thread->tid || x->cpu_cnt != y->cpu_cnt ||
+			    x->paddr_cnt != y->paddr_cnt || x->nr_touch != y->nr_touch ||
+			    memcmp(&x->stats, &y->stats, sizeof(x->stats)) ||
+			    memcmp(x->cycles, y->cycles, sizeof(x->cycles)) ||
+			    memcmp(x->node_stats, y->node_stats, 2 * sizeof(*x->node_stats)))
+				fail_msg("line %zu offset %zu differs", i, k);
+			for (size_t u = 0; u < x->nr_touch; u++)
+				if (x->touch[u].thread->tid != y->touch[u].thread->tid ||
+				    memcmp(x->touch[u].n, y->touch[u].n, sizeof(x->touch[u].n)))
+					fail_msg("line %zu offset %zu touch %zu differs", i, k, u);
+		}
+	}
+	for (j = 0; j < 2; j++) {
+		cltab_free(t[j]);
+		maps_free(m[j]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_cltab_offsets_and_figures),
 		cmocka_unit_test(test_cltab_coalesce_pid),
 		cmocka_unit_test(test_entry_forms),
+		cmocka_unit_test(test_jobs_identical),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

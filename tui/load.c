@@ -7,6 +7,7 @@
 
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
+#include "report/cmdline.h"
 #include "tui/model.h"
 
 static void tui_model_sync(struct tui_model *m)
@@ -52,6 +53,7 @@ int tui_model_load(struct tui_model **out, const struct tui_load_opts *o, tui_pr
 		.nr_coalesce = o->nr_coalesce, .remodel = 1, .node_stats = 1, .symfs = o->symfs,
 		.vmlinux = o->vmlinux, .no_topdown = 1, .progress = progress, .progress_ctx = ctx,
 		.check = tui_check, .check_ctx = (void *)o,
+		.jobs = cmdline_default_jobs(),   /* as report's default */
 	};
 	int rc;
 

@@ -15,6 +15,7 @@
  * total order (creation order), so the output is deterministic. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -58,14 +59,17 @@ struct cltab_lrec {
 struct cltab_lcold {
 	const struct maps_map *dmap;
 	uint64_t addr;
+	uint64_t seq;                  /* the first sample's number in the input: the last sort key */
 	uint8_t cpumode;             /* of the first sample (--phys keys lines without it) */
 };
 
-/* One offset entry (80 bytes). Most entries see one sample: that sample's class, node, weight,
- * CPU and memory node are kept inline (key0, w0, cpu0, mnode0), and the counter cells, cycles
- * means and CPU and node sets move to an extension (struct cltab_ext) at the second sample, so
- * that an entry costs the same on 2 CPUs as on 8192. The cpumode is the line's (part of its
- * key). */
+/* One offset entry: 64 bytes, one cache line (the chunks are 2 MiB aligned). Most entries see
+ * one sample: that sample's class, node, weight, CPU and memory node are kept inline (key0, w0,
+ * cm0; its PA count is 1 when it has a memory node), and the counter cells, cycles means, PA
+ * count and CPU and node sets move to an extension (struct cltab_ext) at the second sample, so
+ * that an entry costs the same on 2 CPUs as on 8192 (or at the first, when its CPU or memory
+ * node does not fit cm0). The cpumode is the line's (part of its key); the map-relative code
+ * address follows from cmap and ip. */
 struct cltab_ent {
 	uint32_t line;
 	uint32_t ext;                  /* extension index + 1; 0: the inline fields hold it all */
@@ -75,18 +79,32 @@ struct cltab_ent {
 	const struct maps_map *cmap;
 	uint64_t w0;                   /* weight of the only sample */
 	uint32_t key0;                 /* (cls | node << CLTAB_CLS_BITS) + 1; 0: no sample yet */
-	uint32_t paddr_cnt;
+	uint32_t cm0;                  /* the only sample's CPU + 1 (CLTAB_CM0_CPU bits) and memory
+					* node + 1 (the bits above); 0 in a field: none */
 	uint64_t paddr;
-	uint64_t code_al;
-	uint32_t cpu0;                 /* the only sample's CPU + 1; 0: none (or out of range) */
-	uint32_t mnode0;               /* the only sample's memory node + 1; 0: none */
 };
+_Static_assert(sizeof(struct cltab_ent) == 64, "an offset entry is one cache line");
+
+#define CLTAB_CM0_CPU 20
+#define CLTAB_CM0_CPU_MAX ((1u << CLTAB_CM0_CPU) - 1)          /* CPU + 1 at most */
+#define CLTAB_CM0_NODE_MAX ((1u << (32 - CLTAB_CM0_CPU)) - 1)  /* memory node + 1 at most */
+
+static inline uint32_t cltab_cpu0(const struct cltab_ent *e)
+{
+	return e->cm0 & CLTAB_CM0_CPU_MAX;
+}
+
+static inline uint32_t cltab_mnode0(const struct cltab_ent *e)
+{
+	return e->cm0 >> CLTAB_CM0_CPU;
+}
 
 /* Counters of an entry with two samples or more; followed by cpuset[cpu_words],
  * nodeset[node_words]. */
 struct cltab_ext {
 	struct cltab_cell cell[CLTAB_CELLS];
 	uint32_t more;                 /* overflow cell block (index + 1) */
+	uint32_t paddr_cnt;
 	uint32_t nmean[CLTAB_CYC_NR];
 	double mean[CLTAB_CYC_NR];
 };
@@ -131,6 +149,7 @@ struct cltab_class {
 };
 
 #define CLTAB_DCACHE 4096   /* decode cache: (data_src, flags) -> class, direct mapped */
+_Static_assert(CLTAB_DCACHE == 1 << 12, "cltab_class() indexes the decode cache by 12 bits");
 
 struct cltab_dcache {
 	uint64_t ds;
@@ -140,10 +159,50 @@ struct cltab_dcache {
 
 #define CLTAB_PENDING 32
 
+/* A resolved sample on its way into a table: its number in the input and its thread's pid and
+ * tid as they were when it was read (the feeding thread may change a thread's pid later). */
+struct cltab_pend {
+	struct cltab_sample s;
+	uint64_t seq;
+	uint64_t lh;            /* line key hash when has_lh (computed by the routing thread) */
+	int32_t pid, tid;
+	int has_lh;
+};
+
+#define CLTAB_BATCH 1024   /* samples handed to a shard at a time */
+#define CLTAB_QDEPTH 4     /* batches in flight per shard: bounds the memory of the hand-over */
+
+struct cltab_batch {
+	struct cltab_pend p[CLTAB_BATCH];
+	uint32_t n;
+};
+
+/* A shard of a parallel table and the thread that aggregates it. The feeding thread fills
+ * b[head % CLTAB_QDEPTH] and publishes it by head++; the worker folds b[tail % CLTAB_QDEPTH]
+ * and frees it by tail++. */
+struct cltab_worker {
+	struct cltab *t;
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct cltab_batch *b[CLTAB_QDEPTH];
+	uint64_t head, tail;
+	int done, started;
+	int filling;                   /* the feeding thread holds b[head % CLTAB_QDEPTH] */
+};
+
 struct cltab {
 	struct cltab_opts opts;
-	struct cltab_sample pending[CLTAB_PENDING];   /* resolved, not yet added */
+	struct cltab_pend pending[CLTAB_PENDING];   /* resolved, not yet added */
 	size_t nr_pending;
+	uint64_t next_seq;                /* number of the next sample fed */
+	/* parallel table (opts.jobs > 1): samples go by line to shards aggregated by workers */
+	struct cltab_worker *work;
+	uint32_t nr_work;
+	/* cltab_sum() results of this table (or shard), for cltab_finish() */
+	struct dsrc_stats *lst;           /* [nr_lsum], followed by lcnt[nr_lsum] */
+	uint32_t *lcnt;
+	size_t nr_lsum;
 	int32_t *cpu_node;
 	struct trace_mem_range *ranges;
 	uint64_t cl_mask;
@@ -163,6 +222,9 @@ struct cltab {
 	int co_pid, co_tid, co_iaddr, co_dso;   /* coalesce keys in use */
 	int finished;
 };
+
+static void cltab_start_workers(struct cltab *t, uint32_t n);
+static void cltab_join(struct cltab *t);
 
 /* --- allocation ----------------------------------------------------------------------------- */
 
@@ -188,6 +250,9 @@ static void *cltab_zalloc(size_t size)
 	madvise((void *)a, len, MADV_HUGEPAGE);
 	return (void *)a;
 }
+
+/* Bytes of a table's line sums (struct cltab::lst and lcnt). */
+#define cltab_lsum_size(t) ((t)->nr_lsum * (sizeof(struct dsrc_stats) + sizeof(uint32_t)))
 
 /* Release a block of cltab_zalloc(@size). */
 static void cltab_zfree(void *p, size_t size)
@@ -324,6 +389,8 @@ struct cltab *cltab_new(const struct cltab_opts *opts)
 	cltab_hash_init(&t->thash, 1024);
 	cltab_hash_init(&t->chash, 64);
 	t->dcache = xcalloc(CLTAB_DCACHE, sizeof(*t->dcache));
+	if (opts->jobs > 1)
+		cltab_start_workers(t, opts->jobs);
 	return t;
 }
 
@@ -333,6 +400,18 @@ void cltab_free(struct cltab *t)
 
 	if (!t)
 		return;
+	cltab_join(t);
+	for (i = 0; i < t->nr_work; i++) {
+		struct cltab_worker *w = &t->work[i];
+
+		for (uint32_t k = 0; k < CLTAB_QDEPTH; k++)
+			free(w->b[k]);
+		pthread_mutex_destroy(&w->mu);
+		pthread_cond_destroy(&w->cv);
+		cltab_free(w->t);
+	}
+	free(t->work);
+	cltab_zfree(t->lst, cltab_lsum_size(t));
 	for (i = 0; i < t->nr_shown; i++) {
 		for (size_t k = 0; k < t->shown[i]->nr_off; k++)
 			free(t->shown[i]->off[k]->touch);
@@ -359,11 +438,9 @@ void cltab_free(struct cltab *t)
 
 /* --- keys ----------------------------------------------------------------------------------- */
 
-/* Combine and finalize (MurmurHash3's fmix64): the table index uses the low bits, so every
- * input bit must reach them (cacheline addresses have six zero low bits). */
-static inline uint64_t cltab_mix(uint64_t h, uint64_t v)
+/* MurmurHash3's fmix64 alone. */
+static inline uint64_t cltab_fmix(uint64_t h)
 {
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;
 	h ^= h >> 33;
@@ -372,10 +449,18 @@ static inline uint64_t cltab_mix(uint64_t h, uint64_t v)
 	return h;
 }
 
+/* Combine and finalize (MurmurHash3's fmix64): the table index uses the low bits, so every
+ * input bit must reach them (cacheline addresses have six zero low bits). */
+static inline uint64_t cltab_mix(uint64_t h, uint64_t v)
+{
+	return cltab_fmix(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+}
+
 /* A sample's line key, in the layout of struct cltab_lrec's key fields. */
-static void cltab_sample_lkey(const struct cltab *t, const struct cltab_sample *s,
+static void cltab_sample_lkey(const struct cltab *t, const struct cltab_pend *p,
 			      struct cltab_lrec *k)
 {
+	const struct cltab_sample *s = &p->s;
 	const struct maps_dso *d = s->dmap ? s->dmap->dso : NULL;
 
 	k->cpumode = s->cpumode;
@@ -385,7 +470,7 @@ static void cltab_sample_lkey(const struct cltab *t, const struct cltab_sample *
 	k->ino = d ? d->ino : 0;
 	k->gen = d ? d->ino_generation : 0;
 	k->anon = s->dmap ? (uint8_t)!!maps_is_anon_private(s->dmap, s->cpumode) : 0;
-	k->pid = k->anon ? s->thread->pid : 0;
+	k->pid = k->anon ? p->pid : 0;
 	k->cl = s->al_addr & t->cl_mask;
 	if (t->opts.phys) {          /* the physical line alone, whoever maps it where */
 		k->cpumode = 0;
@@ -397,15 +482,18 @@ static void cltab_sample_lkey(const struct cltab *t, const struct cltab_sample *
 	}
 }
 
+/* Fields multiplied by distinct odd constants (no two fields cancel for small differences),
+ * summed, then one finalizer: a sample costs one fmix, not one per field. */
 static uint64_t cltab_lkey_hash(const struct cltab_lrec *k)
 {
-	uint64_t h = cltab_mix(k->cpumode, (uint64_t)k->has_map | (uint64_t)k->anon << 8);
+	uint64_t h = k->cl * 0x9e3779b97f4a7c15ULL;
 
-	h = cltab_mix(h, ((uint64_t)k->maj << 32) | k->min);
-	h = cltab_mix(h, k->ino);
-	h = cltab_mix(h, k->gen);
-	h = cltab_mix(h, (uint32_t)k->pid);
-	return cltab_mix(h, k->cl);
+	h += k->ino * 0xc2b2ae3d27d4eb4fULL;
+	h += (((uint64_t)k->maj << 32) | k->min) * 0x165667b19e3779f9ULL;
+	h += k->gen * 0x27d4eb2f165667c5ULL;
+	h += ((uint64_t)(uint32_t)k->pid | (uint64_t)k->cpumode << 32 | (uint64_t)k->has_map << 40 |
+	      (uint64_t)k->anon << 48) * 0x85ebca77c2b2ae63ULL;
+	return cltab_fmix(h);
 }
 
 static int cltab_lkey_eq(const struct cltab_lrec *a, const struct cltab_lrec *b)
@@ -442,23 +530,33 @@ static inline const char *cltab_dso_key(const struct maps_map *cmap)
 	return cmap ? cmap->dso->short_name : NULL;
 }
 
-static uint64_t cltab_okey_hash(const struct cltab *t, uint32_t line, const struct cltab_sample *s)
+/* A thread's pid or tid as read now (the feeding thread may set a pid while a worker reads). */
+static inline int32_t cltab_tid_of(const int32_t *v)
 {
-	uint64_t h = cltab_mix(line, s->addr & ~t->cl_mask);
+	return __atomic_load_n(v, __ATOMIC_RELAXED);
+}
 
-	h = cltab_mix(h, t->co_iaddr ? s->ip : 0);
-	h = cltab_mix(h, ((uint64_t)(uint32_t)(t->co_pid ? s->thread->pid : 0) << 32) |
-			 (uint32_t)(t->co_tid ? s->thread->tid : 0));
-	return cltab_mix(h, (uintptr_t)(t->co_dso ? cltab_dso_key(s->cmap) : NULL));
+static uint64_t cltab_okey_hash(const struct cltab *t, uint32_t line, const struct cltab_pend *p)
+{
+	const struct cltab_sample *s = &p->s;
+	uint64_t h = ((uint64_t)line << 32 | (s->addr & ~t->cl_mask)) * 0x9e3779b97f4a7c15ULL;
+
+	h += (t->co_iaddr ? s->ip : 0) * 0xc2b2ae3d27d4eb4fULL;
+	h += (((uint64_t)(uint32_t)(t->co_pid ? p->pid : 0) << 32) |
+	      (uint32_t)(t->co_tid ? p->tid : 0)) * 0x165667b19e3779f9ULL;
+	h += (uintptr_t)(t->co_dso ? cltab_dso_key(s->cmap) : NULL) * 0x27d4eb2f165667c5ULL;
+	return cltab_fmix(h);
 }
 
 static int cltab_okey_eq(const struct cltab *t, const struct cltab_ent *e, uint32_t line,
-			 const struct cltab_sample *s)
+			 const struct cltab_pend *p)
 {
+	const struct cltab_sample *s = &p->s;
+
 	return e->line == line && e->offset == (s->addr & ~t->cl_mask) &&
 	       (!t->co_iaddr || e->ip == s->ip) &&
-	       (!t->co_pid || e->thread->pid == s->thread->pid) &&
-	       (!t->co_tid || e->thread->tid == s->thread->tid) &&
+	       (!t->co_pid || cltab_tid_of(&e->thread->pid) == p->pid) &&
+	       (!t->co_tid || cltab_tid_of(&e->thread->tid) == p->tid) &&
 	       (!t->co_dso || cltab_dso_key(e->cmap) == cltab_dso_key(s->cmap));
 }
 
@@ -526,7 +624,8 @@ static uint32_t cltab_intern(struct cltab *t, const struct dsrc_stats *st)
 static uint32_t cltab_class(struct cltab *t, const struct cltab_sample *s)
 {
 	uint32_t flags = (s->addr != 0) | (s->dmap != NULL) << 1 | (s->has_code_map != 0) << 2 | 8;
-	struct cltab_dcache *d = &t->dcache[cltab_mix(s->data_src, flags) & (CLTAB_DCACHE - 1)];
+	struct cltab_dcache *d = &t->dcache[((s->data_src ^ (uint64_t)flags << 60) *
+					     0x9e3779b97f4a7c15ULL) >> (64 - 12)];
 	struct dsrc_input in = { .data_src = s->data_src, .daddr = s->addr,
 				 .has_data_map = s->dmap != NULL, .has_code_map = s->has_code_map };
 	struct dsrc_stats st;
@@ -588,13 +687,13 @@ static void cltab_ent_sets(const struct cltab *t, const struct cltab_ent *e, uin
 		memcpy(nodeset, cltab_ext_nodeset(t, x), t->node_words * sizeof(uint64_t));
 		return;
 	}
-	if (e->cpu0)
-		cltab_set_bit(cpuset, e->cpu0 - 1);
-	if (e->mnode0)
-		cltab_set_bit(nodeset, e->mnode0 - 1);
+	if (cltab_cpu0(e))
+		cltab_set_bit(cpuset, cltab_cpu0(e) - 1);
+	if (cltab_mnode0(e))
+		cltab_set_bit(nodeset, cltab_mnode0(e) - 1);
 }
 
-static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_sample *s,
+static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_pend *p,
 				   const struct cltab_lrec *k, uint64_t hv)
 {
 	struct cltab_lrec *l;
@@ -620,16 +719,18 @@ static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_sample *s
 	l->has_map = k->has_map;
 	l->anon = k->anon;
 	lc = cltab_arr_new(&t->lcold, &idx);
-	lc->dmap = s->dmap;
-	lc->addr = s->addr & t->cl_mask;
-	lc->cpumode = s->cpumode;
+	lc->dmap = p->s.dmap;
+	lc->addr = p->s.addr & t->cl_mask;
+	lc->seq = p->seq;
+	lc->cpumode = p->s.cpumode;
 	cltab_hash_put(&t->lhash, j, (uint32_t)hv, idx);
 	return idx;
 }
 
 static struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
-					   const struct cltab_sample *s, uint64_t hv, uint32_t *eidx)
+					   const struct cltab_pend *p, uint64_t hv, uint32_t *eidx)
 {
+	const struct cltab_sample *s = &p->s;
 	struct cltab_ent *e;
 	uint32_t idx;
 	size_t j;
@@ -638,7 +739,7 @@ static struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
 		if (t->ehash.slot[j].h != (uint32_t)hv)
 			continue;
 		e = cltab_ent(t, t->ehash.slot[j].idx - 1);
-		if (cltab_okey_eq(t, e, line, s)) {
+		if (cltab_okey_eq(t, e, line, p)) {
 			*eidx = t->ehash.slot[j].idx - 1;
 			return e;
 		}
@@ -651,7 +752,6 @@ static struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
 	e->thread = s->thread;
 	e->cmap = s->cmap;
 	e->disp_offset = s->al_addr & ~t->cl_mask;
-	e->code_al = s->code_al;
 	cltab_hash_put(&t->ehash, j, (uint32_t)hv, idx);
 	return e;
 }
@@ -738,32 +838,38 @@ static void cltab_ext_add(struct cltab *t, struct cltab_ext *x, uint32_t cls, ui
 	}
 }
 
+/* The extension of entry @e, made at first use: it takes over the inline sample exactly. */
+static struct cltab_ext *cltab_ent_ext(struct cltab *t, struct cltab_ent *e)
+{
+	struct cltab_ext *x;
+	uint32_t idx;
+
+	if (e->ext)
+		return cltab_at(&t->exts, e->ext - 1);
+	x = cltab_arr_new(&t->exts, &idx);
+	e->ext = idx + 1;
+	if (cltab_cpu0(e))
+		cltab_set_bit(cltab_ext_cpuset(x), cltab_cpu0(e) - 1);
+	if (cltab_mnode0(e))
+		cltab_set_bit(cltab_ext_nodeset(t, x), cltab_mnode0(e) - 1);
+	x->paddr_cnt = cltab_mnode0(e) != 0;   /* an inline sample with a node changed the PA */
+	if (e->key0)
+		cltab_ext_add(t, x, (e->key0 - 1) & CLTAB_MAX_CLS, (e->key0 - 1) >> CLTAB_CLS_BITS,
+			      e->w0);
+	return x;
+}
+
 /* A sample of class @cls and node @node (CLTAB_NO_NODE or below) of entry @e. The first is
  * kept inline; the second moves both into an extension, replaying the first exactly. */
 static void cltab_ent_add(struct cltab *t, struct cltab_ent *e, uint32_t cls, uint32_t node,
 			  uint64_t w)
 {
-	struct cltab_ext *x;
-	uint32_t idx;
-
 	if (!e->ext && !e->key0) {
 		e->key0 = (cls | node << CLTAB_CLS_BITS) + 1;
 		e->w0 = w;
 		return;
 	}
-	if (!e->ext) {
-		x = cltab_arr_new(&t->exts, &idx);
-		e->ext = idx + 1;
-		if (e->cpu0)
-			cltab_set_bit(cltab_ext_cpuset(x), e->cpu0 - 1);
-		if (e->mnode0)
-			cltab_set_bit(cltab_ext_nodeset(t, x), e->mnode0 - 1);
-		cltab_ext_add(t, x, (e->key0 - 1) & CLTAB_MAX_CLS, (e->key0 - 1) >> CLTAB_CLS_BITS,
-			      e->w0);
-	} else {
-		x = cltab_at(&t->exts, e->ext - 1);
-	}
-	cltab_ext_add(t, x, cls, node, w);
+	cltab_ext_add(t, cltab_ent_ext(t, e), cls, node, w);
 }
 
 static uint64_t cltab_tkey_hash(uint32_t ent, const struct maps_thread *th)
@@ -826,10 +932,10 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 		t->counts.no_cpu++;
 	else if (s->cpu >= t->opts.nr_cpus)
 		t->counts.bad_cpu++;
-	else if (e->ext)
-		cltab_set_bit(cltab_ext_cpuset(cltab_at(&t->exts, e->ext - 1)), s->cpu);
+	else if (!e->ext && s->cpu < CLTAB_CM0_CPU_MAX)
+		e->cm0 = (e->cm0 & ~CLTAB_CM0_CPU_MAX) | (s->cpu + 1);
 	else
-		e->cpu0 = s->cpu + 1;
+		cltab_set_bit(cltab_ext_cpuset(cltab_ent_ext(t, e)), s->cpu);
 	if (s->phys_addr) {
 		mnode = cltab_mem_node(t, s->phys_addr);
 		if (mnode < 0)
@@ -837,13 +943,13 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 	}
 	cltab_set_node(cltab_lrec_nodeset(l), &l->paddr, &l->paddr_cnt, mnode, s->phys_addr);
 	if (s->phys_addr && mnode >= 0) {   /* cltab_set_node() with a u32 count */
-		if (e->ext)
-			cltab_set_bit(cltab_ext_nodeset(t, cltab_at(&t->exts, e->ext - 1)),
-				      (uint32_t)mnode);
+		if (!e->ext && (uint32_t)mnode < CLTAB_CM0_NODE_MAX)
+			e->cm0 = (e->cm0 & CLTAB_CM0_CPU_MAX) | ((uint32_t)mnode + 1) << CLTAB_CM0_CPU;
 		else
-			e->mnode0 = (uint32_t)mnode + 1;
+			cltab_set_bit(cltab_ext_nodeset(t, cltab_ent_ext(t, e)), (uint32_t)mnode);
 		if (e->paddr != s->phys_addr) {
-			e->paddr_cnt++;
+			if (e->ext)   /* inline: the one sample with a node, a count of 1 */
+				cltab_ent_ext(t, e)->paddr_cnt++;
 			e->paddr = s->phys_addr;
 		}
 	}
@@ -881,8 +987,12 @@ static void cltab_flush(struct cltab *t)
 
 	t->nr_pending = 0;
 	for (i = 0; i < n; i++) {
-		cltab_sample_lkey(t, &t->pending[i], &lk);
-		hv[i] = cltab_lkey_hash(&lk);
+		if (t->pending[i].has_lh) {
+			hv[i] = t->pending[i].lh;
+		} else {
+			cltab_sample_lkey(t, &t->pending[i], &lk);
+			hv[i] = cltab_lkey_hash(&lk);
+		}
 		__builtin_prefetch(&t->lhash.slot[hv[i] & (t->lhash.cap - 1)]);
 	}
 	for (i = 0; i < n; i++)
@@ -901,17 +1011,177 @@ static void cltab_flush(struct cltab *t)
 			__builtin_prefetch(cltab_at(&t->exts, ent[i]->ext - 1), 1);
 	}
 	for (i = 0; i < n; i++)
-		cltab_account(t, &t->pending[i], cltab_lrec(t, line[i]), ent[i], eidx[i]);
+		cltab_account(t, &t->pending[i].s, cltab_lrec(t, line[i]), ent[i], eidx[i]);
+}
+
+/* --- parallel tables -------------------------------------------------------------------------- */
+
+static void cltab_sum(struct cltab *t);
+
+static void cltab_fold_batch(struct cltab *t, struct cltab_batch *b)
+{
+	uint32_t i;
+
+	for (i = 0; i < b->n; i++) {
+		t->pending[t->nr_pending++] = b->p[i];
+		if (t->nr_pending == CLTAB_PENDING)
+			cltab_flush(t);
+	}
+	b->n = 0;
+}
+
+/* A worker folds the batches of its shard in order, then sums the shard. */
+static void *cltab_worker_main(void *arg)
+{
+	struct cltab_worker *w = arg;
+
+	for (;;) {
+		struct cltab_batch *b;
+
+		pthread_mutex_lock(&w->mu);
+		while (w->tail == w->head && !w->done)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (w->tail == w->head) {
+			pthread_mutex_unlock(&w->mu);
+			break;
+		}
+		b = w->b[w->tail % CLTAB_QDEPTH];
+		pthread_mutex_unlock(&w->mu);
+		cltab_fold_batch(w->t, b);
+		pthread_mutex_lock(&w->mu);
+		w->tail++;
+		pthread_cond_broadcast(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+	}
+	cltab_sum(w->t);
+	return NULL;
+}
+
+/* Hand the batch being filled to the worker (or fold it here when the worker never started). */
+static void cltab_publish(struct cltab_worker *w)
+{
+	if (!w->started) {
+		cltab_fold_batch(w->t, w->b[0]);
+		return;
+	}
+	w->filling = 0;
+	pthread_mutex_lock(&w->mu);
+	w->head++;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* The batch to fill for worker @w: waits while all of them are in the worker's hands. */
+static struct cltab_batch *cltab_filling(struct cltab_worker *w)
+{
+	if (!w->started)
+		return w->b[0];
+	if (!w->filling) {
+		pthread_mutex_lock(&w->mu);
+		while (w->head - w->tail == CLTAB_QDEPTH)
+			pthread_cond_wait(&w->cv, &w->mu);
+		pthread_mutex_unlock(&w->mu);
+		w->filling = 1;
+	}
+	return w->b[w->head % CLTAB_QDEPTH];
+}
+
+/* Queue @p for the shard of its line: every sample of a line goes to the same shard, in input
+ * order, so each shard sees what a single table would see of its lines. */
+static void cltab_route(struct cltab *t, const struct cltab_pend *p)
+{
+	struct cltab_lrec lk;
+	struct cltab_worker *w;
+	struct cltab_batch *b;
+	struct cltab_pend *q;
+	uint64_t hv;
+
+	cltab_sample_lkey(t, p, &lk);
+	hv = cltab_lkey_hash(&lk);
+	/* high hash bits: the shard's own table indexes by the low ones */
+	w = &t->work[(uint32_t)(hv >> 40) % t->nr_work];
+	b = cltab_filling(w);
+	q = &b->p[b->n++];
+	*q = *p;
+	q->lh = hv;
+	q->has_lh = 1;
+	if (b->n == CLTAB_BATCH)
+		cltab_publish(w);
+}
+
+static void cltab_start_workers(struct cltab *t, uint32_t n)
+{
+	struct cltab_opts so = t->opts;
+	uint32_t i, k;
+
+	so.jobs = 1;
+	t->work = xcalloc(n, sizeof(*t->work));
+	t->nr_work = n;
+	for (i = 0; i < n; i++) {
+		struct cltab_worker *w = &t->work[i];
+
+		w->t = cltab_new(&so);
+		for (k = 0; k < CLTAB_QDEPTH; k++)
+			w->b[k] = xcalloc(1, sizeof(*w->b[k]));
+		pthread_mutex_init(&w->mu, NULL);
+		pthread_cond_init(&w->cv, NULL);
+		w->started = !pthread_create(&w->th, NULL, cltab_worker_main, w);
+		if (!w->started)
+			c2c_debug("aggregation thread %u not started: shard folded by the reader", i);
+	}
+}
+
+/* Hand over what is left, wait for the workers (they sum their shards); idempotent. */
+static void cltab_join(struct cltab *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nr_work; i++) {
+		struct cltab_worker *w = &t->work[i];
+
+		if (!w->started) {
+			if (!w->done) {
+				cltab_fold_batch(w->t, w->b[0]);
+				cltab_sum(w->t);
+			}
+			w->done = 1;
+			continue;
+		}
+		if (w->done)
+			continue;
+		if (w->filling)
+			cltab_publish(w);
+		pthread_mutex_lock(&w->mu);
+		w->done = 1;
+		pthread_cond_broadcast(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+		pthread_join(w->th, NULL);
+	}
+}
+
+static void cltab_queue(struct cltab *t, const struct cltab_pend *p)
+{
+	if (t->nr_work) {
+		cltab_route(t, p);
+		return;
+	}
+	t->pending[t->nr_pending++] = *p;
+	if (t->nr_pending == CLTAB_PENDING)
+		cltab_flush(t);
 }
 
 void cltab_add(struct cltab *t, const struct cltab_sample *s)
 {
+	struct cltab_pend p = { .s = *s, .pid = s->thread->pid, .tid = s->thread->tid };
+
 	if (t->finished)
 		return;
-	cltab_flush(t);
-	t->pending[t->nr_pending++] = *s;
-	cltab_flush(t);
+	p.seq = t->next_seq++;
+	cltab_queue(t, &p);
+	if (!t->nr_work)
+		cltab_flush(t);
 }
+
 static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct trace_sample *ts)
 {
 	struct cltab_sample s = { .ip = ts->ip, .cpu = ts->cpu, .cpumode = ts->cpumode };
@@ -934,12 +1204,13 @@ static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct t
 	s.al_addr = loc.al_addr;
 	maps_find(maps, th, ts->cpumode, ts->ip, &loc);
 	s.cmap = loc.map;
-	s.code_al = loc.al_addr;
 	/* found in the sample's mode: found in "any" mode too (user then kernel maps) */
 	s.has_code_map = s.cmap != NULL || maps_find_any(maps, th, ts->ip, &loc);
-	t->pending[t->nr_pending++] = s;
-	if (t->nr_pending == CLTAB_PENDING)
-		cltab_flush(t);
+	{
+		struct cltab_pend p = { .s = s, .seq = t->next_seq++, .pid = th->pid, .tid = th->tid };
+
+		cltab_queue(t, &p);
+	}
 }
 
 static void cltab_feed_lost(struct cltab *t, const struct trace_lost *lo)
@@ -1187,25 +1458,29 @@ static void cltab_class_total(const struct cltab *t, struct dsrc_stats *st)
 		cltab_stats_madd(st, &t->cls[c].st, t->cls_n[c]);
 }
 
-struct cltab_sort {
-	const struct cltab *t;
-	const struct dsrc_stats *lst;   /* [nr lines] */
+/* A line of one shard (the table itself when it has no shards). */
+struct cltab_lref {
+	struct cltab *sh;
+	uint32_t idx;
 };
 
 static int cltab_line_cmp(const void *pa, const void *pb, void *arg)
 {
-	const struct cltab_sort *x = arg;
-	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
-	int c = cltab_u32_desc(cltab_metric(x->t->opts.display, &x->lst[ia]),
-			       cltab_metric(x->t->opts.display, &x->lst[ib]));
+	const struct cltab_lref *a = pa, *b = pb;
+	const struct cltab *t = arg;
+	uint64_t sa, sb;
+	int c = cltab_u32_desc(cltab_metric(t->opts.display, &a->sh->lst[a->idx]),
+			       cltab_metric(t->opts.display, &b->sh->lst[b->idx]));
 
 	if (c)
 		return c;
-	c = cltab_lkey_cmp(cltab_lrec(x->t, ia), cltab_lrec(x->t, ib));
+	c = cltab_lkey_cmp(cltab_lrec(a->sh, a->idx), cltab_lrec(b->sh, b->idx));
 	if (c)
 		return c;
-	/* Equal perf keys (a private anon line against a shared one): creation order. */
-	return (ia > ib) - (ia < ib);
+	/* Equal perf keys (a private anon line against a shared one): input order. */
+	sa = cltab_lcold(a->sh, a->idx)->seq;
+	sb = cltab_lcold(b->sh, b->idx)->seq;
+	return (sa > sb) - (sa < sb);
 }
 
 static int cltab_line_shown(const struct cltab *t, const struct dsrc_stats *st)
@@ -1237,7 +1512,7 @@ static void cltab_fill_offset(const struct cltab *t, struct cltab_offset *o,
 		o->cpumode = e->ip >> 63 ? MAPS_CPUMODE_KERNEL : MAPS_CPUMODE_USER;
 	o->thread = e->thread;
 	o->cmap = e->cmap;
-	o->code_al = e->code_al;
+	o->code_al = maps_rel_addr(e->cmap, e->ip);
 	o->dso_key = cltab_dso_key(e->cmap);
 	o->node_stats = (struct dsrc_stats *)(o + 1);
 	o->cpuset = (uint64_t *)(o->node_stats + t->opts.nr_nodes);
@@ -1257,7 +1532,8 @@ static void cltab_fill_offset(const struct cltab *t, struct cltab_offset *o,
 	memset(o->cpuset, 0, (t->cpu_words + t->node_words) * sizeof(uint64_t));
 	cltab_ent_sets(t, e, o->cpuset, o->nodeset);
 	o->paddr = e->paddr;
-	o->paddr_cnt = e->paddr_cnt;
+	o->paddr_cnt = e->ext ? ((const struct cltab_ext *)cltab_at(&t->exts, e->ext - 1))->paddr_cnt
+			      : cltab_mnode0(e) != 0;
 }
 
 /* The public struct of displayed line @idx with room for its @n offsets (filled later, nr_off
@@ -1336,36 +1612,23 @@ static void cltab_first_touch(struct cltab_offset *o)
 	o->touch[0].n[CLTAB_T_RMT_PEER] = st->rmt_peer;
 }
 
-/* Build the displayed lines (@order: line indices in display order) and their offsets. */
-static void cltab_build_shown(struct cltab *t, const uint32_t *order, size_t nr,
-			      const struct dsrc_stats *lst, const uint32_t *cnt)
+/* The displayed lines' offsets and touches from shard @sh (@pos: its lines' display index + 1). */
+static void cltab_build_shard(struct cltab *t, struct cltab *sh, const uint32_t *pos)
 {
-	uint32_t *pos = xcalloc(t->lines.nr ? t->lines.nr : 1, sizeof(*pos));   /* shown + 1 */
-	struct cltab_offset **eoff = NULL;
+	struct cltab_offset **eoff = xcalloc(sh->ents.nr ? sh->ents.nr : 1, sizeof(*eoff));
 	size_t i;
 
-	t->shown = xcalloc(nr + 1, sizeof(*t->shown));
-	for (i = 0; i < nr; i++) {
-		struct cltab_line *l = cltab_new_line(t, order[i], &lst[order[i]], cnt[order[i]]);
-
-		l->index = (uint32_t)i;
-		t->shown[i] = l;
-		pos[order[i]] = (uint32_t)i + 1;
-	}
-	t->nr_shown = nr;
-	if (nr)
-		eoff = xcalloc(t->ents.nr ? t->ents.nr : 1, sizeof(*eoff));
-	for (i = 0; nr && i < t->ents.nr; i++) {
-		struct cltab_ent *e = cltab_ent(t, (uint32_t)i);
+	for (i = 0; i < sh->ents.nr; i++) {
+		struct cltab_ent *e = cltab_ent(sh, (uint32_t)i);
 
 		if (pos[e->line]) {
-			eoff[i] = cltab_line_append(t, t->shown[pos[e->line] - 1], e);
+			eoff[i] = cltab_line_append(sh, t->shown[pos[e->line] - 1], e);
 			cltab_first_touch(eoff[i]);
 		}
 	}
 	/* the other threads' touches of the displayed entries, in creation order */
-	for (i = 0; nr && i < t->touches.nr; i++) {
-		const struct cltab_trec *r = cltab_at(&t->touches, (uint32_t)i);
+	for (i = 0; i < sh->touches.nr; i++) {
+		const struct cltab_trec *r = cltab_at(&sh->touches, (uint32_t)i);
 		struct cltab_offset *o = eoff[r->ent];
 		struct cltab_touch *ot;
 		int k;
@@ -1381,20 +1644,54 @@ static void cltab_build_shown(struct cltab *t, const uint32_t *order, size_t nr,
 			o->touch[0].n[k] -= r->n[k];
 	}
 	free(eoff);
-	free(pos);
+}
+
+static uint32_t cltab_nr_shards(const struct cltab *t)
+{
+	return t->nr_work ? t->nr_work : 1;
+}
+
+static struct cltab *cltab_shard(const struct cltab *t, uint32_t k)
+{
+	return t->nr_work ? t->work[k].t : (struct cltab *)t;
+}
+
+/* Build the displayed lines (@order: in display order) and their offsets. */
+static void cltab_build_shown(struct cltab *t, const struct cltab_lref *order, size_t nr)
+{
+	uint32_t k;
+	size_t i;
+
+	t->shown = xcalloc(nr + 1, sizeof(*t->shown));
+	for (i = 0; i < nr; i++) {
+		struct cltab *sh = order[i].sh;
+		struct cltab_line *l = cltab_new_line(sh, order[i].idx, &sh->lst[order[i].idx],
+						      sh->lcnt[order[i].idx]);
+
+		l->index = (uint32_t)i;
+		t->shown[i] = l;
+	}
+	t->nr_shown = nr;
+	for (k = 0; nr && k < cltab_nr_shards(t); k++) {
+		struct cltab *sh = cltab_shard(t, k);
+		uint32_t *pos = xcalloc(sh->lines.nr ? sh->lines.nr : 1, sizeof(*pos));
+
+		for (i = 0; i < nr; i++)
+			if (order[i].sh == sh)
+				pos[order[i].idx] = (uint32_t)i + 1;
+		cltab_build_shard(t, sh, pos);
+		free(pos);
+	}
 	for (i = 0; i < nr; i++)
 		cltab_finish_offsets(t, t->shown[i]);
 }
 
-void cltab_finish(struct cltab *t)
+/* Fold what is pending, drop the key tables, and sum the lines (lst, lcnt), the total and the
+ * shared lines of this table or shard. */
+static void cltab_sum(struct cltab *t)
 {
-	uint32_t nr, i, *order, *cnt;
-	struct dsrc_stats *lst;
-	struct cltab_sort x;
-	size_t nr_order = 0;
+	uint32_t nr, i;
 
-	if (t->finished)
-		return;
 	cltab_flush(t);
 	t->finished = 1;
 	/* no sample comes any more: the key lookups go before the summing allocates */
@@ -1404,39 +1701,83 @@ void cltab_finish(struct cltab *t)
 	t->lhash.cap = t->ehash.cap = 0;
 	nr = t->lines.nr;
 	cltab_class_total(t, &t->total);
-	lst = xcalloc(nr ? nr : 1, sizeof(*lst));
-	cnt = xcalloc(nr ? nr : 1, sizeof(*cnt));
+	/* one block, in huge pages when large: the entries add to their lines in random order */
+	t->nr_lsum = nr ? nr : 1;
+	t->lst = cltab_zalloc(cltab_lsum_size(t));
+	t->lcnt = (uint32_t *)(t->lst + t->nr_lsum);
 	for (i = 0; i < t->ents.nr; i++) {
 		struct cltab_ent *e = cltab_ent(t, i);
 
 		if (i + 16 < t->ents.nr) {
-			const struct dsrc_stats *p = &lst[cltab_ent(t, i + 16)->line];
+			const struct dsrc_stats *p = &t->lst[cltab_ent(t, i + 16)->line];
 
 			__builtin_prefetch(p, 1);
 			__builtin_prefetch((const char *)p + 64, 1);
 		}
-		cltab_ent_stats(t, e, &lst[e->line], NULL);
-		cnt[e->line]++;
+		cltab_ent_stats(t, e, &t->lst[e->line], NULL);
+		t->lcnt[e->line]++;
 	}
 	for (i = 0; i < nr; i++) {
-		if (cltab_is_shared(&lst[i])) {
+		if (cltab_is_shared(&t->lst[i])) {
 			t->nr_shared++;
-			dsrc_add(&t->shared, &lst[i]);
+			dsrc_add(&t->shared, &t->lst[i]);
 		}
 	}
+}
+
+/* The shards' sums into the table (u32 sums: the order of addition does not matter). */
+static void cltab_merge(struct cltab *t)
+{
+	uint32_t k;
+
+	cltab_join(t);
+	for (k = 0; k < t->nr_work; k++) {
+		const struct cltab *sh = t->work[k].t;
+
+		dsrc_add(&t->total, &sh->total);
+		dsrc_add(&t->shared, &sh->shared);
+		t->nr_shared += sh->nr_shared;
+		t->counts.samples += sh->counts.samples;
+		t->counts.no_cpu += sh->counts.no_cpu;
+		t->counts.bad_cpu += sh->counts.bad_cpu;
+		t->counts.no_node += sh->counts.no_node;
+	}
+}
+
+void cltab_finish(struct cltab *t)
+{
+	struct cltab_lref *order;
+	size_t nr_order = 0, nr;
+	uint32_t k, i;
+
+	if (t->finished)
+		return;
+	if (t->nr_work)
+		cltab_merge(t);
+	else
+		cltab_sum(t);
+	t->finished = 1;
+	nr = cltab_nr_lines(t);
 	/* the filter needs the shared total only: filter first, sort the displayed lines */
 	order = xcalloc(nr ? nr : 1, sizeof(*order));
-	for (i = 0; i < nr; i++)
-		if (cltab_line_shown(t, &lst[i]))
-			order[nr_order++] = i;
-	x.t = t;
-	x.lst = lst;
+	for (k = 0; k < cltab_nr_shards(t); k++) {
+		struct cltab *sh = cltab_shard(t, k);
+
+		for (i = 0; i < sh->lines.nr; i++)
+			if (cltab_line_shown(t, &sh->lst[i]))
+				order[nr_order++] = (struct cltab_lref){ sh, i };
+	}
 	if (nr_order)
-		qsort_r(order, nr_order, sizeof(*order), cltab_line_cmp, &x);
-	cltab_build_shown(t, order, nr_order, lst, cnt);
+		qsort_r(order, nr_order, sizeof(*order), cltab_line_cmp, t);
+	cltab_build_shown(t, order, nr_order);
 	free(order);
-	free(cnt);
-	free(lst);
+	for (k = 0; k < cltab_nr_shards(t); k++) {
+		struct cltab *sh = cltab_shard(t, k);
+
+		cltab_zfree(sh->lst, cltab_lsum_size(sh));
+		sh->lst = NULL;
+		sh->lcnt = NULL;
+	}
 	if (t->counts.no_cpu)
 		c2c_warn("no sample cpu value");
 	if (t->counts.no_node)
@@ -1467,12 +1808,22 @@ uint32_t cltab_nr_shared(const struct cltab *t)
 
 size_t cltab_nr_lines(const struct cltab *t)
 {
-	return t->lines.nr;
+	size_t n = 0;
+	uint32_t k;
+
+	for (k = 0; k < cltab_nr_shards(t); k++)
+		n += cltab_shard(t, k)->lines.nr;
+	return n;
 }
 
 size_t cltab_nr_offsets(const struct cltab *t)
 {
-	return t->ents.nr;
+	size_t n = 0;
+	uint32_t k;
+
+	for (k = 0; k < cltab_nr_shards(t); k++)
+		n += cltab_shard(t, k)->ents.nr;
+	return n;
 }
 
 struct cltab_line *const *cltab_lines(const struct cltab *t, size_t *nr)
@@ -1516,15 +1867,23 @@ static int cltab_check_lines(const struct cltab *t)
 
 int cltab_check(const struct cltab *t)
 {
-	struct dsrc_stats sum = { 0 }, total, lsum;
+	struct dsrc_stats sum = { 0 }, total = { 0 }, lsum;
 	size_t i, j;
-	int rc = cltab_check_lines(t);
+	uint32_t k;
+	int rc;
 
-	if (rc)
-		return rc;
-	for (i = 0; i < t->ents.nr; i++)
-		cltab_ent_stats(t, cltab_ent(t, (uint32_t)i), &sum, NULL);
-	cltab_class_total(t, &total);
+	for (k = 0; k < cltab_nr_shards(t); k++) {
+		const struct cltab *sh = cltab_shard(t, k);
+		struct dsrc_stats part;
+
+		rc = cltab_check_lines(sh);
+		if (rc)
+			return rc;
+		for (i = 0; i < sh->ents.nr; i++)
+			cltab_ent_stats(sh, cltab_ent(sh, (uint32_t)i), &sum, NULL);
+		cltab_class_total(sh, &part);
+		dsrc_add(&total, &part);
+	}
 	if (!cltab_stats_eq(&sum, &total))
 		return c2c_err(-EBADMSG, "entries do not add up to the total");
 	if (t->finished && !cltab_stats_eq(&total, &t->total))

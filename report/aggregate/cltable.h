@@ -16,7 +16,8 @@
  * more, 80 per line); the structs below are built by cltab_finish() for the displayed lines only.
  * Memory is proportional to the number of distinct lines and offsets. The table owns its entries;
  * it borrows the maps model (threads, maps, DSOs) and the strings the symbol function returns,
- * which must outlive the table. Not thread-safe. */
+ * which must outlive the table. Not thread-safe: one thread feeds and reads it (with jobs > 1 the
+ * table runs its own aggregation threads behind cltab_feed() and joins them in cltab_finish()). */
 #ifndef C2C_REPORT_CLTABLE_H
 #define C2C_REPORT_CLTABLE_H
 
@@ -71,6 +72,8 @@ struct cltab_opts {
 	void *sym_ctx;
 	int no_node_stats;                /* leave cltab_offset.node_stats zero (faster, smaller):
 					   * for front ends that show no per-node columns */
+	uint32_t jobs;                    /* > 1: that many aggregation threads, each folding the
+					   * lines of one shard (results identical to one thread) */
 	int phys;                         /* --phys: a line is a physical cacheline, whatever maps
 					   * it; samples without a physical address are counted in
 					   * cltab_counts.no_phys and left out */
@@ -104,7 +107,7 @@ struct cltab_offset {
 	uint8_t cpumode;
 	const struct maps_thread *thread;
 	const struct maps_map *cmap;  /* code map looked up with the sample's cpumode, or NULL */
-	uint64_t code_al;             /* map-relative code address */
+	uint64_t code_al;             /* map-relative code address (maps_rel_addr(cmap, ip)) */
 	const char *dso_key;          /* cmap's interned short name, NULL without a map */
 	/* aggregates */
 	struct dsrc_stats stats;
@@ -155,7 +158,7 @@ void cltab_feed(struct cltab *t, struct maps *maps, const struct trace_event *ev
 
 /* One sample already resolved against the maps (what cltab_feed() does for a trace_sample). */
 struct cltab_sample {
-	uint64_t addr, al_addr, ip, code_al, phys_addr, weight, data_src;
+	uint64_t addr, al_addr, ip, phys_addr, weight, data_src;
 	uint32_t cpu;             /* TRACE_CPU_NONE when absent */
 	uint8_t cpumode;
 	const struct maps_thread *thread;

@@ -311,21 +311,30 @@ static int thread_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Distinct threads among the touches; fills each row's count too. */
+/* Distinct threads among the touches; fills each row's count too. The touches are grouped by
+ * row first (a counting sort), so a line costs O(touches log touches), not rows x touches. */
 static uint32_t count_threads(struct rm_line *l)
 {
 	const void **thr = xcalloc(l->nr_touch ? l->nr_touch : 1, sizeof(*thr));
+	size_t *at = xcalloc(l->nr_row + 1, sizeof(*at));
 	uint32_t n = 0;
-	size_t i, k, nt;
+	size_t i, k;
 
+	for (i = 0; i < l->nr_touch; i++)
+		if (l->touch[i].row < l->nr_row)
+			at[l->touch[i].row + 1]++;
+	for (k = 0; k < l->nr_row; k++)
+		at[k + 1] += at[k];
+	for (i = 0; i < l->nr_touch; i++)   /* at[row] runs to the end of the row's group */
+		if (l->touch[i].row < l->nr_row)
+			thr[at[l->touch[i].row]++] = l->touch[i].thread;
 	for (k = 0; k < l->nr_row; k++) {
-		for (i = 0, nt = 0; i < l->nr_touch; i++)
-			if (l->touch[i].row == k)
-				thr[nt++] = l->touch[i].thread;
-		qsort(thr, nt, sizeof(*thr), thread_cmp);
+		size_t b = k ? at[k - 1] : 0, e = at[k];
+
+		qsort(thr + b, e - b, sizeof(*thr), thread_cmp);
 		l->row[k].nr_threads = 0;
-		for (i = 0; i < nt; i++)
-			l->row[k].nr_threads += !i || thr[i] != thr[i - 1];
+		for (i = b; i < e; i++)
+			l->row[k].nr_threads += i == b || thr[i] != thr[i - 1];
 		l->row[k].v[RM_COL_THREADS] = l->row[k].nr_threads;
 	}
 	for (i = 0; i < l->nr_touch; i++)
@@ -333,6 +342,7 @@ static uint32_t count_threads(struct rm_line *l)
 	qsort(thr, l->nr_touch, sizeof(*thr), thread_cmp);
 	for (i = 0; i < l->nr_touch; i++)
 		n += !i || thr[i] != thr[i - 1];
+	free(at);
 	free(thr);
 	return n;
 }

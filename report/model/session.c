@@ -99,6 +99,7 @@ static void new_table(struct report_session *s)
 		.sym = s->sym ? pmu_sym : NULL,
 		.sym_ctx = s->sym,
 		.no_node_stats = !s->opts.node_stats,
+		.jobs = s->opts.jobs,
 		.phys = s->opts.phys,
 	};
 
@@ -305,9 +306,12 @@ int rs_open(struct report_session **out, const struct rs_opts *o)
 			     "under c2c-lite record)");
 		goto err;
 	}
-	if (s->t)
+	if (s->t) {
 		cltab_finish(s->t);
-	else
+		c2c_debug("cacheline table: %zu lines, %zu offset entries, %u aggregation threads",
+			  cltab_nr_lines(s->t), cltab_nr_offsets(s->t),
+			  s->opts.jobs > 1 ? s->opts.jobs : 1);
+	} else
 		estim_finish(s->e);
 	rc = check_phys(s);
 	if (rc)

@@ -32,6 +32,7 @@ struct rs_opts {
 	int show_all;                 /* every line, shared or contended or not */
 	int remodel;                  /* PMU: keep every line for rs_remodel() (the TUI) */
 	int node_stats;               /* keep per-node counters (-N, the TUI) */
+	uint32_t jobs;                /* PMU: aggregation threads (0, 1: the reading thread) */
 	const char *symfs, *vmlinux;
 	int verbose;                  /* unknown data names carry their reason */
 	int no_topdown;               /* skip the TopDown aggregation */

@@ -311,7 +311,7 @@ struct maps_thread *maps_findnew_thread(struct maps *m, int32_t pid, int32_t tid
 
 	if (t) {
 		if (t->pid == -1 && pid != -1)
-			t->pid = pid;
+			__atomic_store_n(&t->pid, pid, __ATOMIC_RELAXED);   /* aggregation threads read it */
 		return t;
 	}
 	t = maps_thread_new(m, pid, tid);
@@ -449,13 +449,15 @@ void maps_exit(struct maps *m, const struct trace_task *tk)
 
 /* --- lookups -------------------------------------------------------------------------------- */
 
+uint64_t maps_rel_addr(const struct maps_map *map, uint64_t addr)
+{
+	return !map || map->identity ? addr : addr - map->start + map->pgoff;
+}
+
 static void maps_locate(const struct maps_map *map, uint64_t addr, struct maps_loc *loc)
 {
 	loc->map = map;
-	if (!map || map->identity)
-		loc->al_addr = addr;
-	else
-		loc->al_addr = addr - map->start + map->pgoff;
+	loc->al_addr = maps_rel_addr(map, addr);
 }
 
 int maps_find(const struct maps *m, const struct maps_thread *t, uint8_t cpumode, uint64_t addr,

@@ -78,6 +78,9 @@ int maps_find(const struct maps *m, const struct maps_thread *t, uint8_t cpumode
 /* Code-address lookup trying user then kernel maps (perf's ip__resolve_ams). Returns 1 if found. */
 int maps_find_any(const struct maps *m, const struct maps_thread *t, uint64_t addr,
 		  struct maps_loc *loc);
+/* The map-relative address of @addr in @map as maps_find() gives it (@addr itself for identity
+ * maps and for no map). */
+uint64_t maps_rel_addr(const struct maps_map *map, uint64_t addr);
 
 /* Anonymous private user memory (perf sorts it by pid): private map, all-zero DSO id, not kernel
  * mode. */
