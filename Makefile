@@ -75,7 +75,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBCORE)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDFLAGS) $(LDLIBS)
 # c2c-gen's perf.data writer is a file of its own (tests/tools/gen/).
 $(BUILD)/tests/tools/c2c-gen: $(BUILD)/tests/tools/c2c-gen.o $(BUILD)/tests/tools/gen/perf-writer.o \
-		$(LIBCORE)
+		$(BUILD)/tests/tools/gen/spe-enc.o $(LIBCORE)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBCORE)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

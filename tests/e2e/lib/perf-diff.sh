@@ -43,16 +43,18 @@ check() {
 
 # perf_view FILE FIELDS: perf script's samples, one line each, with the FIELDS (comma-separated:
 # comm pid tid cpu time event addr weight ip sym dso phys dsrc) in the form and order
-# `perfdata-dump -F FIELDS` prints them. pid and tid go together.
+# `perfdata-dump -F FIELDS` prints them. pid and tid go together. PERF_SCRIPT_ARGS: more options
+# for perf script (--itrace=M: the memory samples perf synthesizes from Arm SPE data).
 perf_view() {
 	local file=$1 fields=$2 pf
 	pf=$(echo "$fields" | sed 's/\bphys\b/phys_addr/; s/,dsrc\b//; s/^dsrc,//')
-	perf script -i "$file" -F "$pf" --ns 2>/dev/null | awk -v want="$fields" '
+	# shellcheck disable=SC2086
+	perf script -i "$file" ${PERF_SCRIPT_ARGS:-} -F "$pf" --ns 2>/dev/null | awk -v want="$fields" '
 	BEGIN { n = split(want, w, ",") }
 	{
 		i = 1
 		if (want ~ /(^|,)comm(,|$)/) v["comm"] = $(i++)
-		if ($i ~ /^[0-9]+\/[0-9]+$/) { split($i, pt, "/"); v["pid"] = pt[1]; v["tid"] = pt[2]; i++ }
+		if ($i ~ /^-?[0-9]+\/-?[0-9]+$/) { split($i, pt, "/"); v["pid"] = pt[1]; v["tid"] = pt[2]; i++ }
 		if (want ~ /(^|,)cpu(,|$)/) { c = $i; gsub(/[][]/, "", c); v["cpu"] = c + 0; i++ }
 		if (want ~ /(^|,)time(,|$)/) {
 			t = $i; sub(/:$/, "", t); split(t, ts, "."); t = ts[1] ts[2]; sub(/^0+/, "", t)
@@ -75,7 +77,9 @@ perf_view() {
 	}' >"$tmp/view.main"
 	if [[ ",$fields," == *,dsrc,* ]]; then
 		# data_src is printed with its decoding (spaces inside): a run of its own, pasted on
-		perf script -i "$file" -F data_src 2>/dev/null | awk '{ print $1 }' >"$tmp/view.dsrc"
+		# shellcheck disable=SC2086
+		perf script -i "$file" ${PERF_SCRIPT_ARGS:-} -F data_src 2>/dev/null |
+			awk '{ print $1 }' >"$tmp/view.dsrc"
 		paste -d' ' "$tmp/view.main" "$tmp/view.dsrc"
 	else
 		cat "$tmp/view.main"
