@@ -55,6 +55,7 @@ struct trace_reader {
 	/* per-chunk decoder state */
 	uint64_t prev_time, prev_ip, prev_addr, phys_ref;
 	uint32_t nr_ips, nr_lines, nr_shapes;
+	size_t cap_ips, cap_lines, cap_shapes;   /* dictionaries grow up to their format limits */
 	struct rip *ips;
 	struct rline *lines;
 	struct rshape *shapes;
@@ -218,11 +219,6 @@ static int decompress(struct trace_reader *r, const struct chunk *c)
 
 static void reset_chunk_state(struct trace_reader *r)
 {
-	if (!r->ips) {  /* first records chunk */
-		r->ips = xmalloc(TRACE_IP_DICT_MAX * sizeof(*r->ips));
-		r->lines = xmalloc(TRACE_LINE_DICT_MAX * sizeof(*r->lines));
-		r->shapes = xmalloc(TRACE_SHAPE_MAX * sizeof(*r->shapes));
-	}
 	r->prev_time = r->prev_ip = r->prev_addr = r->phys_ref = 0;
 	r->nr_ips = r->nr_lines = r->nr_shapes = 0;
 }
@@ -362,6 +358,9 @@ static const struct rshape *read_shape(struct trace_reader *r, struct tcur *c, u
 	if (read_shape_literal_copy(c, scratch))
 		return NULL;
 	if (r->nr_shapes < TRACE_SHAPE_MAX) {
+		if (r->nr_shapes == r->cap_shapes)
+			r->shapes = xgrow(r->shapes, &r->cap_shapes, r->nr_shapes + 1,
+					  sizeof(*r->shapes));
 		r->shapes[r->nr_shapes] = *scratch;
 		return &r->shapes[r->nr_shapes++];
 	}
@@ -383,6 +382,8 @@ static struct rip *read_ip(struct trace_reader *r, struct tcur *c, uint64_t *ip)
 	} else {
 		*ip = r->prev_ip + (uint64_t)unzigzag(get_varint(c));
 		if (r->nr_ips < TRACE_IP_DICT_MAX) {
+			if (r->nr_ips == r->cap_ips)
+				r->ips = xgrow(r->ips, &r->cap_ips, r->nr_ips + 1, sizeof(*r->ips));
 			e = &r->ips[r->nr_ips++];
 			*e = (struct rip){ .ip = *ip, .last_line = -1 };
 		}
@@ -415,6 +416,9 @@ static int read_addr(struct trace_reader *r, struct tcur *c, struct rip *e, uint
 		*addr = r->prev_addr + (uint64_t)unzigzag(get_varint(c));
 		line = -1;
 		if (r->nr_lines < TRACE_LINE_DICT_MAX) {
+			if (r->nr_lines == r->cap_lines)
+				r->lines = xgrow(r->lines, &r->cap_lines, r->nr_lines + 1,
+						 sizeof(*r->lines));
 			line = (int)r->nr_lines++;
 			r->lines[line] = (struct rline){ .line = *addr >> TRACE_LINE_SHIFT };
 		}

@@ -215,7 +215,8 @@ static void finish_tables(struct softdec *sd)
 		fb->edge = xgrow(fb->edge, &fb->cap_edge, fb->nr_edge + 1, sizeof(*fb->edge));
 		fb->edge[fb->nr_edge++] = (struct edge){ .src = sd->tgt_src[i], .dst = (uint32_t)idx };
 	}
-	qsort(fb->edge, fb->nr_edge, sizeof(*fb->edge), edge_cmp);
+	if (fb->nr_edge > 1)
+		qsort(fb->edge, fb->nr_edge, sizeof(*fb->edge), edge_cmp);
 }
 
 static void build_boundaries(struct softdec *sd, const struct softdec_func *fn)

@@ -60,24 +60,29 @@ struct cltab_lcold {
 	uint64_t addr;
 };
 
-/* One offset entry; followed by cpuset[cpu_words], nodeset[node_words] (96 bytes in all for
- * up to 64 CPUs and nodes). Most entries see one sample: that sample's class, node and weight
- * are kept inline (key0, w0) and the counter cells and cycles means move to an extension
- * (struct cltab_ext) at the second sample. The cpumode is the line's (part of its key). */
+/* One offset entry (80 bytes). Most entries see one sample: that sample's class, node, weight,
+ * CPU and memory node are kept inline (key0, w0, cpu0, mnode0), and the counter cells, cycles
+ * means and CPU and node sets move to an extension (struct cltab_ext) at the second sample, so
+ * that an entry costs the same on 2 CPUs as on 8192. The cpumode is the line's (part of its
+ * key). */
 struct cltab_ent {
 	uint32_t line;
-	uint32_t ext;                  /* extension index + 1; 0: key0/w0 hold the samples */
-	uint64_t offset, ip;
+	uint32_t ext;                  /* extension index + 1; 0: the inline fields hold it all */
+	uint32_t offset, disp_offset;  /* in the line: below the line size */
+	uint64_t ip;
 	const struct maps_thread *thread;
 	const struct maps_map *cmap;
 	uint64_t w0;                   /* weight of the only sample */
 	uint32_t key0;                 /* (cls | node << CLTAB_CLS_BITS) + 1; 0: no sample yet */
 	uint32_t paddr_cnt;
 	uint64_t paddr;
-	uint64_t disp_offset, code_al;
+	uint64_t code_al;
+	uint32_t cpu0;                 /* the only sample's CPU + 1; 0: none (or out of range) */
+	uint32_t mnode0;               /* the only sample's memory node + 1; 0: none */
 };
 
-/* Counters of an entry with two samples or more. */
+/* Counters of an entry with two samples or more; followed by cpuset[cpu_words],
+ * nodeset[node_words]. */
 struct cltab_ext {
 	struct cltab_cell cell[CLTAB_CELLS];
 	uint32_t more;                 /* overflow cell block (index + 1) */
@@ -202,7 +207,7 @@ static void cltab_zfree(void *p, size_t size)
  * else to 8. A chunk holds 2^(21 - ctz(esize)) of them: esize / 2^ctz huge pages. */
 static void cltab_arr_init(struct cltab_arr *a, size_t esize)
 {
-	a->esize = esize > 48 ? (esize + 31) & ~(size_t)31 : (esize + 7) & ~(size_t)7;
+	a->esize = esize > 48 ? (esize + 15) & ~(size_t)15 : (esize + 7) & ~(size_t)7;
 	a->shift = CLTAB_HUGE_SHIFT - (uint32_t)__builtin_ctzll(a->esize);
 	a->mask = (1u << a->shift) - 1;
 }
@@ -308,9 +313,9 @@ struct cltab *cltab_new(const struct cltab_opts *opts)
 	t->node_words = (t->node_bits + 63) / 64;
 	cltab_arr_init(&t->lines, sizeof(struct cltab_lrec) + t->node_words * sizeof(uint64_t));
 	cltab_arr_init(&t->lcold, sizeof(struct cltab_lcold));
-	cltab_arr_init(&t->ents, sizeof(struct cltab_ent) +
+	cltab_arr_init(&t->ents, sizeof(struct cltab_ent));
+	cltab_arr_init(&t->exts, sizeof(struct cltab_ext) +
 				 (t->cpu_words + t->node_words) * sizeof(uint64_t));
-	cltab_arr_init(&t->exts, sizeof(struct cltab_ext));
 	cltab_arr_init(&t->blks, sizeof(struct cltab_cellblk));
 	cltab_arr_init(&t->touches, sizeof(struct cltab_trec));
 	cltab_hash_init(&t->lhash, 1024);
@@ -548,14 +553,36 @@ static inline uint64_t *cltab_lrec_nodeset(struct cltab_lrec *l)
 	return (uint64_t *)(l + 1);
 }
 
-static inline uint64_t *cltab_ent_cpuset(struct cltab_ent *e)
+static inline uint64_t *cltab_ext_cpuset(struct cltab_ext *x)
 {
-	return (uint64_t *)(e + 1);
+	return (uint64_t *)(x + 1);
 }
 
-static inline uint64_t *cltab_ent_nodeset(const struct cltab *t, struct cltab_ent *e)
+static inline uint64_t *cltab_ext_nodeset(const struct cltab *t, struct cltab_ext *x)
 {
-	return (uint64_t *)(e + 1) + t->cpu_words;
+	return (uint64_t *)(x + 1) + t->cpu_words;
+}
+
+static void cltab_set_bit(uint64_t *set, uint32_t bit)
+{
+	set[bit / 64] |= 1ULL << (bit % 64);
+}
+
+/* The entry's CPU and memory-node sets into @cpuset and @nodeset (zeroed by the caller). */
+static void cltab_ent_sets(const struct cltab *t, const struct cltab_ent *e, uint64_t *cpuset,
+			   uint64_t *nodeset)
+{
+	if (e->ext) {
+		struct cltab_ext *x = cltab_at(&t->exts, e->ext - 1);
+
+		memcpy(cpuset, cltab_ext_cpuset(x), t->cpu_words * sizeof(uint64_t));
+		memcpy(nodeset, cltab_ext_nodeset(t, x), t->node_words * sizeof(uint64_t));
+		return;
+	}
+	if (e->cpu0)
+		cltab_set_bit(cpuset, e->cpu0 - 1);
+	if (e->mnode0)
+		cltab_set_bit(nodeset, e->mnode0 - 1);
 }
 
 static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_sample *s,
@@ -717,6 +744,10 @@ static void cltab_ent_add(struct cltab *t, struct cltab_ent *e, uint32_t cls, ui
 	if (!e->ext) {
 		x = cltab_arr_new(&t->exts, &idx);
 		e->ext = idx + 1;
+		if (e->cpu0)
+			cltab_set_bit(cltab_ext_cpuset(x), e->cpu0 - 1);
+		if (e->mnode0)
+			cltab_set_bit(cltab_ext_nodeset(t, x), e->mnode0 - 1);
 		cltab_ext_add(t, x, (e->key0 - 1) & CLTAB_MAX_CLS, (e->key0 - 1) >> CLTAB_CLS_BITS,
 			      e->w0);
 	} else {
@@ -785,8 +816,10 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 		t->counts.no_cpu++;
 	else if (s->cpu >= t->opts.nr_cpus)
 		t->counts.bad_cpu++;
+	else if (e->ext)
+		cltab_set_bit(cltab_ext_cpuset(cltab_at(&t->exts, e->ext - 1)), s->cpu);
 	else
-		cltab_ent_cpuset(e)[s->cpu / 64] |= 1ULL << (s->cpu % 64);
+		e->cpu0 = s->cpu + 1;
 	if (s->phys_addr) {
 		mnode = cltab_mem_node(t, s->phys_addr);
 		if (mnode < 0)
@@ -794,7 +827,11 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 	}
 	cltab_set_node(cltab_lrec_nodeset(l), &l->paddr, &l->paddr_cnt, mnode, s->phys_addr);
 	if (s->phys_addr && mnode >= 0) {   /* cltab_set_node() with a u32 count */
-		cltab_ent_nodeset(t, e)[mnode / 64] |= 1ULL << (mnode % 64);
+		if (e->ext)
+			cltab_set_bit(cltab_ext_nodeset(t, cltab_at(&t->exts, e->ext - 1)),
+				      (uint32_t)mnode);
+		else
+			e->mnode0 = (uint32_t)mnode + 1;
 		if (e->paddr != s->phys_addr) {
 			e->paddr_cnt++;
 			e->paddr = s->phys_addr;
@@ -859,6 +896,8 @@ static void cltab_flush(struct cltab *t)
 
 void cltab_add(struct cltab *t, const struct cltab_sample *s)
 {
+	if (t->finished)
+		return;
 	cltab_flush(t);
 	t->pending[t->nr_pending++] = *s;
 	cltab_flush(t);
@@ -911,6 +950,8 @@ static void cltab_feed_lost(struct cltab *t, const struct trace_lost *lo)
 
 void cltab_feed(struct cltab *t, struct maps *maps, const struct trace_event *ev)
 {
+	if (t->finished)
+		return;                  /* the key tables are gone (cltab_finish()) */
 	if (ev->type != TRACE_REC_SAMPLE)
 		cltab_flush(t);   /* samples before a side-band record are resolved already */
 	switch (ev->type) {
@@ -1197,8 +1238,8 @@ static void cltab_fill_offset(const struct cltab *t, struct cltab_offset *o,
 		o->cycles[i].n = 1;
 		o->cycles[i].mean = (double)e->w0;   /* 0 + (w - 0) / 1 */
 	}
-	memcpy(o->cpuset, cltab_ent_cpuset(e), t->cpu_words * sizeof(uint64_t));
-	memcpy(o->nodeset, cltab_ent_nodeset(t, e), t->node_words * sizeof(uint64_t));
+	memset(o->cpuset, 0, (t->cpu_words + t->node_words) * sizeof(uint64_t));
+	cltab_ent_sets(t, e, o->cpuset, o->nodeset);
 	o->paddr = e->paddr;
 	o->paddr_cnt = e->paddr_cnt;
 }
@@ -1339,6 +1380,11 @@ void cltab_finish(struct cltab *t)
 		return;
 	cltab_flush(t);
 	t->finished = 1;
+	/* no sample comes any more: the key lookups go before the summing allocates */
+	cltab_zfree(t->lhash.slot, t->lhash.cap * sizeof(*t->lhash.slot));
+	cltab_zfree(t->ehash.slot, t->ehash.cap * sizeof(*t->ehash.slot));
+	t->lhash.slot = t->ehash.slot = NULL;
+	t->lhash.cap = t->ehash.cap = 0;
 	nr = t->lines.nr;
 	cltab_class_total(t, &t->total);
 	lst = xcalloc(nr ? nr : 1, sizeof(*lst));

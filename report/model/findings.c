@@ -208,6 +208,59 @@ static void split_touch(const struct rm_model *m, struct rm_line *l, const size_
 	l->mem[tm[i]].false_cost += c * fsrc / (tsrc + fsrc);
 }
 
+/* Some touch of the line knows when it happened: sources are paired by time (split_touch). */
+static int times_known(const struct rm_line *l)
+{
+	for (size_t i = 0; i < l->nr_touch; i++)
+		if (l->touch[i].t_last)
+			return 1;
+	return 0;
+}
+
+/* split_touch() for every touch at once when no time is known (PMU samples: every source is
+ * concurrent, and sources weigh their counts), in time linear in the touches: per member the
+ * writes and reads of every thread (W, R) and of each thread (w, r), per thread the writes of
+ * the members it does not write (F). A touch of thread t on member m then has
+ *   true sources  W[m] - w[t][m]  (+ R[m] - r[t][m] when it writes)
+ *   false sources F[t] - (t writes m ? 0 : W[m])    (only members t does not write count) */
+static void split_all(const struct rm_model *m, struct rm_line *l, const size_t *tm,
+		      const struct wmap *w)
+{
+	size_t nm = l->nr_mem ? l->nr_mem : 1, nt = w->nr_thr, i, t, k;
+	double *tw = xcalloc(nt * nm * 2 + nm * 2 + nt, sizeof(*tw));
+	double *tr = tw + nt * nm, *W = tr + nt * nm, *R = W + nm, *F = R + nm;
+
+	for (i = 0; i < l->nr_touch; i++) {
+		const struct rm_touch *a = &l->touch[i];
+		size_t at = w->touch_thr[i] * nm + tm[i];
+
+		tw[at] += (double)touch_writes(m, a);
+		tr[at] += (double)a->reads;
+		W[tm[i]] += (double)touch_writes(m, a);
+		R[tm[i]] += (double)a->reads;
+	}
+	for (t = 0; t < nt; t++)
+		for (k = 0; k < l->nr_mem; k++)
+			if (!w->writes[t * l->nr_mem + k])
+				F[t] += W[k];
+	for (i = 0; i < l->nr_touch; i++) {
+		const struct rm_touch *a = &l->touch[i];
+		size_t ta = w->touch_thr[i], at = ta * nm + tm[i];
+		double tsrc = W[tm[i]] - tw[at] + (touch_writes_any(a) ? R[tm[i]] - tr[at] : 0);
+		double fsrc = F[ta] - (w->writes[ta * l->nr_mem + tm[i]] ? 0 : W[tm[i]]);
+
+		if (tsrc < 0)
+			tsrc = 0;            /* rounding */
+		if (fsrc < 0)
+			fsrc = 0;
+		if (tsrc + fsrc <= 0 || a->cost <= 0)
+			continue;
+		l->mem[tm[i]].true_cost += a->cost * tsrc / (tsrc + fsrc);
+		l->mem[tm[i]].false_cost += a->cost * fsrc / (tsrc + fsrc);
+	}
+	free(tw);
+}
+
 static enum rm_verdict verdict_of(const struct rm_model *m, double t, double f)
 {
 	double all = t + f, floor = m->kind == RM_SOFT ? RM_MIXED_SHARE_SOFT : RM_MIXED_SHARE;
@@ -257,10 +310,14 @@ static void judge_line(const struct rm_model *m, struct rm_line *l)
 	build_members(l, tm);
 	sum_members(m, l, tm);
 	wmap_build(&w, l, tm);
-	seen = xcalloc(w.nr_thr * (l->nr_mem ? l->nr_mem : 1) * 2, 1);
-	for (i = 0; i < l->nr_touch; i++)
-		split_touch(m, l, tm, &w, i, seen);
-	free(seen);
+	if (!times_known(l)) {
+		split_all(m, l, tm, &w);
+	} else {
+		seen = xcalloc(w.nr_thr * (l->nr_mem ? l->nr_mem : 1) * 2, 1);
+		for (i = 0; i < l->nr_touch; i++)
+			split_touch(m, l, tm, &w, i, seen);
+		free(seen);
+	}
 	wmap_free(&w);
 	l->true_cost = l->false_cost = 0;
 	for (i = 0; i < l->nr_mem; i++) {

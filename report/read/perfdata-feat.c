@@ -643,6 +643,7 @@ void pd_info_finish(struct perfdata_reader *r)
 	set_str(&in->options, r->perf_version ?
 		xasprintf("converted from perf.data written by perf %s", r->perf_version) :
 		xstrdup("converted from perf.data"));
+	r->info_done = 1;
 }
 
 void pd_info_release(struct perfdata_reader *r)

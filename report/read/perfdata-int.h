@@ -228,7 +228,9 @@ struct perfdata_reader {
 	struct perfdata_stats stats;
 	int init_done;            /* pipe mode: FINISHED_INIT or the first sample was seen */
 	int unordered;            /* no sample_id_all: records are delivered in file order */
-	uint8_t scratch_hdr[65536];
+	int info_done;            /* pd_info_finish() ran: the info no longer changes */
+	int late_warned;
+	uint8_t *scratch_hdr;      /* pipe input: the header of a record whose payload is skipped */
 };
 
 static inline uint16_t pd_u16(const struct perfdata_reader *r, const void *p)

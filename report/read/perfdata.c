@@ -264,8 +264,8 @@ static int z_start(struct perfdata_reader *r, const uint8_t *rec, uint64_t size,
 		if (n > size - 16)
 			n = size - 16;
 	}
-	if (r->zfailed)
-		return 0;
+	if (r->zfailed || !n)
+		return 0;   /* (an empty payload: nothing to decompress, nothing to copy) */
 	if (!r->zds) {
 		r->zds = ZSTD_createDStream();
 		if (!r->zds)
@@ -481,12 +481,25 @@ static void auxtrace(struct perfdata_reader *r, const uint8_t *rec, uint64_t tot
 	pd_queue_push(r, rec, total, vol, 0, r->max_time);
 }
 
+/* An attr or a header feature after the info was built (pipe mode: after the first sample or
+ * FINISHED_INIT; file mode: in the data section): perf writes none there, and the info handed
+ * out (events, CPU count and node map) must not change under its readers. */
+static int late_header(struct perfdata_reader *r, uint32_t type)
+{
+	if (!r->late_warned++)
+		c2c_warn("'%s': header record of type %u after the header was read (before offset %"
+			 PRIu64 "); ignored", r->name, type, r->pos);
+	return 0;
+}
+
 static int process_user(struct perfdata_reader *r, const uint8_t *rec, uint64_t total, int vol)
 {
 	uint32_t type = pd_u32(r, rec);
 	uint16_t size = pd_u16(r, rec + 6);
 	uint64_t off = r->pos - total;   /* where it began (a COMPRESSED record's end when inside) */
 
+	if (r->info_done && (type == PD_HEADER_ATTR || type == PD_HEADER_FEATURE))
+		return late_header(r, type);
 	switch (type) {
 	case PD_FINISHED_ROUND:
 		pd_queue_round(r);
@@ -592,12 +605,13 @@ static void end_of_input(struct perfdata_reader *r)
  * large file does not stay resident behind the read position. */
 static void drop_consumed(struct perfdata_reader *r)
 {
-	const uint8_t *low = r->base + r->pos;
+	const uint8_t *low;
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
 	size_t i;
 
 	if (!r->map || r->nr_dir || r->pos - r->drop_checked < PD_DROP_STEP)
-		return;
+		return;   /* (a stream has no base to point into) */
+	low = r->base + r->pos;
 	r->drop_checked = r->pos;   /* at most one scan of the queue per PD_DROP_STEP bytes read */
 	for (i = 0; i < r->q_n; i++)
 		if (!r->q[i].chunk && r->q[i].rec < low)
@@ -898,6 +912,7 @@ static void use_stream(struct perfdata_reader *r, int fd, int own)
 	r->stream = xcalloc(1, sizeof(*r->stream));
 	r->stream->fd = fd;
 	r->stream->own_fd = own;
+	r->scratch_hdr = xmalloc(65536);   /* header.size is a u16 */
 }
 
 /* The files DIR/data.* after the header file DIR/data (slot 0), in readdir() order as perf
@@ -1108,6 +1123,7 @@ void perfdata_reader_free(struct perfdata_reader *r)
 		free(c);
 	}
 	free(r->scratch);
+	free(r->scratch_hdr);
 	spe_free(r->spe);
 	free(r->cpuid);
 	free(r->name);
