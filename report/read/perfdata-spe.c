@@ -294,8 +294,13 @@ void pd_spe_post(struct perfdata_reader *r, const struct trace_event *ev)
 	case TRACE_REC_COMM:
 		spe_thread_findnew(r->spe, (int32_t)ev->comm.pid, (int32_t)ev->comm.tid);
 		break;
+	case TRACE_REC_EXIT:
+		spe_thread_find(r->spe, (int32_t)t->pid, (int32_t)t->tid);
+		break;
 	case TRACE_REC_FORK:
-		/* the parent, made again when it has another pid; the child, made anew */
+		/* the child looked up (and given its pid), the parent made again when it has
+		 * another pid, the child made anew */
+		spe_thread_find(r->spe, (int32_t)t->pid, (int32_t)t->tid);
 		spe_thread_parent(r->spe, (int32_t)t->ppid, (int32_t)t->ptid);
 		spe_thread_remove(r->spe, (int32_t)t->tid);
 		spe_thread_findnew(r->spe, (int32_t)t->pid, (int32_t)t->tid);

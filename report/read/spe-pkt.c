@@ -200,12 +200,9 @@ static void desc_op(struct out *o, unsigned int cls, uint64_t v)
 		}
 		switch (v & 0xfe) {
 		case 0x4: put(o, " SIMD-FP"); break;
-		case 0x2: put(o, " GP-REG"); break;
+		case 0x0: put(o, " GP-REG"); break;
 		case 0x10: put(o, " UNSPEC-REG"); break;
 		case 0x30: put(o, " NV-SYSREG"); break;
-		case 0x14: put(o, " MTE-TAG"); break;
-		case 0x20: put(o, " MEMCPY"); break;
-		case 0x25: put(o, " MEMSET"); break;
 		default: break;
 		}
 		if ((v & 0x0a) == 0x08) {   /* SVE load/store */
@@ -220,7 +217,7 @@ static void desc_op(struct out *o, unsigned int cls, uint64_t v)
 		put(o, "B");
 		if (v & 1)
 			put(o, " COND");
-		if (v & 2)
+		if ((v & 0xfe) == 0x2)
 			put(o, " IND");
 		break;
 	default:

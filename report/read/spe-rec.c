@@ -47,6 +47,8 @@ static void add_events(struct spe_record *r, uint64_t v)
 		{ SPE_EV_TLB_WALK, SPE_T_TLB_MISS }, { SPE_EV_TLB_ACCESS, SPE_T_TLB_ACCESS },
 		{ SPE_EV_LLC_MISS, SPE_T_LLC_MISS }, { SPE_EV_LLC_ACCESS, SPE_T_LLC_ACCESS },
 		{ SPE_EV_REMOTE_ACCESS, SPE_T_REMOTE_ACCESS }, { SPE_EV_MISPRED, SPE_T_BRANCH_MISS },
+		{ SPE_EV_PARTIAL_PRED, SPE_T_SVE_PARTIAL_PRED },
+		{ SPE_EV_EMPTY_PRED, SPE_T_SVE_EMPTY_PRED },
 	};
 	size_t i;
 
@@ -68,6 +70,28 @@ static void add_address(struct spe_record *r, unsigned int idx, uint64_t v)
 		r->virt_addr = a;
 	else if (idx == SPE_ADDR_DATA_PA)
 		r->phys_addr = a;
+}
+
+/* arm_spe_read_record() of perf 6.1.192: the classes and their second-level bits. */
+static int add_op(struct spe_record *r, unsigned int cls, uint64_t v)
+{
+	switch (cls) {
+	case SPE_OP_CLASS_LDST:
+		r->op |= SPE_OP_LDST | (v & 1 ? SPE_OP_ST : SPE_OP_LD);
+		if ((v & 0x0a) == 0x08)
+			r->op |= SPE_OP_SVE_LDST;
+		return 0;
+	case SPE_OP_CLASS_OTHER:
+		r->op |= SPE_OP_OTHER;
+		if ((v & 0x89) == 0x08)
+			r->op |= SPE_OP_SVE_OTHER;
+		return 0;
+	case SPE_OP_CLASS_BRANCH:
+		r->op |= SPE_OP_BRANCH;
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 int spe_rec_add(struct spe_record *r, const struct spe_pkt *p)
@@ -94,9 +118,7 @@ int spe_rec_add(struct spe_record *r, const struct spe_pkt *p)
 		r->context_id = p->payload;
 		break;
 	case SPE_PKT_OP_TYPE:
-		if (p->index == SPE_OP_CLASS_LDST)
-			r->op = p->payload & 1 ? SPE_OP_ST : SPE_OP_LD;
-		break;
+		return add_op(r, p->index, p->payload);
 	case SPE_PKT_EVENTS:
 		add_events(r, p->payload);
 		break;
@@ -139,7 +161,8 @@ static uint64_t ds_word(const struct ds *d)
 	       d->remote << DSRC_REMOTE_SHIFT | d->snoopx << DSRC_SNOOPX_SHIFT;
 }
 
-/* arm_spe__synth_data_source_neoverse(): no level for stores; three cache levels assumed. */
+/* arm_spe__synth_data_source_common(): no level for stores (a record with a store bit, even
+ * beside a load's); three cache levels assumed. */
 static void ds_neoverse(const struct spe_record *r, struct ds *d)
 {
 	if (r->op & SPE_OP_ST) {
@@ -198,9 +221,9 @@ uint64_t spe_data_src(const struct spe_record *r, uint64_t midr)
 {
 	struct ds d = { 0 };
 
-	if (r->op == SPE_OP_LD)
+	if (r->op & SPE_OP_LD)
 		d.op = DSRC_OP_LOAD;
-	else if (r->op == SPE_OP_ST)
+	else if (r->op & SPE_OP_ST)
 		d.op = DSRC_OP_STORE;
 	else
 		return 0;

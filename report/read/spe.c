@@ -173,6 +173,14 @@ void spe_thread_findnew(struct spe *s, int32_t pid, int32_t tid)
 	s->thr_n++;
 }
 
+void spe_thread_find(struct spe *s, int32_t pid, int32_t tid)
+{
+	struct spe_thread *t = thr_find(s, tid);
+
+	if (t && pid != -1 && t->pid == -1)
+		t->pid = pid;
+}
+
 void spe_thread_parent(struct spe *s, int32_t pid, int32_t tid)
 {
 	struct spe_thread *t;
@@ -430,9 +438,17 @@ static int read_record(struct spe *s, struct spe_queue *q)
 		rc = next_packet(s, q, &p);
 		if (rc <= 0)
 			return rc;
-		if (spe_rec_add(&q->rec, &p)) {
+		rc = spe_rec_add(&q->rec, &p);
+		if (rc > 0) {
 			s->st.records++;
 			return 1;
+		}
+		if (rc < 0) {
+			if (s->warned++ < SPE_WARN_MAX)
+				c2c_warn("'%s': offset %" PRIu64 ": operation type packet of class 3 in the "
+					 "Arm SPE data of cpu %d (perf: \"Get packet error!\")", s->o.name,
+					 q->off - 2, q->cpu);
+			return -EBADMSG;
 		}
 	}
 }
@@ -658,9 +674,15 @@ static void work_done(struct spe *s)
 		s->flushed = 2;
 		final_report(s);
 	}
+	/* perf looks at use_ctx_pkt_for_pid after the queues ran: a CONTEXT packet decoded up to
+	 * the switch wins over it */
 	if (s->have_switch) {
 		s->have_switch = 0;
-		set_current_tid(s, s->sw_cpu, s->sw_pid, s->sw_tid);
+		if (!s->use_ctx) {
+			if (s->sw_tid == -1)
+				c2c_warn("'%s': context_switch event has no tid", s->o.name);
+			set_current_tid(s, s->sw_cpu, s->sw_pid, s->sw_tid);
+		}
 	}
 }
 
@@ -711,8 +733,6 @@ void spe_event(struct spe *s, uint64_t time, uint32_t type, int switch_out, int3
 		return;
 	start_queues(s, ts);
 	if (!s->use_ctx && (type == PD_SWITCH || type == PD_SWITCH_CPU_WIDE) && switch_out) {
-		if (tid == -1)
-			c2c_warn("'%s': context_switch event has no tid", s->o.name);
 		s->have_switch = 1;
 		s->sw_cpu = cpu;
 		s->sw_pid = pid;

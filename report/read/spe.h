@@ -76,13 +76,21 @@ int spe_pkt_desc(const struct spe_pkt *p, char *buf, size_t len);
 
 /* ---- records (spe-rec.c) ------------------------------------------------------------------ */
 
-/* spe_record.op, as perf 6.1 keeps it: the last load/store OP TYPE packet's bit 0 */
-enum { SPE_OP_LD = 1 << 0, SPE_OP_ST = 1 << 1 };
+/* spe_record.op: every OP TYPE packet of the record OR-ed in, as perf 6.1.192 keeps it (its
+ * enum arm_spe_op_type, backported to 6.1.157 from 6.4): a class bit, and second-level bits whose
+ * meaning depends on the class. An SVE "other" operation sets the bit of a load
+ * (ARM_SPE_OP_SVE_OTHER == ARM_SPE_OP_LD): perf 6.1.192 takes it for one. */
+enum {
+	SPE_OP_OTHER = 1 << 0, SPE_OP_LDST = 1 << 1, SPE_OP_BRANCH = 1 << 2,
+	SPE_OP_LD = 1 << 16, SPE_OP_SVE_OTHER = 1 << 16, SPE_OP_ST = 1 << 17,
+	SPE_OP_SVE_LDST = 1 << 25,
+};
 /* spe_record.type: the events perf 6.1 keeps (enum arm_spe_sample_type) */
 enum {
 	SPE_T_L1D_ACCESS = 1 << 0, SPE_T_L1D_MISS = 1 << 1, SPE_T_LLC_ACCESS = 1 << 2,
 	SPE_T_LLC_MISS = 1 << 3, SPE_T_TLB_ACCESS = 1 << 4, SPE_T_TLB_MISS = 1 << 5,
-	SPE_T_BRANCH_MISS = 1 << 6, SPE_T_REMOTE_ACCESS = 1 << 7,
+	SPE_T_BRANCH_MISS = 1 << 6, SPE_T_REMOTE_ACCESS = 1 << 7, SPE_T_SVE_PARTIAL_PRED = 1 << 8,
+	SPE_T_SVE_EMPTY_PRED = 1 << 9,
 };
 /* Neoverse data source packet values (arm_spe_neoverse_data_source) */
 enum {
@@ -98,11 +106,12 @@ struct spe_record {
 	uint64_t events;          /* every EVENTS payload OR-ed */
 	uint64_t lat_total, lat_issue, lat_xlat;
 	uint32_t type;            /* SPE_T_* */
-	uint8_t op;               /* SPE_OP_*, 0 none */
+	uint32_t op;              /* SPE_OP_*, 0 none */
 };
 
 /* A record's packets are fed one by one: spe_rec_start() clears it, spe_rec_add() takes a packet
- * and returns 1 when the packet ends the record (END, TIMESTAMP), else 0. */
+ * and returns 1 when the packet ends the record (END, TIMESTAMP), -1 for an OP TYPE packet of
+ * class 3 (perf: "Get packet error!", the record ends there as at a bad byte), else 0. */
 void spe_rec_start(struct spe_record *r);
 int spe_rec_add(struct spe_record *r, const struct spe_pkt *p);
 
@@ -158,6 +167,8 @@ int spe_add_buffer(struct spe *s, uint32_t idx, int32_t cpu, int32_t tid, const 
 /* The threads perf knows (machine__findnew_thread / remove_thread): the pid a tid is given. */
 void spe_thread_findnew(struct spe *s, int32_t pid, int32_t tid);
 void spe_thread_remove(struct spe *s, int32_t tid);
+/* machine__find_thread() with a pid: an existing thread without one takes it. */
+void spe_thread_find(struct spe *s, int32_t pid, int32_t tid);
 /* The parent of a FORK (machine__process_fork_event()): a thread of @tid with another pid is
  * replaced. */
 void spe_thread_parent(struct spe *s, int32_t pid, int32_t tid);

@@ -283,6 +283,11 @@ static void put_mem_body(struct spe_enc *e, struct cpu_stream *c, const struct r
 	out_byte(c, (uint8_t)(0x48 | r->op_class));
 	out_byte(c, (uint8_t)((rnd(e) & 0xfe) | r->store));
 	put_sized(e, c, 0x42, r->events, 0);
+	if (e->o.bad && chance(e, 30)) {   /* a second operation (the other way), or class 3 */
+		pkt_begin(e, c);
+		out_byte(c, (uint8_t)(chance(e, 2) ? 0x4b : 0x49));
+		out_byte(c, (uint8_t)(!r->store));
+	}
 	if (r->va || chance(e, 2))   /* a tag in the top byte of user addresses */
 		put_indexed(e, c, 0xb0, 2, (r->va & A56) | (r->va >> 63 ? 0 : (rnd(e) & 0xf) << 56));
 	if (r->pa)
