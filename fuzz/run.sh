@@ -29,6 +29,8 @@ LIMITS="-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10"
 # one process per corpus: re-reading it for other processes' units only costs time
 OPTS="-reload=0"
 MAX_LEN=${FUZZ_MAX_LEN:-131072}
+# raw SPE AUX data: 4 KiB holds a hundred records; longer inputs only slow the target down
+SPE_MAX_LEN=${FUZZ_MAX_LEN:-4096}
 
 # The library: lib/ and report/ (without the command front ends), as an archive so that a target
 # links only what it uses. Objects are rebuilt when their source or any header is newer. The
@@ -37,6 +39,7 @@ MAX_LEN=${FUZZ_MAX_LEN:-131072}
 # input's format); the printers and the rest none (still ASan and UBSan): their branches say
 # nothing about the input.
 READERS="lib/trace_read.c lib/trace_info.c report/read/perfdata.c report/read/perfdata-attr.c
+	report/read/spe.c report/read/spe-pkt.c report/read/spe-rec.c report/read/perfdata-spe.c
 	report/read/perfdata-feat.c report/read/perfdata-queue.c report/read/perfdata-rec.c"
 REPORT="report/aggregate/cltable.c report/resolve/maps.c report/aggregate/dsrc.c
 	report/aggregate/topdown-agg.c report/aggregate/estimate.c report/aggregate/watch-model.c"
@@ -98,6 +101,10 @@ seed_perfdata() {
 	for s in falseshare dsrcall kernel multiproc lost chaos; do
 		"$BUILD/tests/tools/c2c-gen" -s $s -n 40 -p "$t/gen-$s.data" >/dev/null 2>&1 || true
 	done
+	for s in spe spe,noctx spe,noauxindex spe,auxcut,spebad spe,zstd; do   # Arm SPE AUX data
+		"$BUILD/tests/tools/c2c-gen" -s chaos -n 40 --arch aarch64 --perf $s \
+			-p "$t/gen-${s//,/-}.data" >/dev/null 2>&1 || true
+	done
 	keep_seeds "$t" "$dir"
 }
 
@@ -124,6 +131,29 @@ seed_trace() {
 	done
 	"$BUILD/c2c-lite" convert -q data/perf/z-phys.data --zstd -o "$t/convz.c2c" >/dev/null 2>&1 ||
 		true
+	keep_seeds "$t" "$dir"
+}
+
+# Arm SPE seeds: the AUX data of c2c-gen's SPE perf.data files (every AUXTRACE record's payload,
+# found with perf report -D), each behind the 4 bytes that set fuzz_spe_input()'s options.
+seed_spe() {
+	local dir=$1 t f tr n=0 off len
+	t=$(mktemp -d)
+	command -v perf >/dev/null || { rm -rf "$t"; return 0; }
+	for tr in spe spe,noctx spe,spebad spe,auxcut spe,midr=0x410fd4f0; do
+		f=$t/gen.data
+		"$BUILD/tests/tools/c2c-gen" -s chaos -n 60 --arch aarch64 --perf "$tr" -p "$f" \
+			>/dev/null 2>&1 || continue
+		perf report -D -i "$f" 2>/dev/null |
+			sed -n 's/^[0-9]* [0-9]* \(0x[0-9a-f]*\) \[\(0x[0-9a-f]*\)\]: PERF_RECORD_AUXTRACE size: \(0x[0-9a-f]*\).*/\1 \2 \3/p' |
+			while read -r off hdr len; do
+				n=$((n + 1))
+				{ printf '%b' "\\x$(printf %02x $((n * 37 % 256)))\\x08\\x01\\x10"
+				  tail -c +$((off + hdr + 1)) "$f" | head -c $((len))
+				} >"$t/${tr//[,=]/-}-$n"
+			done
+	done
+	rm -f "$t/gen.data"
 	keep_seeds "$t" "$dir"
 }
 
@@ -168,6 +198,7 @@ for f in fuzz/fuzz_*.c; do
 		case "$name" in
 		perfdata) seed_perfdata "$corpus" ;;
 		trace) seed_trace "$corpus" ;;
+		spe) seed_spe "$corpus" ;;
 		esac
 	fi
 	dict=()
@@ -176,12 +207,15 @@ for f in fuzz/fuzz_*.c; do
 		case "$name" in
 		perfdata) coverage "$name" "$corpus" report/read/perfdata*.c ;;
 		trace) coverage "$name" "$corpus" lib/trace_read.c lib/trace_info.c ;;
+		spe) coverage "$name" "$corpus" report/read/spe*.c ;;
 		esac
 	fi
 	[ "$FUZZ_SECONDS" -gt 0 ] || continue
+	len=$MAX_LEN
+	[ "$name" = spe ] && len=$SPE_MAX_LEN
 	echo "  RUN     $bin for ${FUZZ_SECONDS}s on $corpus"
 	# short allocation stacks: recording 30 frames per malloc was a tenth of the time
-	if ! ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=5} nice -n 19 "$bin" -max_total_time="$FUZZ_SECONDS" -max_len="$MAX_LEN" $LIMITS $OPTS \
+	if ! ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=5} nice -n 19 "$bin" -max_total_time="$FUZZ_SECONDS" -max_len="$len" $LIMITS $OPTS \
 		"${dict[@]}" -artifact_prefix="$out/crash-$name-" -print_final_stats=1 "$corpus" \
 		>"$out/log-$name.txt" 2>&1; then
 		echo "  FAILED  $name: see $out/log-$name.txt and $out/crash-$name-*"

@@ -130,11 +130,24 @@ static void test_regress_trace(void **state)
 	replay("trace", fuzz_trace_input, "data", ".c2c");
 }
 
+/* Raw Arm SPE AUX data: the seeds and regressions only (no recording here has any). */
+static void test_regress_spe(void **state)
+{
+	size_t n, m;
+
+	(void)state;
+	n = replay_dir("fuzz/regress/spe", "", fuzz_spe_input);
+	m = replay_dir("fuzz/seeds/spe", "", fuzz_spe_input);
+	print_message("spe: %zu regression inputs, %zu seeds\n", n, m);
+	assert_true(n + m > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_regress_perfdata),
 		cmocka_unit_test(test_regress_trace),
+		cmocka_unit_test(test_regress_spe),
 	};
 #if !defined(__SANITIZE_ADDRESS__)
 	struct rlimit rl;

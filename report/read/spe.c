@@ -81,7 +81,8 @@ struct spe {
 	/* threads: tid -> pid (open addressing), the current tid of each CPU */
 	struct spe_thread *thr;
 	size_t thr_cap, thr_n;
-	int32_t *cur_tid;
+	int32_t *cur_tid;         /* grown to the highest CPU named (below TRACE_CPU_MAX) */
+	size_t nr_cur, cap_cur;
 	/* work in progress */
 	enum spe_work work;
 	uint64_t goal;             /* W_QUEUES: decode what lies before this tick */
@@ -214,7 +215,7 @@ void spe_thread_remove(struct spe *s, int32_t tid)
 
 static int32_t current_tid(const struct spe *s, int32_t cpu)
 {
-	if (cpu < 0 || cpu >= TRACE_CPU_MAX || !s->cur_tid)
+	if (cpu < 0 || (size_t)cpu >= s->nr_cur)
 		return -1;
 	return s->cur_tid[cpu];
 }
@@ -222,14 +223,12 @@ static int32_t current_tid(const struct spe *s, int32_t cpu)
 /* machine__set_current_tid() */
 static int set_current_tid(struct spe *s, int32_t cpu, int32_t pid, int32_t tid)
 {
-	int i;
-
 	if (cpu < 0 || cpu >= TRACE_CPU_MAX)
 		return -EINVAL;
-	if (!s->cur_tid) {
-		s->cur_tid = xmalloc(TRACE_CPU_MAX * sizeof(*s->cur_tid));
-		for (i = 0; i < TRACE_CPU_MAX; i++)
-			s->cur_tid[i] = -1;
+	if ((size_t)cpu >= s->nr_cur) {
+		s->cur_tid = xgrow(s->cur_tid, &s->cap_cur, (size_t)cpu + 1, sizeof(*s->cur_tid));
+		while (s->nr_cur <= (size_t)cpu)
+			s->cur_tid[s->nr_cur++] = -1;
 	}
 	s->cur_tid[cpu] = tid;
 	spe_thread_findnew(s, pid, tid);
