@@ -184,7 +184,8 @@ static struct spe_opts session_opts(const struct perfdata_reader *r, int a)
 		.midr = spe_midr_from_cpuid(r->cpuid),
 		.tc = r->spe_tc,
 		.timeless = 1,
-		.in_place = !r->stream,
+		/* a pipe-mode file is read as perf reads it: each buffer copied (auxtrace_copy_data()) */
+		.in_place = !r->pipe,
 		/* machine__kernel_start(): 2^63 unless the kernel map's symbols load on a host that
 		 * is not x86_64 (docs/perf-differences.md) */
 		.kernel_start = 1ull << 63,

@@ -157,29 +157,32 @@ static void thr_grow(struct spe *s)
 	free(old);
 }
 
-/* machine__findnew_thread(): an existing thread keeps its pid unless it had none. */
+/* machine__findnew_thread(): an existing thread keeps its pid unless it had none
+ * (machine__update_thread_pid()); a thread given a pid other than its tid, new or updated, makes
+ * its leader too (thread__init_maps(): the maps are the leader's). */
 void spe_thread_findnew(struct spe *s, int32_t pid, int32_t tid)
 {
 	struct spe_thread *t = thr_find(s, tid);
 
 	if (t) {
-		if (pid != -1 && t->pid == -1)
-			t->pid = pid;
-		return;
+		if (pid == -1 || t->pid != -1)
+			return;
+		t->pid = pid;
+	} else {
+		if (2 * (s->thr_n + 1) > s->thr_cap)
+			thr_grow(s);
+		t = &s->thr[thr_slot(s, tid)];
+		*t = (struct spe_thread){ tid, pid, -1, 1 };
+		s->thr_n++;
 	}
-	if (2 * (s->thr_n + 1) > s->thr_cap)
-		thr_grow(s);
-	t = &s->thr[thr_slot(s, tid)];
-	*t = (struct spe_thread){ tid, pid, -1, 1 };
-	s->thr_n++;
+	if (pid != -1 && pid != tid)
+		spe_thread_findnew(s, pid, pid);
 }
 
 void spe_thread_find(struct spe *s, int32_t pid, int32_t tid)
 {
-	struct spe_thread *t = thr_find(s, tid);
-
-	if (t && pid != -1 && t->pid == -1)
-		t->pid = pid;
+	if (thr_find(s, tid))
+		spe_thread_findnew(s, pid, tid);
 }
 
 void spe_thread_parent(struct spe *s, int32_t pid, int32_t tid)

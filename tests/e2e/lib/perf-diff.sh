@@ -11,6 +11,20 @@ need_perf61() {
 	case "$ver" in 6.1.*) ;; *) echo "skip: perf $ver is not 6.1 (the reference)"; exit 77 ;; esac
 }
 
+# diff_setup: what the perf.data differential tests need: perf 6.1 (else skip), c2c-gen and
+# perfdata-dump built (GEN, DUMP), a temporary directory (tmp) removed at exit, and SIGPIPE
+# ignored (perf 6.1's addr2line on the missing mapped files: see report-diff.sh).
+diff_setup() {
+	GEN=$PWD/$BUILD/tests/tools/c2c-gen
+	DUMP=$PWD/$BUILD/tests/tools/perfdata-dump
+	need_perf61
+	[ -x "$GEN" ] && [ -x "$DUMP" ] || { echo "fail: c2c-gen or perfdata-dump is not built"; exit 1; }
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+	trap '' PIPE
+}
+
 NAMES=$PWD/tests/tools/pareto-names.awk
 runs=0 fail=0
 

@@ -24,6 +24,14 @@ enum {
 	SPE_ENC_EV_REMOTE = 1 << 14,
 };
 
+/* The Neoverse data source packet values (Neoverse N1/N2/V1 TRMs; perf's
+ * arm_spe_neoverse_data_source), for SPE_ENC_DS details */
+enum {
+	SPE_ENC_NV_L1D = 0x0, SPE_ENC_NV_L2 = 0x8, SPE_ENC_NV_PEER_CORE = 0x9,
+	SPE_ENC_NV_LOCAL_CLUSTER = 0xa, SPE_ENC_NV_SYS_CACHE = 0xb, SPE_ENC_NV_PEER_CLUSTER = 0xc,
+	SPE_ENC_NV_REMOTE = 0xd, SPE_ENC_NV_DRAM = 0xe,
+};
+
 struct spe_enc_opts {
 	uint64_t seed;
 	int no_context;         /* no CONTEXT packets (a kernel without CONFIG_PID_IN_CONTEXTIDR) */
