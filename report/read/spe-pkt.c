@@ -227,12 +227,12 @@ static void desc_op(struct out *o, unsigned int cls, uint64_t v)
 
 static void desc_addr(struct out *o, unsigned int idx, uint64_t v)
 {
-	static const char *const name[] = { "PC", "TGT", "VA", "PA", "PBT" };
 	uint64_t a = v & ((1ull << 56) - 1);
 
 	switch (idx) {
-	case SPE_ADDR_PC: case SPE_ADDR_BRANCH: case 4:
-		put(o, "%s 0x%" PRIx64 " el%d ns=%d", name[idx], a, (int)(v >> 61) & 3, (int)(v >> 63));
+	case SPE_ADDR_PC: case SPE_ADDR_BRANCH:
+		put(o, "%s 0x%" PRIx64 " el%d ns=%d", idx ? "TGT" : "PC", a, (int)(v >> 61) & 3,
+		    (int)(v >> 63));
 		break;
 	case SPE_ADDR_DATA_VA:
 		put(o, "VA 0x%" PRIx64, v);
@@ -241,8 +241,8 @@ static void desc_addr(struct out *o, unsigned int idx, uint64_t v)
 		put(o, "PA 0x%" PRIx64 " ns=%d ch=%d pat=%x", a, (int)(v >> 63), (int)(v >> 62) & 1,
 		    (unsigned int)(v >> 56) & 0xf);
 		break;
-	default:
-		o->err = -1;
+	default:   /* perf 6.1 knows no other index (the previous branch target, 4, came later) */
+		put(o, "ADDR 0x%" PRIx64 " (%u)", v, idx);
 	}
 }
 
