@@ -74,6 +74,7 @@ static const struct pkt_row pkt_rows[] = {
 	{ "4a 01", 2, SPE_PKT_OP_TYPE, 2, 0, 0x1, "B COND" },
 	{ "4a 02", 2, SPE_PKT_OP_TYPE, 2, 0, 0x2, "B IND" },
 	{ "4a 03", 2, SPE_PKT_OP_TYPE, 2, 0, 0x3, "B COND IND" },
+	{ "4b 01", 2, SPE_PKT_OP_TYPE, 3, 0, 0x1, "OP-TYPE 0x1 (3)" },
 	/* ADDRESS: short header, PC, branch target, VA, PA */
 	{ "b0 00 17 40 00 00 00 00 80", 9, SPE_PKT_ADDRESS, 0, 0, 0x8000000000401700ull,
 	  "PC 0x401700 el0 ns=1" },

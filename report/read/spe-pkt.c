@@ -220,8 +220,8 @@ static void desc_op(struct out *o, unsigned int cls, uint64_t v)
 		if ((v & 0xfe) == 0x2)
 			put(o, " IND");
 		break;
-	default:
-		o->err = -1;
+	default:   /* class 3: perf prints it raw */
+		put(o, "OP-TYPE 0x%" PRIx64 " (%u)", v, cls);
 	}
 }
 

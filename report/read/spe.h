@@ -70,8 +70,8 @@ struct spe_pkt {
  * offset in a file, the offset in its copy from a pipe). PAD packets take the zero bytes after
  * them, up to 16 bytes in all, as perf's arm_spe_get_packet() does. */
 int spe_pkt_get(const uint8_t *buf, size_t len, uint64_t addr, struct spe_pkt *p);
-/* The packet as perf report -D describes it (arm_spe_pkt_desc()); 0, or -1 for a packet perf
- * cannot describe (its raw form is written then). */
+/* The packet as perf report -D describes it (arm_spe_pkt_desc()); 0, or -1 when the description
+ * does not fit in @len bytes (its raw form is written then, cut to fit). */
 int spe_pkt_desc(const struct spe_pkt *p, char *buf, size_t len);
 
 /* ---- records (spe-rec.c) ------------------------------------------------------------------ */

@@ -13,6 +13,8 @@
 #    packets (tasks from the context switches), the last buffer of each CPU cut inside a packet,
 #    bad bytes inside and between records, zstd, -a, the old TIME_CONV, chaos and multiproc.
 # For each file:
+#  - `perf report -D`: every AUX packet's offset, length and description, as c2c-lite's decoder
+#    walks the same bytes (tests/tools/spe-dump);
 #  - `perf script --itrace=M` against c2c-lite's reader (perfdata-dump -F): every sample's comm
 #    pid tid cpu time event addr weight ip symbol dso phys_addr data_src, in order;
 #  - `perf c2c report --stdio` against `c2c-lite report --stdio` on the same file (default, which
@@ -32,7 +34,8 @@ ALL=comm,pid,tid,cpu,time,event,addr,weight,ip,sym,dso,phys,dsrc
 FULL=("" "-N" "-NN" "-d tot" "-d lcl" "-d rmt" "-d peer" "-c tid,iaddr" "-c pid" "--stats"
       "--show-all" "-d rmt -NN --show-all")
 SHORT=("" "-NN" "-d tot" "-d lcl" "-d rmt" "--stats" "-c tid,iaddr --show-all")
-checks=0
+checks=0 pkts=0
+SPEDUMP=$PWD/$BUILD/tests/tools/spe-dump
 
 # spe NAME SCENARIO SAMPLES TRAITS [report option sets (default: SHORT)...]
 spe() {
@@ -43,6 +46,7 @@ spe() {
 		echo "FAIL $name: c2c-gen --perf $tr"; fail=$((fail + 1)); return
 	fi
 	same_view "$name" "$p.perf.data" "$ALL"
+	packets "$name"
 	for o in "$@"; do
 		# shellcheck disable=SC2086
 		INPUT=perf.data check "$name" "$p" $o
@@ -56,14 +60,37 @@ spe() {
 	checks=$((checks + 1))
 }
 
+# aux_ranges: from perf report -D (stdin), where each AUXTRACE payload lies: "OFFSET SIZE" lines.
+aux_ranges() {
+	sed -n 's/^[0-9]* [0-9]* \(0x[0-9a-f]*\) \[\(0x[0-9a-f]*\)\]: PERF_RECORD_AUXTRACE size: \(0x[0-9a-f]*\).*/\1 \2 \3/p' |
+		while read -r off hdr len; do echo $((off + hdr)) $((len)); done
+}
+
+# packets NAME: every packet perf report -D shows of NAME's AUX data, offset, length and
+# description, equal to what c2c-lite's decoder makes of the same bytes (tests/tools/spe-dump).
+packets() {
+	local name=$1 p=$tmp/$1
+	perf report -D -i "$p.perf.data" 2>/dev/null >"$p.D"
+	awk '/ARM SPE data: size/ { on = 1; next }
+	     on && /^\.  [0-9a-f]+: / {
+		off = substr($0, 4, 8); sub(/^0+/, "", off); if (off == "") off = "0"
+		hx = substr($0, 14, 48); n = gsub(/[0-9a-f][0-9a-f]/, "&", hx)
+		print off, n, substr($0, 63); next }
+	     { on = 0 }' "$p.D" >"$p.pk.want"
+	aux_ranges <"$p.D" | "$SPEDUMP" "$p.perf.data" >"$p.pk.got"
+	pkts=$((pkts + $(wc -l <"$p.pk.want")))
+	if [ ! -s "$p.pk.want" ] || ! cmp -s "$p.pk.want" "$p.pk.got"; then
+		echo "FAIL $name: packets differ from perf report -D"
+		diff "$p.pk.want" "$p.pk.got" | head -6; fail=$((fail + 1))
+	fi
+}
+
 # offsets NAME WHAT: c2c-lite's warnings about the AUX data of NAME name file offsets, each
 # inside the payload of an AUXTRACE record as perf report -D lists them; WHAT must be among them.
 offsets() {
 	local name=$1 what=$2 p=$tmp/$1
 	"$C2C" report --stdio -i "$p.perf.data" 2>"$p.warn" >/dev/null
-	perf report -D -i "$p.perf.data" 2>/dev/null |
-		sed -n 's/^[0-9]* [0-9]* \(0x[0-9a-f]*\) \[\(0x[0-9a-f]*\)\]: PERF_RECORD_AUXTRACE size: \(0x[0-9a-f]*\).*/\1 \2 \3/p' |
-		while read -r off hdr len; do echo $((off + hdr)) $((off + hdr + len)); done >"$p.aux"
+	aux_ranges <"$p.D" | awk '{ print $1, $1 + $2 }' >"$p.aux"
 	if ! grep -q "$what" "$p.warn"; then
 		echo "FAIL $name: no warning '$what'"; fail=$((fail + 1)); return
 	fi
@@ -127,6 +154,7 @@ if [ "${n:-0}" != 20000 ] || ! awk -v b="${bps:-99}" 'BEGIN { exit !(b <= 16) }'
 	echo "FAIL convert: ${n:-?} samples, ${bps:-?} bytes a sample"; cat "$tmp/big.out"
 	fail=$((fail + 1))
 fi
-echo "$checks SPE files, $views sample views, $runs report comparisons, $fail different" \
+echo "$checks SPE files, $pkts packets, $views sample views, $runs report comparisons," \
+     "$fail different" \
      "(convert: ${bps:-?} bytes/sample)"
 [ $fail -eq 0 ]
