@@ -22,7 +22,8 @@
 #    file converted to a c2c-lite trace (tests/e2e/lib/perf-diff.sh);
 #  - corrupt and cut AUX data: every warning names a file offset inside an AUXTRACE payload.
 # Then: pipe mode through a real pipe (perf script only: perf 6.1's c2c report cannot read pipe
-# mode), and the converted trace's size per sample. Skips (77) without perf 6.1.
+# mode), the converted trace's size per sample, and convert --keep-aux. Skips (77) without
+# perf 6.1.
 set -u
 BUILD=${BUILD:-build}
 C2C=${C2C:-$PWD/$BUILD/c2c-lite}
@@ -153,6 +154,19 @@ n=$(sed -n 's/^converted [0-9]* records (\([0-9]*\) samples).*/\1/p' "$tmp/big.o
 if [ "${n:-0}" != 20000 ] || ! awk -v b="${bps:-99}" 'BEGIN { exit !(b <= 16) }'; then
 	echo "FAIL convert: ${n:-?} samples, ${bps:-?} bytes a sample"; cat "$tmp/big.out"
 	fail=$((fail + 1))
+fi
+# --keep-aux: the AUX data as well, raw, and the same report; refused where there is none.
+cp "$tmp/clusters.perf.data" "$tmp/keep.perf.data"
+if "$C2C" convert -q --keep-aux "$tmp/keep.perf.data" -o "$tmp/keep.c2c" &&
+   [ "$(stat -c %s "$tmp/keep.c2c")" -gt $(($(stat -c %s "$tmp/clusters.c2c") * 3)) ]; then
+	INPUT=c2c check "clusters (converted, --keep-aux)" "$tmp/keep" -NN
+else
+	echo "FAIL convert --keep-aux: no trace, or no AUX data in it"; fail=$((fail + 1))
+fi
+"$GEN" -s falseshare -n 100 -p "$tmp/x86.perf.data" || exit 1
+if "$C2C" convert -q --keep-aux "$tmp/x86.perf.data" -o "$tmp/x86.c2c" 2>"$tmp/keep.err" ||
+   ! grep -q "no Arm SPE" "$tmp/keep.err"; then
+	echo "FAIL convert --keep-aux of an x86 file: not refused"; fail=$((fail + 1))
 fi
 echo "$checks SPE files, $pkts packets, $views sample views, $runs report comparisons," \
      "$fail different" \
