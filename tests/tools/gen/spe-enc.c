@@ -192,6 +192,8 @@ void spe_enc_branch(struct spe_enc *e, unsigned int cpu, uint64_t ip, uint64_t t
 
 static void out_bytes(struct cpu_stream *c, const void *p, size_t n)
 {
+	if (!n)
+		return;
 	if (c->len + n > c->cap_out)
 		c->out = xgrow(c->out, &c->cap_out, c->len + n, 1);
 	memcpy(c->out + c->len, p, n);
