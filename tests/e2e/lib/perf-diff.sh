@@ -83,7 +83,11 @@ perf_view() {
 			while (i <= NF && $i !~ /^\(/) sy = sy " " $(i++)
 			v["sym"] = sy
 		}
-		if (want ~ /(^|,)dso(,|$)/) { d = $(i++); gsub(/^\(|\)$/, "", d); v["dso"] = d }
+		if (want ~ /(^|,)dso(,|$)/) {   # "(/path (deleted))": a name may hold spaces
+			d = $(i++)
+			while (d !~ /\)$/ && i <= NF) d = d " " $(i++)
+			gsub(/^\(|\)$/, "", d); v["dso"] = d
+		}
 		if (want ~ /(^|,)phys(,|$)/) v["phys"] = $(i++)
 		line = ""
 		for (k = 1; k <= n; k++) if (w[k] != "dsrc") line = line (line == "" ? "" : " ") v[w[k]]
