@@ -6,10 +6,12 @@
  *
  * usage: lock_hot [SECONDS [THREADS]]   (defaults 2 and 2: one locker, THREADS-1 readers;
  * one-line summary on stderr) */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "pin.h"
 
 #define MAX_THREADS 64
 #define NR_CONFIG 7
@@ -48,6 +50,7 @@ static void unlock(void)
 static void *locker(void *arg)
 {
 	(void)arg;
+	example_pin(0);
 	while (!ctl.stop) {
 		for (int i = 0; i < 4096; i++) {
 			lock();
@@ -63,10 +66,14 @@ struct reader_tally {
 	long reads, sum;
 } __attribute__((aligned(64)));
 
+static struct reader_tally tally[MAX_THREADS];
+
 static void *reader(void *arg)
 {
 	struct reader_tally *me = arg;
 	long sum = 0;
+
+	example_pin((int)(me - tally));
 
 	/* spelled out so that each read is one rip-relative load (an indexed loop at -O1 reuses
 	 * the index register as the destination, and the soft backend then loses the address) */
@@ -89,7 +96,6 @@ static void usage(const char *prog)
 
 int main(int argc, char **argv)
 {
-	static struct reader_tally tally[MAX_THREADS];
 	pthread_t t[MAX_THREADS];
 	double secs = 2.0;
 	long n = 2, total = 0;

@@ -3,10 +3,12 @@
  * threads: offsets 0 and 8 of the first line of slots).
  *
  * usage: slots [SECONDS [THREADS]]   (defaults 2 and 2; one-line summary on stderr) */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "pin.h"
 
 #define MAX_THREADS 64
 
@@ -26,6 +28,7 @@ static void *bump(void *arg)
 {
 	struct slot *mine = arg;
 
+	example_pin((int)(mine - slots));
 	while (!ctl.stop)
 		for (int i = 0; i < 4096; i++)
 			mine->count++;

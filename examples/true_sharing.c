@@ -2,10 +2,12 @@
  * atomic add, so the threads really do need the same bytes and the line moves on every add.
  *
  * usage: true_sharing [SECONDS [THREADS]]   (defaults 2 and 2; one-line summary on stderr) */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "pin.h"
 
 #define MAX_THREADS 64
 
@@ -23,7 +25,7 @@ struct control ctl;
 
 static void *bump(void *arg)
 {
-	(void)arg;
+	example_pin((int)(long)arg);
 	while (!ctl.stop)
 		for (int i = 0; i < 4096; i++)
 			__atomic_fetch_add(&counter.hits, 1, __ATOMIC_RELAXED);
@@ -51,7 +53,7 @@ int main(int argc, char **argv)
 	if (argc > 2 && ((n = strtol(argv[2], &end, 10)), *end || n < 1 || n > MAX_THREADS))
 		usage(argv[0]);
 	for (long i = 0; i < n; i++) {
-		if (pthread_create(&t[i], NULL, bump, NULL)) {
+		if (pthread_create(&t[i], NULL, bump, (void *)i)) {
 			fprintf(stderr, "true_sharing: cannot create threads\n");
 			return 1;
 		}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make fuzz`: builds every fuzz/fuzz_*.c as a libFuzzer binary in $BUILD/fuzz/ with clang
 # (ASan + UBSan; fuzz/mutator_<name>.c, when present, is linked in without coverage
-# instrumentation), the lib/ and report/ sources compiled by clang into an archive beside it, and
+# instrumentation), the lib/ and report/ sources (and the recorder's function bounds,
+# record/fnbounds.c) compiled by clang into an archive beside it, and
 # runs each for FUZZ_SECONDS seconds (0: build only) on the corpus $BUILD/fuzz/corpus-<name>,
 # made (when empty) from fuzz/regress/<name>/, fuzz/seeds/<name>/ and inputs made here (see
 # seed_*). fuzz/README.md says more.
@@ -28,27 +29,36 @@ fi
 LIMITS="-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10"
 # one process per corpus: re-reading it for other processes' units only costs time
 OPTS="-reload=0"
-MAX_LEN=${FUZZ_MAX_LEN:-131072}
-# raw SPE AUX data: 1 KiB holds 25 to 40 records over up to four queues; longer inputs only
-# slow the target down (4 KiB ran at half the speed)
-SPE_MAX_LEN=${FUZZ_MAX_LEN:-1024}
+# fuzz_fnbounds: 16 KiB (small shared libraries fit; larger inputs only slow every execution);
+# fuzz_spe: 1 KiB of raw SPE AUX data holds 25 to 40 records over up to four queues (4 KiB ran at
+# half the speed)
+max_len_of() {
+	case "$1" in
+	fnbounds) echo "${FUZZ_MAX_LEN:-16384}" ;;
+	spe) echo "${FUZZ_MAX_LEN:-1024}" ;;
+	*) echo "${FUZZ_MAX_LEN:-131072}" ;;
+	esac
+}
 
-# The library: lib/ and report/ (without the command front ends), as an archive so that a target
+# The library: lib/ and report/ (without the command front ends) and record/fnbounds.c (the
+# recorder's one parser of files it did not write: shared libraries' symbols and unwind
+# tables), as an archive so that a target
 # links only what it uses. Objects are rebuilt when their source or any header is newer. The
 # readers get full coverage instrumentation (edges and comparisons); the report code behind them
 # edges only (comparison tracing there cost a fifth of the time and guides nothing in the
 # input's format), and so does the Arm SPE decoder (its packet headers are single bytes that
-# edges find; comparison tracing was 40% of fuzz_spe's time); the printers and the rest none (still ASan and UBSan): their branches say
-# nothing about the input.
+# edges find; comparison tracing was 40% of fuzz_spe's time); the printers and the rest none
+# (still ASan and UBSan): their branches say nothing about the input.
 READERS="lib/trace_read.c lib/trace_info.c report/read/perfdata.c report/read/perfdata-attr.c
-	report/read/perfdata-spe.c report/read/perfdata-feat.c report/read/perfdata-queue.c report/read/perfdata-rec.c"
+	report/read/perfdata-spe.c report/read/perfdata-feat.c report/read/perfdata-queue.c report/read/perfdata-rec.c
+	record/fnbounds.c"
 REPORT="report/aggregate/cltable.c report/resolve/maps.c report/aggregate/dsrc.c
 	report/read/spe.c report/read/spe-pkt.c report/read/spe-rec.c
 	report/aggregate/topdown-agg.c report/aggregate/estimate.c report/aggregate/watch-model.c"
 build_lib() {
 	local kind=$1 flags=$2 lib=$out/libc2c-$1.a s o f objs=() stale=0
 	mkdir -p "$out/obj-$kind"
-	for s in lib/*.c report/*.c report/*/*.c; do
+	for s in lib/*.c report/*.c report/*/*.c record/fnbounds.c; do
 		case "$s" in report/cmd-*.c) continue ;; esac
 		o=$out/obj-$kind/$(echo "$s" | tr / _).o
 		if [[ " "$READERS" " == *[[:space:]]$s[[:space:]]* ]]; then
@@ -59,7 +69,7 @@ build_lib() {
 			f=${flags//-fsanitize=fuzzer-no-link/}
 		fi
 		if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ fuzz/run.sh -nt "$o" ] ||
-			[ -n "$(find include report lib -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then
+			[ -n "$(find include report lib record -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then
 			clang $CFLAGS $f -c "$s" -o "$o"
 			stale=1
 		fi
@@ -159,13 +169,65 @@ seed_spe() {
 	keep_seeds "$t" "$dir"
 }
 
+# ELF seeds: shared libraries built here from a small source (sized symbols in .symtab, only
+# .dynsym once stripped, static and .cold functions that only .eh_frame bounds, CIEs with and
+# without a personality, no .eh_frame_hdr table), and the system's shared libraries that fit
+# -max_len.
+seed_fnbounds() {
+	local dir=$1 t f n=0 cc=${CC:-cc}
+	t=$(mktemp -d)
+	cat >"$t/lib.c" <<-'SRC'
+	static __attribute__((noinline)) int helper(int *p, int n)
+	{
+		for (int i = 0; i < n; i++)
+			p[i] += i;
+		return p[0];
+	}
+	__attribute__((cold, noinline)) static void rare(int *p) { p[1] = 0; }
+	int api(int *p, int n)
+	{
+		if (__builtin_expect(n < 0, 0))
+			rare(p);
+		return helper(p, n);
+	}
+	int api2(int *p) { return api(p, 4) + api(p + 4, 2); }
+	static void undo(int **p) { if (*p) (*p)[0] = 0; }
+	extern void callback(int *p);
+	int guarded(int *p, int n)
+	{
+		int *g __attribute__((cleanup(undo))) = p;
+		callback(g);
+		return n + g[1];
+	}
+	SRC
+	# -fexceptions: the cleanup's landing pad gives a "zPLR" CIE (personality, LSDA), the
+	# other functions "zR"
+	local small=(-shared -fPIC -O2 -fexceptions -Wl,-z,max-page-size=4096
+		-Wl,-z,noseparate-code)
+	if $cc "${small[@]}" -o "$t/elf-symtab.so" "$t/lib.c" 2>/dev/null; then
+		strip -o "$t/elf-dynsym.so" "$t/elf-symtab.so" 2>/dev/null || true
+		$cc "${small[@]}" -Wl,--no-eh-frame-hdr -s -o "$t/elf-nohdr.so" "$t/lib.c" 2>/dev/null ||
+			true
+		$cc "${small[@]}" -m32 -o "$t/elf-32.so" "$t/lib.c" 2>/dev/null || true
+	fi
+	rm -f "$t/lib.c"
+	for f in /usr/lib/x86_64-linux-gnu/*.so*; do
+		[ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s "$f")" -le "$MAX_LEN" ] || continue
+		readelf -S "$f" 2>/dev/null | grep -q eh_frame_hdr || continue
+		cp "$f" "$t/sys-$(basename "$f")"
+		n=$((n + 1))
+		[ $n -ge 12 ] && break
+	done
+	keep_seeds "$t" "$dir"
+}
+
 # Per-function line coverage of @files by the corpus of target @name.
 coverage() {
 	local name=$1 corpus=$2 bin=$out/cov-$name prof=$out/cov-$name.profdata
 	shift 2
 	clang $CFLAGS -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping -o "$bin" \
 		"fuzz/fuzz_$name.c" $(ls fuzz/mutator_$name.c 2>/dev/null) lib/*.c \
-		$(ls report/*.c report/*/*.c | grep -v '/cmd-') $LIBS
+		$(ls report/*.c report/*/*.c | grep -v '/cmd-') record/fnbounds.c $LIBS
 	rm -f "$out"/cov-$name.profraw
 	LLVM_PROFILE_FILE="$out/cov-$name.profraw" "$bin" -runs=0 "$corpus" >/dev/null 2>&1 || true
 	llvm-profdata merge -sparse "$out/cov-$name.profraw" -o "$prof"
@@ -183,6 +245,7 @@ for f in fuzz/fuzz_*.c; do
 	name=${name#fuzz_}
 	[ -n "$FILTER" ] && [[ "$name" != *"$FILTER"* ]] && continue
 	bin=$out/fuzz_$name
+	MAX_LEN=$(max_len_of "$name")
 	echo "  FUZZ    $bin"
 	extra=()
 	if [ -f "fuzz/mutator_$name.c" ]; then
@@ -201,6 +264,7 @@ for f in fuzz/fuzz_*.c; do
 		perfdata) seed_perfdata "$corpus" ;;
 		trace) seed_trace "$corpus" ;;
 		spe) seed_spe "$corpus" ;;
+		fnbounds) seed_fnbounds "$corpus" ;;
 		esac
 	fi
 	dict=()
@@ -210,14 +274,13 @@ for f in fuzz/fuzz_*.c; do
 		perfdata) coverage "$name" "$corpus" report/read/perfdata*.c ;;
 		trace) coverage "$name" "$corpus" lib/trace_read.c lib/trace_info.c ;;
 		spe) coverage "$name" "$corpus" report/read/spe*.c ;;
+		fnbounds) coverage "$name" "$corpus" record/fnbounds.c ;;
 		esac
 	fi
 	[ "$FUZZ_SECONDS" -gt 0 ] || continue
-	len=$MAX_LEN
-	[ "$name" = spe ] && len=$SPE_MAX_LEN
 	echo "  RUN     $bin for ${FUZZ_SECONDS}s on $corpus"
 	# short allocation stacks: recording 30 frames per malloc was a tenth of the time
-	if ! ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=5} nice -n 19 "$bin" -max_total_time="$FUZZ_SECONDS" -max_len="$len" $LIMITS $OPTS \
+	if ! ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=5} nice -n 19 "$bin" -max_total_time="$FUZZ_SECONDS" -max_len="$MAX_LEN" $LIMITS $OPTS \
 		"${dict[@]}" -artifact_prefix="$out/crash-$name-" -print_final_stats=1 "$corpus" \
 		>"$out/log-$name.txt" 2>&1; then
 		echo "  FAILED  $name: see $out/log-$name.txt and $out/crash-$name-*"

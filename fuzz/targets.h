@@ -11,14 +11,22 @@
  * names). Each returns 0, or -1 after naming a broken invariant on standard error: the reader
  * handed out something its header promises it never does (a CPU or node beyond TRACE_CPU_MAX /
  * TRACE_NODE_MAX, an event index past the events, a missing string), or a table does not add
- * up. Crashes, leaks and overreads are the sanitizers' to find. */
+ * up. Crashes, leaks and overreads are the sanitizers' to find.
+ *
+ * fuzz_fnbounds_input() opens one input as an ELF file in memory and looks up function bounds in
+ * it (record/fnbounds.c: sized symbols, .eh_frame_hdr's table, the walk of .eh_frame), as the soft
+ * and watch recorders do for every shared library a sample lands in; a range that does not hold
+ * the address looked up, or comes from a source the file does not have, is a broken invariant. */
 #ifndef C2C_FUZZ_TARGETS_H
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE   /* pipe2, F_SETPIPE_SZ */
 #endif
 #define C2C_FUZZ_TARGETS_H
 
+#include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +35,7 @@
 #include <zlib.h>
 
 #include "c2c/log.h"
+#include "c2c/spe.h"
 #include "c2c/trace.h"
 #include "report/aggregate/cltable.h"
 #include "report/aggregate/estimate.h"
@@ -39,6 +48,7 @@
 #include "report/stdio/stdio-estimate.h"
 #include "report/stdio/stdio.h"
 #include "report/stdio/summary.h"
+#include "record/fnbounds.h"
 
 #define FUZZ_FAIL(...) (fprintf(stderr, "fuzz: " __VA_ARGS__), fputc('\n', stderr), -1)
 
@@ -120,8 +130,17 @@ static int fuzz_check_event(const struct trace_info *in, const struct trace_even
 			sink += ((const uint8_t *)ev->blob.data)[i];
 		if (ev->blob.size)
 			sink += ((const uint8_t *)ev->blob.data)[ev->blob.size - 1];
+		if (ev->blob.kind == TRACE_BLOB_SPE_INFO) {
+			struct c2c_spe_info si;
+
+			if (!c2c_spe_info_parse(ev->blob.data, ev->blob.size, &si)) {
+				sink += si.nr_midr ? si.midr[si.nr_midr - 1].midr : 0;
+				c2c_spe_info_release(&si);
+			}
+		}
 		break;
-	case TRACE_REC_FORK: case TRACE_REC_EXIT: case TRACE_REC_LOST:
+	case TRACE_REC_FORK: case TRACE_REC_EXIT: case TRACE_REC_LOST: case TRACE_REC_AUX:
+	case TRACE_REC_ITRACE_START: case TRACE_REC_SWITCH:
 		break;
 	default:
 		return FUZZ_FAIL("record of unknown type %d", (int)ev->type);
@@ -413,6 +432,103 @@ static inline int fuzz_trace_input(const uint8_t *data, size_t size)
 		trace_reader_free(s.tr);
 	}
 	free(copy);
+	return rc;
+}
+
+/* --- function bounds (record/fnbounds.h) ------------------------------------------------------ */
+
+/* Check one lookup: a range must hold the address and come from a source it may come from
+ * (@fde_only: fnbounds_fde(), which consults no symbol). */
+static int fuzz_fnb_check(const struct fnbounds *fb, const char *what, uint64_t va,
+			  const struct fnrange *r, int fde_only)
+{
+	struct fnbounds_info fi;
+
+	fnbounds_info(fb, &fi);
+	if (va - r->start >= r->size)
+		return FUZZ_FAIL("fnbounds: %s of %#llx gave [%#llx, +%#llx), not holding it", what,
+				 (unsigned long long)va, (unsigned long long)r->start,
+				 (unsigned long long)r->size);
+	if (r->src != FNB_FDE && (fde_only || r->src != fi.symtab))
+		return FUZZ_FAIL("fnbounds: %s of %#llx from source %d (symbols: %d)", what,
+				 (unsigned long long)va, (int)r->src, (int)fi.symtab);
+	if (r->src == FNB_FDE && fi.fde_table < 0)
+		return FUZZ_FAIL("fnbounds: %s of %#llx from an FDE, with no usable .eh_frame",
+				 what, (unsigned long long)va);
+	return 0;
+}
+
+/* Look @va up both ways; each range found is checked, then its first and last bytes and the
+ * byte after it are looked up too (@depth: how many times more), and then @va again: the answer
+ * is a function of the file, whatever the lookups in between read and cached. */
+static int fuzz_fnb_lookup(struct fnbounds *fb, uint64_t va, int depth)
+{
+	struct fnrange r, again;
+	int rc, rc2;
+
+	for (int fde = 0; fde < 2; fde++) {
+		rc = fde ? fnbounds_fde(fb, va, &r) : fnbounds_find(fb, va, &r);
+		if (rc && rc != -ESRCH)
+			return FUZZ_FAIL("fnbounds: lookup of %#llx returned %d", (unsigned long long)va,
+					 rc);
+		if (!rc && fuzz_fnb_check(fb, fde ? "fde" : "find", va, &r, fde))
+			return -1;
+		if (rc || !depth)
+			continue;
+		if (fuzz_fnb_lookup(fb, r.start, depth - 1) ||
+		    fuzz_fnb_lookup(fb, r.start + r.size - 1, depth - 1) ||
+		    fuzz_fnb_lookup(fb, r.start + r.size, depth - 1))
+			return -1;
+		rc2 = fde ? fnbounds_fde(fb, va, &again) : fnbounds_find(fb, va, &again);
+		if (rc2 || again.start != r.start || again.size != r.size || again.src != r.src)
+			return FUZZ_FAIL("fnbounds: %#llx was [%#llx, +%#llx) from %d, then %s",
+					 (unsigned long long)va, (unsigned long long)r.start,
+					 (unsigned long long)r.size, (int)r.src,
+					 rc2 ? "not found" : "another range");
+	}
+	return 0;
+}
+
+/* Lookups at 16 points of every executable section (its bytes as the header says, whatever the
+ * file holds), each with the neighbours of what it finds. */
+static int fuzz_fnb_elf(Elf *elf, unsigned int flags)
+{
+	struct fnbounds *fb = fnbounds_new(elf, flags);
+	Elf_Scn *scn = NULL;
+	int rc = 0, nscn = 0;
+
+	if (!fb)
+		return FUZZ_FAIL("fnbounds: no bounds for an ELF file libelf opened");
+	while (!rc && (scn = elf_nextscn(elf, scn)) && nscn++ < 64) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		for (uint64_t i = 0; !rc && i < 16; i++)
+			rc = fuzz_fnb_lookup(fb, sh.sh_addr + (sh.sh_size ? sh.sh_size / 16 * i : i), 1);
+	}
+	fnbounds_free(fb);
+	return rc;
+}
+
+/* An ELF file in memory: function bounds with .eh_frame_hdr's table, then with the walk of
+ * .eh_frame. libelf may write into the image (byte-order conversion), so it gets a copy. */
+static inline int fuzz_fnbounds_input(const uint8_t *data, size_t size)
+{
+	char *img = malloc(size ? size : 1);
+	Elf *elf;
+	int rc = 0;
+
+	if (!img)
+		abort();
+	memcpy(img, data, size);
+	elf_version(EV_CURRENT);
+	if ((elf = elf_memory(img, size))) {
+		if (elf_kind(elf) == ELF_K_ELF)
+			rc = fuzz_fnb_elf(elf, 0) || fuzz_fnb_elf(elf, FNB_WALK_FDES) ? -1 : 0;
+		elf_end(elf);
+	}
+	free(img);
 	return rc;
 }
 

@@ -12,6 +12,7 @@
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
 #include "record/backend-soft.h"
+#include "record/fnbounds.h"
 #include "record/synth.h"
 #include "record/sysfs.h"
 
@@ -23,29 +24,23 @@ struct seg {
 	uint64_t vaddr, off, filesz;
 };
 
+/* A function whose bytes were asked for: read on first use, kept until codemap_free(). */
 struct func {
 	uint64_t vaddr, size;
-	uint8_t *code;           /* read on first use */
-	int read_failed;
+	uint8_t *code;           /* NULL when they could not be read */
 };
 
 struct efile {
 	char *path;
+	int loaded;              /* opened (on the first IP in it), successfully or not */
 	int fd;                  /* -1 when the file did not open */
+	Elf *elf;                /* mapped read-only; NULL when not ELF */
+	struct fnbounds *fb;     /* its functions' bounds (record/fnbounds.h) */
 	struct seg *seg;
 	size_t nr_seg;
-	struct func *fn;         /* sorted by vaddr */
-	size_t nr_fn;
+	struct func *fn;         /* the functions read so far, sorted by (vaddr, size) */
+	size_t nr_fn, cap_fn;
 };
-
-static int cmp_func(const void *a, const void *b)
-{
-	const struct func *x = a, *y = b;
-
-	if (x->vaddr != y->vaddr)
-		return x->vaddr < y->vaddr ? -1 : 1;
-	return (x->size < y->size) - (x->size > y->size);   /* larger first */
-}
 
 static void read_segments(Elf *elf, struct efile *f)
 {
@@ -62,69 +57,32 @@ static void read_segments(Elf *elf, struct efile *f)
 	}
 }
 
-/* Function symbols of the section of @type (SHT_SYMTAB or SHT_DYNSYM); 1 when it exists. */
-static int read_funcs(Elf *elf, struct efile *f, Elf64_Word type)
-{
-	Elf_Scn *scn = NULL;
-	size_t cap = 0;
-	int found = 0;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
-			continue;
-		if (!(d = elf_getdata(scn, NULL)))
-			continue;
-		found = 1;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			int t;
-
-			if (!gelf_getsym(d, (int)i, &sym))
-				break;
-			t = GELF_ST_TYPE(sym.st_info);
-			if ((t != STT_FUNC && t != STT_GNU_IFUNC) || !sym.st_size ||
-			    sym.st_shndx == SHN_UNDEF)
-				continue;
-			f->fn = xgrow(f->fn, &cap, f->nr_fn + 1, sizeof(*f->fn));
-			f->fn[f->nr_fn++] = (struct func){ .vaddr = sym.st_value,
-							   .size = sym.st_size };
-		}
-	}
-	return found;
-}
-
+/* Open the file on the first IP that falls in it: segments now, symbols now, FDEs when needed. */
 static void efile_load(struct efile *f)
 {
-	Elf *elf;
-	size_t j = 0;
-
+	f->loaded = 1;
 	f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0)
 		return;
-	if (elf_version(EV_CURRENT) == EV_NONE || !(elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)))
+	if (elf_version(EV_CURRENT) == EV_NONE ||
+	    !(f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)))
 		return;
-	if (elf_kind(elf) == ELF_K_ELF) {
-		read_segments(elf, f);
-		if (!read_funcs(elf, f, SHT_SYMTAB))
-			read_funcs(elf, f, SHT_DYNSYM);
+	if (elf_kind(f->elf) != ELF_K_ELF) {
+		elf_end(f->elf);
+		f->elf = NULL;
+		return;
 	}
-	elf_end(elf);
-	if (!f->nr_fn)
-		return;
-	qsort(f->fn, f->nr_fn, sizeof(*f->fn), cmp_func);
-	for (size_t i = 0; i < f->nr_fn; i++)          /* aliases: keep one per address */
-		if (!j || f->fn[j - 1].vaddr != f->fn[i].vaddr)
-			f->fn[j++] = f->fn[i];
-	f->nr_fn = j;
+	read_segments(f->elf, f);
+	f->fb = fnbounds_new(f->elf, 0);
 }
 
 static void efile_free(struct efile *f)
 {
 	for (size_t i = 0; i < f->nr_fn; i++)
 		free(f->fn[i].code);
+	fnbounds_free(f->fb);
+	if (f->elf)
+		elf_end(f->elf);
 	if (f->fd >= 0)
 		close(f->fd);
 	free(f->fn);
@@ -148,42 +106,38 @@ static const struct seg *seg_by_vaddr(const struct efile *f, uint64_t va)
 	return NULL;
 }
 
-/* The function containing link-time address @va, its bytes read on first use. */
-static struct func *efile_func(struct efile *f, uint64_t va)
+/* The bytes of function @r, read from the file on first use (NULL when they cannot be). */
+static const struct func *efile_code(struct efile *f, const struct fnrange *r)
 {
 	size_t lo = 0, hi = f->nr_fn;
-	struct func *fn;
 	const struct seg *sg;
+	struct func fn = { r->start, r->size, NULL };
 
-	while (lo < hi) {                 /* first function with vaddr > va */
+	while (lo < hi) {                 /* first entry not before (start, size) */
 		size_t mid = lo + (hi - lo) / 2;
+		const struct func *m = &f->fn[mid];
 
-		if (f->fn[mid].vaddr <= va)
+		if (m->vaddr < fn.vaddr || (m->vaddr == fn.vaddr && m->size < fn.size))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (!lo)
-		return NULL;
-	fn = &f->fn[lo - 1];
-	if (va - fn->vaddr >= fn->size || fn->read_failed || fn->size > FUNC_MAX_BYTES)
-		return NULL;
-	if (fn->code)
-		return fn;
-	sg = seg_by_vaddr(f, fn->vaddr);
-	if (!sg || fn->vaddr + fn->size > sg->vaddr + sg->filesz) {
-		fn->read_failed = 1;
-		return NULL;
+	if (lo < f->nr_fn && f->fn[lo].vaddr == fn.vaddr && f->fn[lo].size == fn.size)
+		return f->fn[lo].code ? &f->fn[lo] : NULL;
+	sg = seg_by_vaddr(f, fn.vaddr);
+	if (fn.size <= FUNC_MAX_BYTES && sg && fn.vaddr + fn.size <= sg->vaddr + sg->filesz) {
+		fn.code = xmalloc(fn.size);
+		if (pread(f->fd, fn.code, fn.size, (off_t)(fn.vaddr - sg->vaddr + sg->off)) !=
+		    (ssize_t)fn.size) {
+			free(fn.code);
+			fn.code = NULL;
+		}
 	}
-	fn->code = xmalloc(fn->size);
-	if (pread(f->fd, fn->code, fn->size, (off_t)(fn->vaddr - sg->vaddr + sg->off)) !=
-	    (ssize_t)fn->size) {
-		free(fn->code);
-		fn->code = NULL;
-		fn->read_failed = 1;
-		return NULL;
-	}
-	return fn;
+	f->fn = xgrow(f->fn, &f->cap_fn, f->nr_fn + 1, sizeof(*f->fn));
+	memmove(&f->fn[lo + 1], &f->fn[lo], (f->nr_fn - lo) * sizeof(*f->fn));
+	f->fn[lo] = fn;
+	f->nr_fn++;
+	return fn.code ? &f->fn[lo] : NULL;
 }
 
 /* --- code map ------------------------------------------------------------------------------- */
@@ -239,7 +193,6 @@ static struct efile *get_file(struct codemap *cm, const char *path)
 	f = xcalloc(1, sizeof(*f));
 	f->path = xstrdup(path);
 	f->fd = -1;
-	efile_load(f);
 	cm->file = xgrow(cm->file, &cm->cap_file, cm->nr_file + 1, sizeof(*cm->file));
 	cm->file[cm->nr_file++] = f;
 	return f;
@@ -353,15 +306,18 @@ int codemap_func(struct codemap *cm, uint32_t pid, uint64_t ip, struct softdec_f
 	const struct cmap *m = find_map(cm, pid, ip);
 	const struct seg *sg;
 	const struct func *fn;
+	struct fnrange r;
 	uint64_t off, va;
 
 	if (!m)
 		return -ENOENT;
+	if (!m->f->loaded)
+		efile_load(m->f);
 	off = ip - m->start + m->pgoff;
-	if (!(sg = seg_by_off(m->f, off)))
+	if (!m->f->fb || !(sg = seg_by_off(m->f, off)))
 		return -ESRCH;
 	va = off - sg->off + sg->vaddr;
-	if (!(fn = efile_func(m->f, va)))
+	if (fnbounds_find(m->f->fb, va, &r) || !(fn = efile_code(m->f, &r)))
 		return -ESRCH;
 	out->code = fn->code;
 	out->len = fn->size;

@@ -4,9 +4,11 @@
  *
  * The recorder feeds the backend the side-band records it sees (MMAP, COMM exec, FORK) so that
  * it knows, per process, which file is mapped where. For a sample, the backend finds the map
- * holding the IP, the function holding it in that file's ELF symbol table (read once per file
- * with libelf), the function's bytes from the file (through the PT_LOAD program headers, never
- * from the process), runs the decoder and fills the trace sample: weight is the sample period
+ * holding the IP, the function holding it in that file (record/fnbounds.h: its sized symbols,
+ * else the .eh_frame FDE, so that code of stripped shared libraries is decoded too; a file is
+ * opened on the first sample in it, and stays mapped), the function's bytes from the file
+ * (through the PT_LOAD program headers, never from the process, read once per function), runs
+ * the decoder and fills the trace sample: weight is the sample period
  * (cpu-clock counts nanoseconds), addr/data_src/detail come from softdec_fill_sample(). A sample
  * whose address cannot be recovered is still produced, its reason in detail.
  *
@@ -38,7 +40,8 @@ void codemap_fork(struct codemap *cm, uint32_t pid, uint32_t ppid);
  * another CPU's ring). 0, or -errno when the process is gone. */
 int codemap_load_proc(struct codemap *cm, uint32_t pid);
 /* The function holding @ip in process @pid: fills *fn (bytes owned by the map, valid until
- * codemap_free()). -ENOENT: no map; -ESRCH: no function symbol covers the IP. */
+ * codemap_free()). -ENOENT: no map; -ESRCH: neither a sized symbol nor an FDE covers the IP
+ * (or the file cannot be read). */
 int codemap_func(struct codemap *cm, uint32_t pid, uint64_t ip, struct softdec_func *fn);
 
 /* The ELF symbol @name (any type but sections and files) of the file at @path: its link-time

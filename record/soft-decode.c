@@ -330,15 +330,38 @@ static int is_prefetch(unsigned int id)
 	       id == X86_INS_PREFETCHT1 || id == X86_INS_PREFETCHT2 || id == X86_INS_PREFETCHW;
 }
 
-/* The memory operand the access is about: the first written one, else the first one. */
-static int pick_mem_operand(const cs_x86 *x)
+/* The access flags of operand @i. Capstone 4 marks the memory operand of many SSE and AVX
+ * stores as read only (movups, movq, movlps, movnt*, and every VEX or EVEX vmov*: `vmovdqa
+ * %ymm0, 0x60(%rdx)`, memset's loop). In AT&T order the destination is the last operand, so a
+ * memory operand there, in a move, extract, down-convert or compress instruction, is written
+ * (none of them reads the bytes it stores to). */
+static uint8_t mem_access(const cs_insn *in, int i)
 {
+	static const char *const stores[] = {
+		"mov", "vmov", "vpmaskmov", "vmaskmov", "pextr", "vpextr", "extractps", "vextract",
+		"vcvtps2ph", "vpmov", "vcompress", "vpcompress",
+	};
+	const cs_x86 *x = &in->detail->x86;
+	uint8_t a = x->operands[i].access;
+
+	if ((a & CS_AC_WRITE) || i == 0 || i != x->op_count - 1)
+		return a;
+	for (size_t k = 0; k < sizeof(stores) / sizeof(stores[0]); k++)
+		if (!strncmp(in->mnemonic, stores[k], strlen(stores[k])))
+			return CS_AC_WRITE;
+	return a;
+}
+
+/* The memory operand the access is about: the first written one, else the first one. */
+static int pick_mem_operand(const cs_insn *in)
+{
+	const cs_x86 *x = &in->detail->x86;
 	int first = -1;
 
 	for (int i = 0; i < x->op_count; i++) {
 		if (x->operands[i].type != X86_OP_MEM)
 			continue;
-		if (x->operands[i].access & CS_AC_WRITE)
+		if (mem_access(in, i) & CS_AC_WRITE)
 			return i;
 		if (first < 0)
 			first = i;
@@ -346,16 +369,17 @@ static int pick_mem_operand(const cs_x86 *x)
 	return first;
 }
 
-static enum softdec_kind mem_kind(const cs_insn *in, const cs_x86_op *op, uint32_t *flags)
+static enum softdec_kind mem_kind(const cs_insn *in, int i, uint32_t *flags)
 {
 	const cs_x86 *x = &in->detail->x86;
+	uint8_t access = mem_access(in, i);
 
 	if (x->prefix[0] == X86_PREFIX_LOCK || is_atomic_op(in->id))
 		return SOFTDEC_ATOMIC;
 	if (is_prefetch(in->id))
 		return SOFTDEC_PREFETCH;
-	if (op->access & CS_AC_WRITE) {
-		if (op->access & CS_AC_READ)
+	if (access & CS_AC_WRITE) {
+		if (access & CS_AC_READ)
 			*flags |= SOFTDEC_F_RMW;
 		return SOFTDEC_STORE;
 	}
@@ -452,13 +476,14 @@ static int8_t addr_reg(x86_reg r)
 	return idx < 0 ? REG_BAD : (int8_t)idx;
 }
 
-static void analyse_mem(const cs_insn *in, const cs_x86_op *op, struct iinfo *ii)
+static void analyse_mem(const cs_insn *in, int i, struct iinfo *ii)
 {
+	const cs_x86_op *op = &in->detail->x86.operands[i];
 	const x86_op_mem *m = &op->mem;
 	uint32_t flags = 0;
 
 	ii->access = 1;
-	ii->kind = (uint8_t)mem_kind(in, op, &flags);
+	ii->kind = (uint8_t)mem_kind(in, i, &flags);
 	ii->size = op->size;
 	if (m->segment == X86_REG_FS || m->segment == X86_REG_GS)
 		ii->special = SOFTDEC_TLS;
@@ -504,7 +529,6 @@ static void analyse_test(const cs_insn *in, struct iinfo *ii)
 
 static void analyse(struct softdec *sd, const cs_insn *in, struct iinfo *ii)
 {
-	const cs_x86 *x = &in->detail->x86;
 	int mem = -1;
 
 	ii->len = (uint8_t)in->size;
@@ -521,9 +545,9 @@ static void analyse(struct softdec *sd, const cs_insn *in, struct iinfo *ii)
 		analyse_test(in, ii);
 	if (in->id == X86_INS_LEA || in->id == X86_INS_NOP)   /* address arithmetic, hints */
 		return;
-	mem = pick_mem_operand(x);
+	mem = pick_mem_operand(in);
 	if (mem >= 0) {
-		analyse_mem(in, &x->operands[mem], ii);
+		analyse_mem(in, mem, ii);
 	} else if (is_stack_op(in->id)) {
 		ii->access = 2;
 		ii->kind = is_stack_write(in->id) ? SOFTDEC_STORE : SOFTDEC_LOAD;

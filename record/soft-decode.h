@@ -45,6 +45,9 @@
  * lock-prefixed instructions, xchg with memory, cmpxchg, cmpxchg8b/16b and xadd are atomic
  * read-modify-writes. Other instructions are stores when they write their memory operand
  * (a plain `addl $1,(%rax)` is a store with SOFTDEC_F_RMW) and loads when they only read it.
+ * Capstone 4 marks the memory destination of many SSE/AVX moves as read (`vmovdqa %ymm0,(%rdx)`,
+ * the loops of memset and memcpy): a memory operand last in AT&T order of a move, extract,
+ * down-convert or compress instruction is taken as written.
  * push, pop, call, ret, enter, leave, pushf and popf are stack accesses (SOFTDEC_STACK; a push or
  * call through an explicit memory operand is judged by that operand). fs/gs-relative operands are
  * thread-local (SOFTDEC_TLS); VSIB gathers/scatters have one address per lane (SOFTDEC_VSIB).

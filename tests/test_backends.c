@@ -1,7 +1,8 @@
 /* The soft and watch backends' pure parts: raw sample parsing, the code map against this test's
- * own executable, --watch parsing, word splitting, the rotation schedule, where in its word a
- * hit went, and the duty cycle. */
+ * own executable and its C library, --watch parsing, word splitting, the rotation schedule,
+ * where in its word a hit went, and the duty cycle. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <setjmp.h>
@@ -151,6 +152,28 @@ static void test_codemap_self(void **state)
 	assert_int_equal(codemap_func(cm, 0x7fffff00u, fa, &fn), 0);
 	codemap_exec(cm, 0x7fffff00u);
 	assert_int_equal(codemap_func(cm, 0x7fffff00u, fa, &fn), -ENOENT);
+	codemap_free(cm);
+}
+
+/* Code in the C library: memset's implementation (picked by an IFUNC, no dynamic symbol: its
+ * bounds come from .eh_frame) and pthread_mutex_lock, their bytes as mapped here. */
+static void test_codemap_libc(void **state)
+{
+	const char *names[] = { "memset", "pthread_mutex_lock" };
+	struct codemap *cm = codemap_new();
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		void *p = dlsym(RTLD_DEFAULT, names[i]);
+		uint64_t fa = (uint64_t)(uintptr_t)p;
+		struct softdec_func fn;
+
+		assert_non_null(p);
+		assert_int_equal(codemap_func(cm, (uint32_t)getpid(), fa + 1, &fn), 0);
+		assert_int_equal(fn.start, fa);
+		assert_true(fn.len > 1);
+		assert_memory_equal(fn.code, p, fn.len);
+	}
 	codemap_free(cm);
 }
 
@@ -432,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_parse_soft),
 		cmocka_unit_test(test_parse_variants),
 		cmocka_unit_test(test_codemap_self),
+		cmocka_unit_test(test_codemap_libc),
 		cmocka_unit_test(test_elfsym),
 		cmocka_unit_test(test_watch_parse),
 		cmocka_unit_test(test_watch_words),

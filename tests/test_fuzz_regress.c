@@ -1,7 +1,8 @@
 /* Replay of the fuzzing corpora: every file under fuzz/regress/<target>/ (inputs that once
  * crashed, leaked, overran a limit or broke an invariant) and fuzz/seeds/<target>/ (a small
  * minimized corpus) goes through the body of its libFuzzer target, fuzz/targets.h, exactly as
- * the fuzzer ran it. A file fails the suite when its target reports a broken invariant; under
+ * the fuzzer ran it; so do the recordings the other suites read (perf.data, traces) and, for the
+ * function bounds, the shared libraries this process has loaded. A file fails the suite when its target reports a broken invariant; under
  * `make check` the sanitizers fail it on any crash, overread, undefined behaviour or leak.
  *
  * As under libFuzzer's -malloc_limit_mb, an allocation larger than 2 GiB is a failure: under ASan
@@ -10,6 +11,7 @@
  * the repository root. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <link.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -60,6 +62,17 @@ static uint8_t *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* Run file @path through @fn; fail the suite when it breaks an invariant. */
+static void replay_file(const char *path, target_fn fn)
+{
+	size_t len;
+	uint8_t *buf = slurp(path, &len);
+
+	if (fn(buf, len))
+		fail_msg("%s breaks an invariant of its fuzz target (message above)", path);
+	free(buf);
+}
+
 /* Run every file of @dir whose name ends in @suffix through @fn, in name order; the number of
  * files. */
 static size_t replay_dir(const char *dir, const char *suffix, target_fn fn)
@@ -87,34 +100,38 @@ static size_t replay_dir(const char *dir, const char *suffix, target_fn fn)
 	if (nr)
 		qsort(names, nr, sizeof(*names), cmp_names);
 	for (i = 0; i < nr; i++) {
-		size_t len;
-		uint8_t *buf = slurp(names[i], &len);
-		int rc = fn(buf, len);
-
-		if (rc)
-			fail_msg("%s breaks an invariant of its fuzz target (message above)", names[i]);
-		free(buf);
+		replay_file(names[i], fn);
 		free(names[i]);
 	}
 	free(names);
 	return nr;
 }
 
-/* @target's regression inputs and seeds, and the files of @data ending in @suffix (the
- * recordings the other suites read). */
-static void replay(const char *target, target_fn fn, const char *data, const char *suffix)
+/* @target's regression inputs and seeds; their count, asserted non-zero (the corpus is where
+ * this suite expects it: run from the root). */
+static size_t replay_corpus(const char *target, target_fn fn)
 {
 	char regress[256], seeds[256];
-	size_t n, m, k;
+	size_t n, m;
 
 	snprintf(regress, sizeof(regress), "fuzz/regress/%s", target);
 	snprintf(seeds, sizeof(seeds), "fuzz/seeds/%s", target);
 	n = replay_dir(regress, "", fn);
 	m = replay_dir(seeds, "", fn);
+	print_message("%s: %zu regression inputs, %zu seeds\n", target, n, m);
+	assert_true(n + m > 0);
+	return n + m;
+}
+
+/* @target's corpus, and the files of @data ending in @suffix (the recordings the other suites
+ * read). */
+static void replay(const char *target, target_fn fn, const char *data, const char *suffix)
+{
+	size_t k;
+
+	replay_corpus(target, fn);
 	k = replay_dir(data, suffix, fn);
-	print_message("%s: %zu regression inputs, %zu seeds, %zu files of %s\n", target, n, m, k,
-		      data);
-	assert_true(n + m > 0);   /* the corpus is where this suite expects it (run from the root) */
+	print_message("%s: %zu files of %s\n", target, k, data);
 	assert_true(k > 0);
 }
 
@@ -130,16 +147,35 @@ static void test_regress_trace(void **state)
 	replay("trace", fuzz_trace_input, "data", ".c2c");
 }
 
-/* Raw Arm SPE AUX data: the seeds and regressions only (no recording here has any). */
+/* Raw Arm SPE AUX data: the corpus only (no recording here has any). */
 static void test_regress_spe(void **state)
 {
-	size_t n, m;
+	(void)state;
+	replay_corpus("spe", fuzz_spe_input);
+}
+
+/* dl_iterate_phdr(): the file of every loaded shared object with a path. */
+static int replay_loaded(struct dl_phdr_info *info, size_t size, void *data)
+{
+	size_t *nr = data;
+
+	(void)size;
+	if (!info->dlpi_name || info->dlpi_name[0] != '/')
+		return 0;                /* the executable, the vDSO */
+	replay_file(info->dlpi_name, fuzz_fnbounds_input);
+	++*nr;
+	return 0;
+}
+
+static void test_regress_fnbounds(void **state)
+{
+	size_t k = 0;
 
 	(void)state;
-	n = replay_dir("fuzz/regress/spe", "", fuzz_spe_input);
-	m = replay_dir("fuzz/seeds/spe", "", fuzz_spe_input);
-	print_message("spe: %zu regression inputs, %zu seeds\n", n, m);
-	assert_true(n + m > 0);
+	replay_corpus("fnbounds", fuzz_fnbounds_input);
+	dl_iterate_phdr(replay_loaded, &k);
+	print_message("fnbounds: %zu loaded shared libraries\n", k);
+	assert_true(k > 0);              /* at least the C library */
 }
 
 int main(void)
@@ -148,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_regress_perfdata),
 		cmocka_unit_test(test_regress_trace),
 		cmocka_unit_test(test_regress_spe),
+		cmocka_unit_test(test_regress_fnbounds),
 	};
 #if !defined(__SANITIZE_ADDRESS__)
 	struct rlimit rl;

@@ -134,6 +134,28 @@ static const struct row rows[] = {
 	  .flags = SOFTDEC_F_ADDR32 },
 	{ __LINE__, CODE(0xc5, 0xfe, 0x6f, 0x00, 0x90), .ip = 4,    /* vmovdqu (%rax),%ymm0 */
 	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 32, .addr = AX },
+	/* SSE and AVX stores, whose memory operand capstone 4 marks as read */
+	{ __LINE__, CODE(0xc5, 0xfd, 0x7f, 0x42, 0x60, 0x90), .ip = 5,  /* vmovdqa %ymm0,0x60(%rdx) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE, .size = 32, .addr = DX + 0x60 },
+	{ __LINE__, CODE(0x0f, 0x11, 0x07, 0x90), .ip = 3,          /* movups %xmm0,(%rdi) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE, .size = 16, .addr = DI },
+	{ __LINE__, CODE(0x66, 0x0f, 0xd6, 0x07, 0x90), .ip = 4,    /* movq %xmm0,(%rdi) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE, .size = 8, .addr = DI },
+	{ __LINE__, CODE(0x66, 0x0f, 0xe7, 0x07, 0x90), .ip = 4,    /* movntdq %xmm0,(%rdi) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE, .size = 16, .addr = DI },
+	{ __LINE__, CODE(0x62, 0xe1, 0xfe, 0x28, 0x7f, 0x07, 0x90), .ip = 6, /* vmovdqu64 %ymm16,(%rdi) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE, .size = 32, .addr = DI },
+	{ __LINE__, CODE(0xc4, 0xe2, 0x7d, 0x8e, 0x07, 0x90), .ip = 5,  /* vpmaskmovd %ymm0,%ymm0,(%rdi) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE, .size = 32, .addr = DI },
+	{ __LINE__, CODE(0xc4, 0xe3, 0x7d, 0x39, 0x07, 0x01, 0x90), .ip = 6, /* vextracti128 $1,%ymm0,(%rdi) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE, .size = 16, .addr = DI },
+	/* ... and their loads stay loads; a compare with memory last only reads it */
+	{ __LINE__, CODE(0x0f, 0x10, 0x07, 0x90), .ip = 3,          /* movups (%rdi),%xmm0 */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 16, .addr = DI },
+	{ __LINE__, CODE(0xc4, 0xe2, 0x75, 0x8c, 0x07, 0x90), .ip = 5,  /* vpmaskmovd (%rdi),%ymm1,%ymm0 */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 32, .addr = DI },
+	{ __LINE__, CODE(0x48, 0x39, 0x07, 0x90), .ip = 3,          /* cmp %rax,(%rdi) */
+	  .reason = SOFTDEC_ADDR, .kind = SOFTDEC_LOAD, .size = 8, .addr = DI },
 	{ __LINE__, CODE(0xc4, 0xe2, 0x69, 0x90, 0x04, 0x88, 0x90), .ip = 6, /* vpgatherdd %xmm2,(%rax,%xmm1,4),%xmm0 */
 	  .reason = SOFTDEC_VSIB, .kind = SOFTDEC_LOAD, .size = 4 },
 	{ __LINE__, CODE(0x0f, 0x18, 0x08, 0x90), .ip = 3,          /* prefetcht0 (%rax) */

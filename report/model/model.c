@@ -369,6 +369,7 @@ static void pmu_line(struct rm_model *m, const struct cltab *t, struct rm_line *
 	size_t i, k, nt = 0;
 
 	l->addr = ln->addr;
+	l->vaddr = ln->vaddr;
 	l->cost = cltab_metric(d, &ln->stats);
 	pmu_values(l->v, &ln->stats, d);
 	for (i = 0; i < ARRAY_SIZE(pmu_map); i++)
@@ -457,6 +458,7 @@ static void estim_line_model(struct rm_model *m, struct rm_line *l, const struct
 	size_t i, k, nt = 0;
 
 	l->addr = el->addr;
+	l->vaddr = el->vaddr;
 	l->cost = estim_cost(m, &el->c, &el->ws);
 	counts_values(l->v, &el->c);
 	watch_values(l->v, &el->ws);
@@ -691,17 +693,17 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 
 		rm_what_init(&what);
 		where_of(m, l, NULL, &w);
-		rc = rm_name_data(o->sym, o->maps, &w, l->addr, &d);
+		rc = rm_name_data(o->sym, o->maps, &w, l->vaddr, &d);
 		if (rc >= 0)
-			d.var = rm_alias_var(&al, l->addr, &d);
+			d.var = rm_alias_var(&al, l->vaddr, &d);
 		rm_what_add(&what, rc, &d);
 		for (k = 0; k < l->nr_row; k++) {
 			struct rm_row *r = &l->row[k];
 
 			where_of(m, l, r, &w);
-			rc = rm_name_data(o->sym, o->maps, &w, l->addr + r->offset, &d);
+			rc = rm_name_data(o->sym, o->maps, &w, l->vaddr + r->offset, &d);
 			if (rc >= 0)
-				d.var = rm_alias_var(&al, l->addr + r->offset, &d);
+				d.var = rm_alias_var(&al, l->vaddr + r->offset, &d);
 			if (r->visible)
 				rm_what_add(&what, rc, &d);
 			rm_row_text(rc, &d, &w, o->verbose, buf, sizeof(buf));
@@ -723,7 +725,7 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 				el = xgrow(el, &cap_el, nel + 1, sizeof(*el));
 				er = xgrow(er, &cap_er, nel + 1, sizeof(*er));
 				el[nel] = (struct rm_elem){ .member = r->member,
-							    .addr = l->addr + r->offset,
+							    .addr = l->vaddr + r->offset,
 							    .size = d.elem_size, .off = d.elem_off,
 							    .count = d.elem_count };
 				er[nel++] = (struct elem_row){ r, l };

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The fuzzing corpora (fuzz/regress/, fuzz/seeds/, data/perf/*.data, data/*.c2c) through the
+# The fuzzing corpora (fuzz/regress/, fuzz/seeds/, data/perf/*.data, data/*.c2c, and for the
+# function bounds the shared libraries the fuzz binary loads) through the
 # libFuzzer binaries themselves, built by `make fuzz` with clang, ASan and UBSan: clang's UBSan
 # reports what gcc's does not (an offset applied to a null pointer), so an input that was a
 # clang finding is replayed where it was found. tests/test_fuzz_regress.c replays the same
@@ -15,12 +16,16 @@ if ! FUZZ_SECONDS=0 BUILD="$BUILD" bash fuzz/run.sh >"$log" 2>&1; then
 	exit 1
 fi
 status=0
-for t in perfdata trace; do
+for t in perfdata trace fnbounds; do
 	files=()
 	for f in fuzz/regress/$t/* fuzz/seeds/$t/*; do [ -f "$f" ] && files+=("$f"); done
 	case $t in
 	perfdata) files+=(data/perf/*.data) ;;
 	trace) files+=(data/*.c2c) ;;
+	fnbounds)
+		while read -r lib; do
+			[ -f "$lib" ] && files+=("$lib")
+		done < <(ldd "$BUILD/fuzz/fuzz_$t" 2>/dev/null | grep -o '/[^ ]*\.so[^ ]*') ;;
 	esac
 	if ! "$BUILD/fuzz/fuzz_$t" -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 \
 		"${files[@]}" >"$log" 2>&1; then

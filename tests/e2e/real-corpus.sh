@@ -7,7 +7,9 @@
 #     verdict is at least a floor: the score the current tool reaches, less a margin for
 #     sampling noise (SOFT_FLOOR, WATCH_FLOOR below; raise them as the tool improves);
 #   - the share of fixed variants with no false-sharing flag (and no true-sharing one unless
-#     the program truly shares) is at least a floor (*_CLEAN_FLOOR).
+#     the program truly shares) is at least a floor (*_CLEAN_FLOOR);
+#   - no soft run of an entry with outside_max leaves more of its time "ip outside the
+#     function" (valkey-zmalloc: code in glibc the recorder must decode).
 # The issue's target is SCORE_MIN=90 FIXED_CLEAN_MIN=100: setting them in the environment
 # replaces the floors of every backend (e.g. `SCORE_MIN=90 bash tests/e2e/real-corpus.sh`).
 # Before scoring, it checks that the scorer can fail: the rules on made-up findings, and one
@@ -20,8 +22,10 @@ C2C=${C2C:-$PWD/$BUILD/c2c-lite}
 export BUILD C2C
 
 # Measured on the project's 2-core VM (tests/real/README.md, "Scores"); floors are below them.
+# Watch: 8-10 of 10 at load 7-15, once 6; a watch run whose threads the scheduler put on one CPU
+# shows nothing (nothing crossed CPUs), so its floor sits lower than its usual score.
 SOFT_FLOOR=85 SOFT_CLEAN_FLOOR=100
-WATCH_FLOOR=70 WATCH_CLEAN_FLOOR=100
+WATCH_FLOOR=60 WATCH_CLEAN_FLOOR=100
 
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 start=$SECONDS
