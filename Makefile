@@ -104,7 +104,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBCORE)
 $(BUILD)/tests/test_sperec: TEST_LDFLAGS += -Wl,--wrap=ioctl -Wl,--wrap=mmap
 # c2c-gen's perf.data writer is a file of its own (tests/tools/gen/).
 $(BUILD)/tests/tools/c2c-gen: $(BUILD)/tests/tools/c2c-gen.o $(BUILD)/tests/tools/gen/perf-writer.o \
-		$(LIBCORE)
+		$(BUILD)/tests/tools/gen/spe-enc.o $(LIBCORE)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBCORE)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -29,10 +29,13 @@ fi
 LIMITS="-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10"
 # one process per corpus: re-reading it for other processes' units only costs time
 OPTS="-reload=0"
-# fuzz_fnbounds: 16 KiB (small shared libraries fit; larger inputs only slow every execution)
+# fuzz_fnbounds: 16 KiB (small shared libraries fit; larger inputs only slow every execution);
+# fuzz_spe: 1 KiB of raw SPE AUX data holds 25 to 40 records over up to four queues (4 KiB ran at
+# half the speed)
 max_len_of() {
 	case "$1" in
 	fnbounds) echo "${FUZZ_MAX_LEN:-16384}" ;;
+	spe) echo "${FUZZ_MAX_LEN:-1024}" ;;
 	*) echo "${FUZZ_MAX_LEN:-131072}" ;;
 	esac
 }
@@ -43,12 +46,14 @@ max_len_of() {
 # links only what it uses. Objects are rebuilt when their source or any header is newer. The
 # readers get full coverage instrumentation (edges and comparisons); the report code behind them
 # edges only (comparison tracing there cost a fifth of the time and guides nothing in the
-# input's format); the printers and the rest none (still ASan and UBSan): their branches say
-# nothing about the input.
+# input's format), and so does the Arm SPE decoder (its packet headers are single bytes that
+# edges find; comparison tracing was 40% of fuzz_spe's time); the printers and the rest none
+# (still ASan and UBSan): their branches say nothing about the input.
 READERS="lib/trace_read.c lib/trace_info.c report/read/perfdata.c report/read/perfdata-attr.c
-	report/read/perfdata-feat.c report/read/perfdata-queue.c report/read/perfdata-rec.c
+	report/read/perfdata-spe.c report/read/perfdata-feat.c report/read/perfdata-queue.c report/read/perfdata-rec.c
 	record/fnbounds.c"
 REPORT="report/aggregate/cltable.c report/resolve/maps.c report/aggregate/dsrc.c
+	report/read/spe.c report/read/spe-pkt.c report/read/spe-rec.c
 	report/aggregate/topdown-agg.c report/aggregate/estimate.c report/aggregate/watch-model.c"
 build_lib() {
 	local kind=$1 flags=$2 lib=$out/libc2c-$1.a s o f objs=() stale=0
@@ -108,6 +113,10 @@ seed_perfdata() {
 	for s in falseshare dsrcall kernel multiproc lost chaos; do
 		"$BUILD/tests/tools/c2c-gen" -s $s -n 40 -p "$t/gen-$s.data" >/dev/null 2>&1 || true
 	done
+	for s in spe spe,noctx spe,noauxindex spe,auxcut,spebad spe,zstd; do   # Arm SPE AUX data
+		"$BUILD/tests/tools/c2c-gen" -s chaos -n 40 --arch aarch64 --perf $s \
+			-p "$t/gen-${s//,/-}.data" >/dev/null 2>&1 || true
+	done
 	keep_seeds "$t" "$dir"
 }
 
@@ -134,6 +143,29 @@ seed_trace() {
 	done
 	"$BUILD/c2c-lite" convert -q data/perf/z-phys.data --zstd -o "$t/convz.c2c" >/dev/null 2>&1 ||
 		true
+	keep_seeds "$t" "$dir"
+}
+
+# Arm SPE seeds: the AUX data of c2c-gen's SPE perf.data files (every AUXTRACE record's payload,
+# found with perf report -D), each behind the 4 bytes that set fuzz_spe_input()'s options.
+seed_spe() {
+	local dir=$1 t f tr n=0 off len
+	t=$(mktemp -d)
+	command -v perf >/dev/null || { rm -rf "$t"; return 0; }
+	for tr in spe spe,noctx spe,spebad spe,auxcut spe,midr=0x410fd4f0; do
+		f=$t/gen.data
+		"$BUILD/tests/tools/c2c-gen" -s chaos -n 60 --arch aarch64 --perf "$tr" -p "$f" \
+			>/dev/null 2>&1 || continue
+		perf report -D -i "$f" 2>/dev/null |
+			sed -n 's/^[0-9]* [0-9]* \(0x[0-9a-f]*\) \[\(0x[0-9a-f]*\)\]: PERF_RECORD_AUXTRACE size: \(0x[0-9a-f]*\).*/\1 \2 \3/p' |
+			while read -r off hdr len; do
+				n=$((n + 1))
+				{ printf '%b' "\\x$(printf %02x $((n * 37 % 256)))\\x08\\x01\\x10"
+				  tail -c +$((off + hdr + 1)) "$f" | head -c $((len))
+				} >"$t/${tr//[,=]/-}-$n"
+			done
+	done
+	rm -f "$t/gen.data"
 	keep_seeds "$t" "$dir"
 }
 
@@ -231,6 +263,7 @@ for f in fuzz/fuzz_*.c; do
 		case "$name" in
 		perfdata) seed_perfdata "$corpus" ;;
 		trace) seed_trace "$corpus" ;;
+		spe) seed_spe "$corpus" ;;
 		fnbounds) seed_fnbounds "$corpus" ;;
 		esac
 	fi
@@ -240,6 +273,7 @@ for f in fuzz/fuzz_*.c; do
 		case "$name" in
 		perfdata) coverage "$name" "$corpus" report/read/perfdata*.c ;;
 		trace) coverage "$name" "$corpus" lib/trace_read.c lib/trace_info.c ;;
+		spe) coverage "$name" "$corpus" report/read/spe*.c ;;
 		fnbounds) coverage "$name" "$corpus" record/fnbounds.c ;;
 		esac
 	fi

@@ -43,6 +43,7 @@
 #include "report/model/findings.h"
 #include "report/model/model.h"
 #include "report/read/perfdata.h"
+#include "report/read/spe.h"
 #include "report/resolve/maps.h"
 #include "report/stdio/stdio-estimate.h"
 #include "report/stdio/stdio.h"
@@ -533,6 +534,130 @@ static inline int fuzz_fnbounds_input(const uint8_t *data, size_t size)
 
 /* A libFuzzer binary defines FUZZ_TARGET to one of the functions above before including this
  * header, which then supplies the entry points. */
+/* ---- Arm SPE ------------------------------------------------------------------------------- */
+
+/* The packets of @d from offset 0 on as spe.c walks them (one byte skipped after a bad one): a
+ * length within the bytes, a description that fits its buffer, and the records they make with
+ * their data_src on a Neoverse and a generic MIDR. */
+static int fuzz_spe_packets(const uint8_t *d, size_t size, uint64_t addr)
+{
+	struct spe_record rec;
+	struct spe_pkt p;
+	char desc[96];
+	size_t off;
+	int rc;
+
+	spe_rec_start(&rec);
+	for (off = 0; off < size;) {
+		rc = spe_pkt_get(d + off, size - off, addr + off, &p);
+		if (rc == SPE_PKT_NEED_MORE)
+			break;
+		if (rc == SPE_PKT_INVALID) {
+			off++;
+			continue;
+		}
+		if (rc < 1 || (size_t)rc > size - off)
+			return FUZZ_FAIL("spe: a packet of %d bytes at %zu of %zu", rc, off, size);
+		off += (size_t)rc;
+		memset(desc, 'x', sizeof(desc));
+		rc = spe_pkt_desc(&p, desc, sizeof(desc));
+		if ((rc != 0 && rc != -1) || !memchr(desc, 0, sizeof(desc)))
+			return FUZZ_FAIL("spe: description of the packet before %zu unterminated", off);
+		rc = spe_rec_add(&rec, &p);
+		if (rc > 0) {
+			(void)spe_data_src(&rec, 0x410fd0c0);   /* Neoverse N1 */
+			(void)spe_data_src(&rec, 0x410fd4f0);   /* V2: generic in perf 6.1 */
+		}
+		if (rc)
+			spe_rec_start(&rec);
+	}
+	return 0;
+}
+
+/* The samples a session gives now: CPUs and tids as spe.h promises. */
+static int fuzz_spe_drain(struct spe *s, unsigned int nr_q, uint64_t *nr)
+{
+	struct trace_sample smp;
+
+	while (spe_next(s, &smp)) {
+		if (smp.cpu != UINT32_MAX && smp.cpu >= nr_q)
+			return FUZZ_FAIL("spe: a sample on cpu %u of %u queues", smp.cpu, nr_q);
+		if (!smp.data_src)
+			return FUZZ_FAIL("spe: a sample without a data source");
+		(*nr)++;
+	}
+	return 0;
+}
+
+/* Raw Arm SPE AUX data (what an AUXTRACE record carries) through the packet decoder, the record
+ * builder and a session. The first 4 bytes choose: byte 0 the MIDR (bit 0: Neoverse N1, else
+ * V2), timeless decoding (bit 1), buffers read in place (bit 2), queues revived (bit 3), 1 to 4
+ * queues (bits 4-5), switch events instead of time alone (bit 6); byte 1 TIME_CONV's shift, byte
+ * 2 its multiplier, byte 3 the step between the 16 events that drive the session. The rest is
+ * split into one buffer per queue (CPU), each added in two halves (the second after 8 events). */
+static inline int fuzz_spe_input(const uint8_t *data, size_t size)
+{
+	struct spe_opts o = { .name = "fuzz", .kernel_start = 0xffff000000000000ull,
+			      .sample_flags = TRACE_SAMPLE_HAS_CPU | TRACE_SAMPLE_HAS_ADDR };
+	const struct spe_stats *st;
+	unsigned int nr_q, q, k;
+	uint64_t nr = 0, step;
+	struct spe *s;
+	size_t len, per;
+	int rc;
+
+	c2c_log_set_hook(fuzz_quiet, NULL);
+	if (size < 4)
+		return 0;
+	rc = fuzz_spe_packets(data + 4, size - 4, 4);
+	if (rc)
+		return rc;
+	o.midr = data[0] & 1 ? 0x410fd0c0 : 0x410fd4f0;
+	o.timeless = !!(data[0] & 2);
+	o.in_place = !!(data[0] & 4);
+	o.revive = !!(data[0] & 8);
+	nr_q = 1 + (data[0] >> 4 & 3);
+	o.tc = (struct spe_tc){ .time_shift = (uint16_t)(data[1] & 31), .time_mult = data[2] | 1u,
+				.time_zero = 1000 };
+	step = 1 + (uint64_t)data[3] * 97;
+	s = spe_new(&o);
+	len = size - 4;
+	per = len / nr_q;
+	for (k = 0, rc = 0; k <= 16 && !rc; k++) {
+		/* first halves at the start, second halves after 8 events */
+		for (q = 0; (k == 0 || k == 8) && q < nr_q && !rc; q++) {
+			size_t from = 4 + q * per, n = q + 1 == nr_q ? len - q * per : per, h = n / 2;
+
+			if (k == 8)
+				from += h, h = n - h;
+			if (spe_add_buffer(s, q, (int32_t)q, -1, data + from, h, from, 0))
+				rc = FUZZ_FAIL("spe: queue %u refused a buffer of its own cpu", q);
+		}
+		if (rc || k == 0)
+			continue;
+		if (data[0] & 0x40)
+			spe_event(s, k * step, 15 /* SWITCH_CPU_WIDE */, (int)(k & 1),
+				  (int32_t)(k % nr_q), (int32_t)(100 + k), (int32_t)(100 + k));
+		else
+			spe_event(s, k * step, k == 16 ? 4 /* EXIT */ : 9 /* SAMPLE */, 0, -1, -1,
+				  (int32_t)(100 + k));
+		rc = fuzz_spe_drain(s, nr_q, &nr);
+	}
+	if (!rc) {
+		spe_flush(s);
+		rc = fuzz_spe_drain(s, nr_q, &nr);
+	}
+	st = spe_stats(s);
+	/* (a record may give two samples: after a decoding error perf samples the last record
+	 * again, arm_spe_run_decoder()'s "continue") */
+	if (!rc && (st->samples != nr || st->bytes != len))
+		rc = FUZZ_FAIL("spe: %llu samples given, %llu counted, %llu of %zu bytes queued",
+			       (unsigned long long)nr, (unsigned long long)st->samples,
+			       (unsigned long long)st->bytes, len);
+	spe_free(s);
+	return rc;
+}
+
 #ifdef FUZZ_TARGET
 #include <sys/prctl.h>
 

@@ -19,18 +19,21 @@ struct convert_opts {
 	const char *input, *output;
 	int zstd_level;
 	int quiet;
+	int keep_aux;
 };
 
 static const char convert_usage[] =
-	"usage: c2c-lite convert [perf.data] -o OUT.c2c [--zstd[=LEVEL]] [-q]\n"
+	"usage: c2c-lite convert [perf.data] -o OUT.c2c [--zstd[=LEVEL]] [--keep-aux] [-q]\n"
 	"\n"
 	"Convert a perf.data file (default ./perf.data; '-' reads 'perf record -o -' from\n"
-	"standard input) into a c2c-lite trace.\n"
+	"standard input) into a c2c-lite trace. Arm SPE AUX data is decoded into samples\n"
+	"as perf 6.1 decodes it; the AUX bytes themselves are left out.\n"
 	"\n"
 	"  -i, --input FILE    the perf.data file (same as the positional argument)\n"
 	"  -o, --output FILE   the trace to write (required; '-': standard output, and the\n"
 	"                      summary goes to standard error)\n"
 	"      --zstd[=LEVEL]  compress the trace chunks with zstd (default level 3)\n"
+	"      --keep-aux      keep the Arm SPE AUX data too, raw, beside the decoded samples\n"
 	"  -q, --quiet         print nothing but errors\n"
 	"  -h, --help          this text ('c2c-lite help convert': the manual)\n";
 
@@ -41,6 +44,7 @@ static int parse_opts(int argc, char **argv, struct convert_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "zstd", optional_argument, NULL, 'z' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "keep-aux", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -53,6 +57,7 @@ static int parse_opts(int argc, char **argv, struct convert_opts *o)
 		case 'i': o->input = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'q': o->quiet = 1; break;
+		case 'k': o->keep_aux = 1; break;
 		case 'z':
 			o->zstd_level = 3;
 			if (optarg) {
@@ -136,8 +141,13 @@ int cmd_convert(int argc, char **argv)
 	rc = parse_opts(argc, argv, &o);
 	if (rc)
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
-	if (perfdata_reader_open(&pr, o.input) < 0)
+	if (perfdata_reader_open_opts(&pr, o.input, o.keep_aux ? PERFDATA_KEEP_AUX : 0) < 0)
 		return EXIT_FAIL;
+	if (o.keep_aux && perfdata_reader_info(pr)->backend != TRACE_BACKEND_SPE) {
+		fprintf(stderr, "c2c-lite: --keep-aux: '%s' holds no Arm SPE recording\n", o.input);
+		perfdata_reader_free(pr);
+		return EXIT_USAGE;
+	}
 	wo.zstd_level = o.zstd_level;
 	to_stdout = !strcmp(o.output, "-");
 	if (to_stdout && isatty(STDOUT_FILENO)) {

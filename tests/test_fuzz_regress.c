@@ -147,6 +147,13 @@ static void test_regress_trace(void **state)
 	replay("trace", fuzz_trace_input, "data", ".c2c");
 }
 
+/* Raw Arm SPE AUX data: the corpus only (no recording here has any). */
+static void test_regress_spe(void **state)
+{
+	(void)state;
+	replay_corpus("spe", fuzz_spe_input);
+}
+
 /* dl_iterate_phdr(): the file of every loaded shared object with a path. */
 static int replay_loaded(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -176,6 +183,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_regress_perfdata),
 		cmocka_unit_test(test_regress_trace),
+		cmocka_unit_test(test_regress_spe),
 		cmocka_unit_test(test_regress_fnbounds),
 	};
 #if !defined(__SANITIZE_ADDRESS__)

@@ -300,6 +300,7 @@ static void feat_cpuid(struct perfdata_reader *r, char *s)
 	struct trace_info *in = &r->info;
 	char *comma = strchr(s, ',');
 
+	set_str(&r->cpuid, xstrdup(s));
 	if (comma) {
 		*comma = 0;
 		set_str(&in->cpu_vendor, xstrdup(s));
@@ -388,6 +389,13 @@ void pd_feature(struct perfdata_reader *r, unsigned int feat, const uint8_t *p, 
 		break;
 	case PD_F_DIR_FORMAT:
 		r->dir_version = f64(&c);
+		break;
+	case PD_F_AUXTRACE:
+		/* read when the AUXTRACE_INFO record asks for it; a pipe's copy does not last */
+		if (!r->stream) {
+			r->aux_index = p;
+			r->aux_index_len = size;
+		}
 		break;
 	case PD_F_COMPRESSED:
 		f32(&c);
@@ -505,7 +513,7 @@ static void build_events(struct perfdata_reader *r)
 	uint32_t i;
 
 	in->nr_events = r->nr_attr;
-	in->events = xcalloc(r->nr_attr ? r->nr_attr : 1, sizeof(*in->events));
+	in->events = xcalloc(r->nr_attr + 1, sizeof(*in->events));
 	for (i = 0; i < r->nr_attr; i++) {
 		struct pd_attr *a = &r->attr[i];
 		struct trace_event_desc *e = &in->events[i];
@@ -536,6 +544,9 @@ static void build_events(struct perfdata_reader *r)
 	}
 	if (in->backend == TRACE_BACKEND_UNKNOWN)
 		in->backend = TRACE_BACKEND_PERFDATA;
+	/* Arm SPE: the samples are perf's synthesized "memory" event */
+	if (pd_spe_event_desc(r, &in->events[in->nr_events]))
+		r->spe_event = (int)in->nr_events++;
 }
 
 /* Parse "0-3,8,10-11" and give each listed CPU @node. */
@@ -624,9 +635,10 @@ void pd_info_finish(struct perfdata_reader *r)
 			 r->name);
 	if (!in->cacheline_size)
 		in->cacheline_size = 64;
-	if (r->aux_type == PD_AUX_ARM_SPE) {
-		in->flags |= TRACE_INFO_SPE_RAW;
+	if (r->aux_type == PD_AUX_ARM_SPE || r->spe_seen) {
 		in->backend = TRACE_BACKEND_SPE;
+		if (r->opts & PERFDATA_SPE_RAW)
+			in->flags |= TRACE_INFO_SPE_RAW;
 	}
 	set_str(&in->options, r->perf_version ?
 		xasprintf("converted from perf.data written by perf %s", r->perf_version) :

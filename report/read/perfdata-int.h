@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "report/read/perfdata.h"
+#include "report/read/spe.h"
 
 /* perf_event_attr.sample_type bits */
 enum {
@@ -32,7 +33,8 @@ enum { PD_R_ENABLED = 1, PD_R_RUNNING = 2, PD_R_ID = 4, PD_R_GROUP = 8, PD_R_LOS
 /* Record types: kernel (1..22) and perf's user-space ones (64..). */
 enum {
 	PD_MMAP = 1, PD_LOST = 2, PD_COMM = 3, PD_EXIT = 4, PD_THROTTLE = 5, PD_UNTHROTTLE = 6,
-	PD_FORK = 7, PD_READ = 8, PD_SAMPLE = 9, PD_MMAP2 = 10, PD_AUX = 11, PD_LOST_SAMPLES = 13,
+	PD_FORK = 7, PD_READ = 8, PD_SAMPLE = 9, PD_MMAP2 = 10, PD_AUX = 11, PD_ITRACE_START = 12,
+	PD_LOST_SAMPLES = 13, PD_SWITCH = 14, PD_SWITCH_CPU_WIDE = 15, PD_KERNEL_LAST = 21,
 	PD_KERNEL_MAX = 31,
 	PD_HEADER_ATTR = 64, PD_HEADER_EVENT_TYPE = 65, PD_HEADER_TRACING_DATA = 66,
 	PD_HEADER_BUILD_ID = 67, PD_FINISHED_ROUND = 68, PD_ID_INDEX = 69, PD_AUXTRACE_INFO = 70,
@@ -55,7 +57,8 @@ enum {
 enum {
 	PD_F_BUILD_ID = 2, PD_F_HOSTNAME = 3, PD_F_OSRELEASE = 4, PD_F_VERSION = 5, PD_F_ARCH = 6,
 	PD_F_NRCPUS = 7, PD_F_CPUDESC = 8, PD_F_CPUID = 9, PD_F_CMDLINE = 11, PD_F_EVENT_DESC = 12,
-	PD_F_CPU_TOPOLOGY = 13, PD_F_NUMA_TOPOLOGY = 14, PD_F_PMU_MAPPINGS = 16, PD_F_CACHE = 20,
+	PD_F_CPU_TOPOLOGY = 13, PD_F_NUMA_TOPOLOGY = 14, PD_F_PMU_MAPPINGS = 16, PD_F_AUXTRACE = 18,
+	PD_F_CACHE = 20,
 	PD_F_MEM_TOPOLOGY = 22, PD_F_DIR_FORMAT = 24, PD_F_COMPRESSED = 27, PD_F_CLOCK_DATA = 29,
 	PD_F_MAX = 256,
 };
@@ -184,6 +187,22 @@ struct perfdata_reader {
 	uint32_t nr_cpus_online;
 	uint32_t aux_type;
 	int spe_warned;
+	unsigned int opts;        /* enum perfdata_flags */
+	char *cpuid;              /* the CPUID feature as written */
+
+	/* Arm SPE (perfdata-spe.c): the session, what starts it, where its samples stand */
+	struct spe *spe;
+	struct spe_tc spe_tc;     /* the last TIME_CONV */
+	const uint8_t *aux_index; /* HEADER_AUXTRACE feature in the mapping */
+	size_t aux_index_len;
+	int spe_seen;             /* an SPE AUXTRACE_INFO is in the file */
+	uint64_t spe_pmu;         /* its PMU type */
+	uint32_t spe_attr;        /* the SPE event */
+	int spe_event;            /* trace_info event of the samples, -1: none announced */
+	int spe_queued;           /* the index queued every buffer */
+	int spe_pre_done;         /* the session saw the ready record at ready_pos */
+	int spe_pending;          /* spe_next() may have samples */
+	int spe_flushed;
 
 	/* ordered events */
 	struct pd_qent *q, *tmp, *ready;
@@ -267,6 +286,16 @@ void pd_split_next(struct perfdata_reader *r, struct trace_sample *s);
 /* Time, and attr of a kernel record for queueing: 1 timed, 0 untimed. */
 int pd_record_time(const struct perfdata_reader *r, const uint8_t *rec, uint32_t *attr,
 		   uint64_t *time);
+
+/* perfdata-spe.c */
+void pd_spe_prescan(struct perfdata_reader *r);
+int pd_spe_event_desc(const struct perfdata_reader *r, struct trace_event_desc *e);
+void pd_spe_time_conv(struct perfdata_reader *r, const uint8_t *rec, uint16_t size);
+void pd_spe_info(struct perfdata_reader *r, const uint8_t *rec, uint16_t size, uint64_t off);
+int pd_spe_auxtrace(struct perfdata_reader *r, const uint8_t *rec, uint64_t total, int vol,
+		    uint64_t off);
+void pd_spe_pre(struct perfdata_reader *r, const struct pd_qent *e);
+void pd_spe_post(struct perfdata_reader *r, const struct trace_event *ev);
 
 /* perfdata-feat.c */
 void pd_feature(struct perfdata_reader *r, unsigned int feat, const uint8_t *p, size_t size);

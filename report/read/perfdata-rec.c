@@ -460,6 +460,21 @@ static int decode_auxtrace(struct perfdata_reader *r, const uint8_t *rec, struct
 	return 1;
 }
 
+/* PERF_RECORD_AUX {aux_offset, aux_size, flags}: what the kernel says it could not keep. */
+static void aux_flags(struct perfdata_reader *r, struct cur *c)
+{
+	uint64_t flags;
+
+	u64(c);
+	u64(c);
+	flags = u64(c);
+	if (c->bad)
+		return;
+	r->stats.nr_aux_truncated += !!(flags & 0x01);
+	r->stats.nr_aux_partial += !!(flags & 0x04);
+	r->stats.nr_aux_collision += !!(flags & 0x08);
+}
+
 int pd_decode(struct perfdata_reader *r, const uint8_t *rec, uint32_t attr, struct trace_event *ev)
 {
 	uint32_t type = pd_u32(r, rec);
@@ -490,9 +505,18 @@ int pd_decode(struct perfdata_reader *r, const uint8_t *rec, uint32_t attr, stru
 		ev->type = TRACE_REC_BLOB;
 		ok = decode_auxtrace(r, rec, &ev->blob);
 		break;
-	default:
+	case PD_LOST:
+	case PD_LOST_SAMPLES:
+	case PD_THROTTLE:
+	case PD_UNTHROTTLE:
 		ev->type = TRACE_REC_LOST;
 		ok = decode_lost(r, rec, type, attr, &ev->lost);
+		break;
+	case PD_AUX:
+		aux_flags(r, &c);
+		return 0;
+	default:
+		return 0;   /* queued only to time the Arm SPE decoding (switches, ITRACE_START) */
 	}
 	if (!ok)
 		r->nr_bad++;

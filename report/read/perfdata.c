@@ -360,14 +360,19 @@ static int header_attr(struct perfdata_reader *r, const uint8_t *rec, uint16_t s
 	return 0;
 }
 
-static void auxtrace_info(struct perfdata_reader *r, const uint8_t *rec, uint16_t size)
+static void auxtrace_info(struct perfdata_reader *r, const uint8_t *rec, uint16_t size,
+			  uint64_t off)
 {
 	if (size < 12)
 		return;
+	if (r->aux_type && r->aux_type != pd_u32(r, rec + 8))
+		c2c_warn("'%s': offset %" PRIu64 ": a second AUXTRACE_INFO record, of another type: "
+			 "ignored", r->name, off);
+	if (r->aux_type)
+		return;
 	r->aux_type = pd_u32(r, rec + 8);
-	if (r->aux_type == PD_AUX_ARM_SPE && !r->spe_warned++)
-		c2c_warn("'%s': Arm SPE data found: SPE decoding is not implemented; the raw AUX data "
-			 "is passed on undecoded", r->name);
+	if (r->aux_type == PD_AUX_ARM_SPE)
+		pd_spe_info(r, rec, size, off);
 }
 
 /* The attr of a kernel record, or -1 when its id is unknown. */
@@ -423,8 +428,11 @@ int pd_record_time(const struct perfdata_reader *r, const uint8_t *rec, uint32_t
 	return 1;
 }
 
-static int is_delivered(uint32_t type)
+static int is_delivered(const struct perfdata_reader *r, uint32_t type)
 {
+	/* with Arm SPE, every kernel record times the decoding (and switches name the tasks) */
+	if (r->spe && type >= 1 && type <= PD_KERNEL_LAST)
+		return 1;
 	switch (type) {
 	case PD_MMAP: case PD_LOST: case PD_COMM: case PD_EXIT: case PD_THROTTLE:
 	case PD_UNTHROTTLE: case PD_FORK: case PD_SAMPLE: case PD_MMAP2: case PD_LOST_SAMPLES:
@@ -459,12 +467,15 @@ static void queue_kernel(struct perfdata_reader *r, const uint8_t *rec, uint64_t
 	pd_queue_push(r, rec, total, vol, attr, time);
 }
 
-static void auxtrace(struct perfdata_reader *r, const uint8_t *rec, uint64_t total, int vol)
+static void auxtrace(struct perfdata_reader *r, const uint8_t *rec, uint64_t total, int vol,
+		     uint64_t off)
 {
 	uint16_t size = pd_u16(r, rec + 6);
 	uint64_t aux = size >= 16 ? pd_u64(r, rec + 8) : 0;
 
 	r->stats.nr_aux_bytes += aux;
+	if (pd_spe_auxtrace(r, rec, total, vol, off) && !(r->opts & PERFDATA_KEEP_AUX))
+		return;
 	if (r->aux_type != PD_AUX_ARM_SPE || size < 48 || total != size + aux)
 		return;
 	pd_queue_push(r, rec, total, vol, 0, r->max_time);
@@ -485,6 +496,7 @@ static int process_user(struct perfdata_reader *r, const uint8_t *rec, uint64_t 
 {
 	uint32_t type = pd_u32(r, rec);
 	uint16_t size = pd_u16(r, rec + 6);
+	uint64_t off = r->pos - total;   /* where it began (a COMPRESSED record's end when inside) */
 
 	if (r->info_done && (type == PD_HEADER_ATTR || type == PD_HEADER_FEATURE))
 		return late_header(r, type);
@@ -504,10 +516,13 @@ static int process_user(struct perfdata_reader *r, const uint8_t *rec, uint64_t 
 	case PD_EVENT_UPDATE:
 		return pd_event_update(r, rec + 8, size - 8u);
 	case PD_AUXTRACE_INFO:
-		auxtrace_info(r, rec, size);
+		auxtrace_info(r, rec, size, off);
 		return 0;
 	case PD_AUXTRACE:
-		auxtrace(r, rec, total, vol);
+		auxtrace(r, rec, total, vol, off);
+		return 0;
+	case PD_TIME_CONV:
+		pd_spe_time_conv(r, rec, size);
 		return 0;
 	case PD_FINISHED_INIT:
 		r->init_done = 1;
@@ -515,7 +530,7 @@ static int process_user(struct perfdata_reader *r, const uint8_t *rec, uint64_t 
 	}
 	if (type > PD_USER_MAX)
 		r->stats.nr_unknown_records++;
-	/* THREAD_MAP, CPU_MAP, TIME_CONV, STAT*, ...: nothing c2c needs. ID_INDEX neither: its
+	/* THREAD_MAP, CPU_MAP, STAT*, ...: nothing c2c needs. ID_INDEX neither: its
 	 * entries {id, idx, cpu, tid} give the position of an id among its event's per-CPU or
 	 * per-thread fds (perf's perf_sample_id.idx), not the event; the event of an id is the
 	 * attr that lists it. */
@@ -526,7 +541,7 @@ static int process(struct perfdata_reader *r, const uint8_t *rec, uint64_t total
 {
 	uint32_t type = pd_u32(r, rec);
 
-	if (is_delivered(type)) {
+	if (is_delivered(r, type)) {
 		queue_kernel(r, rec, total, vol);
 		if (r->q_n >= PD_QUEUE_MAX && !r->ready_n)
 			pd_queue_half(r);
@@ -611,6 +626,38 @@ static void drop_consumed(struct perfdata_reader *r)
 	}
 }
 
+/* An Arm SPE sample due before the next record: 1 with *ev. */
+static int spe_sample(struct perfdata_reader *r, struct trace_event *ev)
+{
+	if (!r->spe_pending)
+		return 0;
+	if (spe_next(r->spe, &ev->sample)) {
+		ev->type = TRACE_REC_SAMPLE;
+		ev->sample.event = (uint16_t)(r->spe_event >= 0 ? (uint32_t)r->spe_event : r->spe_attr);
+		r->stats.nr_samples++;
+		return 1;
+	}
+	r->spe_pending = 0;
+	return 0;
+}
+
+/* The end of the input: what the SPE session still holds (arm_spe_flush()). 1 when the
+ * session has more to give. */
+static int spe_end(struct perfdata_reader *r)
+{
+	const struct spe_stats *st;
+
+	if (!r->spe || r->spe_flushed)
+		return 0;
+	r->spe_flushed = 1;
+	spe_flush(r->spe);
+	r->spe_pending = 1;
+	st = spe_stats(r->spe);
+	r->stats.nr_spe_records = st->records;
+	r->stats.nr_spe_bad_bytes = st->bad_bytes;
+	return 1;
+}
+
 int perfdata_reader_next(struct perfdata_reader *r, struct trace_event *ev)
 {
 	int rc;
@@ -625,11 +672,23 @@ int perfdata_reader_next(struct perfdata_reader *r, struct trace_event *ev)
 		return 1;
 	}
 	for (;;) {
+		if (spe_sample(r, ev))
+			return 1;
 		if (r->ready_pos < r->ready_n) {
-			const struct pd_qent *e = &r->ready[r->ready_pos++];
+			const struct pd_qent *e = &r->ready[r->ready_pos];
 
+			if (r->spe && !r->spe_pre_done) {
+				r->spe_pre_done = 1;
+				pd_spe_pre(r, e);
+				r->spe_pending = 1;
+				continue;
+			}
+			r->ready_pos++;
+			r->spe_pre_done = 0;
 			rc = pd_decode(r, e->rec, e->attr, ev);
 			if (rc == 1) {
+				if (r->spe)
+					pd_spe_post(r, ev);
 				r->held = e->chunk;
 				return 1;
 			}
@@ -639,10 +698,13 @@ int perfdata_reader_next(struct perfdata_reader *r, struct trace_event *ev)
 		r->ready_n = r->ready_pos = 0;
 		drop_consumed(r);
 		if (r->eof) {
-			if (!r->q_n)
-				return 0;
-			pd_queue_flush(r, UINT64_MAX);
-			continue;
+			if (r->q_n) {
+				pd_queue_flush(r, UINT64_MAX);
+				continue;
+			}
+			if (spe_end(r))
+				continue;
+			return 0;
 		}
 		rc = read_one(r);
 		if (rc < 0)
@@ -757,6 +819,7 @@ static int read_file_header(struct perfdata_reader *r, uint64_t hsize)
 		if (hsize == PD_HDR_SIZE)
 			read_features(r, off + size);
 	}
+	pd_spe_prescan(r);
 	rc = pd_attrs_check(r);
 	if (rc < 0)
 		return rc;
@@ -821,12 +884,14 @@ static int read_header(struct perfdata_reader *r)
 
 /* ---- open and free ---------------------------------------------------------------------- */
 
-static struct perfdata_reader *reader_new(const char *name)
+static struct perfdata_reader *reader_new(const char *name, unsigned int flags)
 {
 	struct perfdata_reader *r = xcalloc(1, sizeof(*r));
 
 	r->name = xstrdup(name);
 	r->q_new_ordered = 1;
+	r->opts = flags;
+	r->spe_event = -1;
 	return r;
 }
 
@@ -927,7 +992,7 @@ static int map_input(struct perfdata_reader *r, int fd, int is_stdin, const char
  * and the side-band perf synthesized, each DIR/data.N the records of one thread's buffers. With
  * no DIR_FORMAT feature (perf record --kcore) DIR/data alone holds the records, as perf reads
  * it. A directory without DIR/data is no perf.data. */
-static int open_dir(struct perfdata_reader **out, const char *path)
+static int open_dir(struct perfdata_reader **out, const char *path, unsigned int flags)
 {
 	char *hdr = xasprintf("%s/data", path);
 	struct perfdata_reader *r;
@@ -940,7 +1005,7 @@ static int open_dir(struct perfdata_reader **out, const char *path)
 		free(hdr);
 		return c2c_err(-EISDIR, "'%s' is a directory, not a perf.data file", path);
 	}
-	r = reader_new(hdr);
+	r = reader_new(hdr, flags);
 	free(hdr);
 	rc = map_input(r, fd, 0, r->name);
 	if (!rc)
@@ -960,6 +1025,11 @@ static int open_dir(struct perfdata_reader **out, const char *path)
 
 int perfdata_reader_open(struct perfdata_reader **out, const char *path)
 {
+	return perfdata_reader_open_opts(out, path, 0);
+}
+
+int perfdata_reader_open_opts(struct perfdata_reader **out, const char *path, unsigned int flags)
+{
 	struct perfdata_reader *r;
 	struct stat st;
 	int fd, is_stdin, rc;
@@ -968,16 +1038,16 @@ int perfdata_reader_open(struct perfdata_reader **out, const char *path)
 	is_stdin = !strcmp(path, "-");
 	if (is_stdin) {
 		fd = 0;
-		r = reader_new("<stdin>");
+		r = reader_new("<stdin>", flags);
 	} else {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return c2c_err(-errno, "cannot open '%s': %s", path, strerror(errno));
 		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 			close(fd);
-			return open_dir(out, path);
+			return open_dir(out, path, flags);
 		}
-		r = reader_new(path);
+		r = reader_new(path, flags);
 	}
 	rc = map_input(r, fd, is_stdin, path);
 	if (rc) {
@@ -989,7 +1059,7 @@ int perfdata_reader_open(struct perfdata_reader **out, const char *path)
 
 int perfdata_reader_fdopen(struct perfdata_reader **out, int fd, const char *name)
 {
-	struct perfdata_reader *r = reader_new(name);
+	struct perfdata_reader *r = reader_new(name, 0);
 	int rc;
 
 	*out = NULL;
@@ -1004,7 +1074,7 @@ int perfdata_reader_fdopen(struct perfdata_reader **out, int fd, const char *nam
 int perfdata_reader_open_mem(struct perfdata_reader **out, const void *buf, size_t len,
 			     const char *name)
 {
-	struct perfdata_reader *r = reader_new(name ? name : "<memory>");
+	struct perfdata_reader *r = reader_new(name ? name : "<memory>", 0);
 
 	*out = NULL;
 	r->base = buf;
@@ -1068,6 +1138,8 @@ void perfdata_reader_free(struct perfdata_reader *r)
 	}
 	free(r->scratch);
 	free(r->scratch_hdr);
+	spe_free(r->spe);
+	free(r->cpuid);
 	free(r->name);
 	free(r);
 }

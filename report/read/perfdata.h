@@ -3,6 +3,8 @@
  * It yields the same records as the c2c-lite trace reader (struct trace_event, include/c2c/trace.h)
  * in timestamp order, the way perf's ordered-events queue delivers them (records are queued and
  * flushed at FINISHED_ROUND boundaries, so memory stays bounded by a round, never by the file).
+ * Arm SPE AUX data is decoded into memory samples where perf 6.1 delivers them (report/read/spe.h),
+ * event "memory" appended to the info's events.
  * The header features become a struct trace_info (NRCPUS, NUMA_TOPOLOGY -> cpu_node, MEM_TOPOLOGY
  * -> mem_ranges, ARCH, HOSTNAME, OSRELEASE, CPUID, CPUDESC, EVENT_DESC -> events, CMDLINE).
  *
@@ -24,6 +26,20 @@ struct perfdata_stats {
 	uint64_t nr_aux_bytes;        /* AUXTRACE payload kept aside or skipped */
 	uint64_t nr_unknown_records;  /* skipped record types */
 	uint64_t nr_unordered;        /* records that arrived after their round was flushed */
+	uint64_t nr_aux_truncated;    /* PERF_RECORD_AUX flagged TRUNCATED (AUX data was lost) */
+	uint64_t nr_aux_partial, nr_aux_collision;
+	uint64_t nr_spe_records;      /* Arm SPE records decoded (samples: loads and stores) */
+	uint64_t nr_spe_bad_bytes;    /* Arm SPE bytes skipped as invalid or cut short */
+};
+
+/* perfdata_reader_open_opts() flags */
+enum perfdata_flags {
+	/* Arm SPE: deliver the AUX data raw (TRACE_BLOB_SPE_AUX, TRACE_INFO_SPE_RAW set), decode
+	 * nothing */
+	PERFDATA_SPE_RAW = 1 << 0,
+	/* Arm SPE: deliver the AUX data raw besides the decoded samples (the info does not say
+	 * TRACE_INFO_SPE_RAW: the blobs are not the samples) */
+	PERFDATA_KEEP_AUX = 1 << 1,
 };
 
 /* True when @buf (at least 8 bytes) starts with a perf.data magic (PERFILE2 either byte order). */
@@ -31,6 +47,8 @@ int perfdata_is_perfdata(const void *buf, size_t len);
 
 /* Open @path ("-" reads a pipe-mode stream from standard input). */
 int perfdata_reader_open(struct perfdata_reader **out, const char *path);
+/* The same with enum perfdata_flags. */
+int perfdata_reader_open_opts(struct perfdata_reader **out, const char *path, unsigned int flags);
 /* Read @fd (a pipe-mode stream, or a file at its start), named @name; it is not closed. */
 int perfdata_reader_fdopen(struct perfdata_reader **out, int fd, const char *name);
 /* Open from memory (fuzzing, tests); @buf must outlive the reader. */

@@ -305,13 +305,23 @@ static struct maps_thread *maps_thread_new(struct maps *m, int32_t pid, int32_t 
 	return t;
 }
 
+/* machine__update_thread_pid(): a thread first seen without a pid (an Arm SPE sample of a task
+ * no record had named) takes the pid it is given later, and its leader's maps. */
+static void maps_update_pid(struct maps *m, struct maps_thread *t, int32_t pid)
+{
+	if (pid == t->pid || pid == -1 || t->pid != -1)
+		return;
+	__atomic_store_n(&t->pid, pid, __ATOMIC_RELAXED);   /* aggregation threads read it */
+	if (pid != t->tid)
+		t->space = maps_findnew_thread(m, pid, pid)->space;
+}
+
 struct maps_thread *maps_findnew_thread(struct maps *m, int32_t pid, int32_t tid)
 {
 	struct maps_thread *t = maps_find_thread(m, tid);
 
 	if (t) {
-		if (t->pid == -1 && pid != -1)
-			__atomic_store_n(&t->pid, pid, __ATOMIC_RELAXED);   /* aggregation threads read it */
+		maps_update_pid(m, t, pid);
 		return t;
 	}
 	t = maps_thread_new(m, pid, tid);
@@ -443,8 +453,10 @@ void maps_exit(struct maps *m, const struct trace_task *tk)
 {
 	struct maps_thread *t = maps_find_thread(m, (int32_t)tk->tid);
 
-	if (t)
+	if (t) {
+		maps_update_pid(m, t, (int32_t)tk->pid);   /* machine__find_thread(pid, tid) */
 		t->dead = 1;
+	}
 }
 
 /* --- lookups -------------------------------------------------------------------------------- */

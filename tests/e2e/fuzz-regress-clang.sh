@@ -16,7 +16,7 @@ if ! FUZZ_SECONDS=0 BUILD="$BUILD" bash fuzz/run.sh >"$log" 2>&1; then
 	exit 1
 fi
 status=0
-for t in perfdata trace fnbounds; do
+for t in perfdata trace spe fnbounds; do
 	files=()
 	for f in fuzz/regress/$t/* fuzz/seeds/$t/*; do [ -f "$f" ] && files+=("$f"); done
 	case $t in

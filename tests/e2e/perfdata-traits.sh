@@ -15,14 +15,8 @@
 set -u
 BUILD=${BUILD:-build}
 C2C=${C2C:-$PWD/$BUILD/c2c-lite}
-GEN=$PWD/$BUILD/tests/tools/c2c-gen
-DUMP=$PWD/$BUILD/tests/tools/perfdata-dump
 . tests/e2e/lib/perf-diff.sh
-need_perf61
-[ -x "$GEN" ] && [ -x "$DUMP" ] || { echo "fail: c2c-gen or perfdata-dump is not built"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap '' PIPE   # perf's addr2line on the missing mapped files (see report-diff.sh)
+diff_setup
 
 ALL=comm,pid,tid,cpu,time,event,addr,weight,ip,sym,dso,phys,dsrc
 NOCPU=comm,pid,tid,time,event,addr,weight,ip,sym,dso,phys,dsrc

@@ -36,6 +36,7 @@
 #include "c2c/xalloc.h"
 #include "report/aggregate/dsrc.h"
 #include "tests/tools/gen/perf-writer.h"
+#include "tests/tools/gen/spe-enc.h"
 
 /* --- data_src builders ---------------------------------------------------------------------- */
 
@@ -710,6 +711,90 @@ static void sc_spec(struct gen *g, size_t n)
 	}
 }
 
+/* --- Arm SPE scenarios: each sample names the data source packet and events its record carries
+ * (trace_sample.detail, SPE_ENC_*), for c2c-gen --perf spe; data_src keeps only load or store. */
+
+static void g_spe(struct gen *g, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t ip,
+		  uint64_t addr, int store, uint16_t detail, uint64_t lat)
+{
+	g_sample(g, pid, tid, cpu, ip, addr, ds(store ? DSRC_OP_STORE : DSRC_OP_LOAD, 0, 0), lat, 2,
+		 g_phys(addr, cpu >= 2));
+	g->ev[g->nr - 1].sample.detail = (uint16_t)(SPE_ENC_DS | detail);
+}
+
+/* False sharing across two clusters (CPUs 0-1 and 2-3): a writer in each writes its own counter
+ * of one heap line; its loads find the line in the other cluster (peer cluster), in the other
+ * core of its own (peer core), in another socket's cache (remote) or DRAM; a reader on every CPU
+ * loads a third field; a well padded control line sees L1 and L2 hits only. */
+static void sc_speclusters(struct gen *g, size_t n)
+{
+	uint64_t line = HEAP + 0x3040, pad = HEAP + 0x5000;
+	size_t i;
+
+	g_process(g, 8100, "clusters");
+	g_thread(g, 8100, 8101, "writer-0");
+	g_thread(g, 8100, 8102, "writer-1");
+	g_thread(g, 8100, 8103, "reader");
+	for (i = 0; i < n; i++) {
+		uint64_t r = rnd(g) % 100, lat = 40 + rnd(g) % 300;
+		int w = (int)(i & 1);
+		uint32_t tid = w ? 8102 : 8101, cpu = (w ? 2 : 0) + (uint32_t)(rnd(g) & 1);
+		uint64_t addr = line + (w ? 8 : 0), ip = TEXT + 0x1400 + (w ? 0x40 : 0);
+		uint16_t l1 = SPE_ENC_EV_L1D, miss = SPE_ENC_EV_L1D | SPE_ENC_EV_L1D_MISS;
+
+		if (r < 30)
+			g_spe(g, 8100, tid, cpu, ip + 8, addr, 1, l1 | (r & 1 ? SPE_ENC_EV_L1D_MISS : 0),
+			      5 + rnd(g) % 20);
+		else if (r < 55)
+			g_spe(g, 8100, tid, cpu, ip, addr, 0, SPE_ENC_NV_PEER_CLUSTER | miss | SPE_ENC_EV_LLC,
+			      lat + 100);
+		else if (r < 65)
+			g_spe(g, 8100, tid, cpu, ip, addr, 0, SPE_ENC_NV_LOCAL_CLUSTER | miss, lat);
+		else if (r < 75)
+			g_spe(g, 8100, tid, cpu, ip, addr, 0, SPE_ENC_NV_PEER_CORE | miss, lat / 2);
+		else if (r < 80)
+			g_spe(g, 8100, tid, cpu, ip, addr, 0, SPE_ENC_NV_REMOTE | miss | SPE_ENC_EV_LLC |
+			      SPE_ENC_EV_LLC_MISS | SPE_ENC_EV_REMOTE, lat + 400);
+		else if (r < 90)
+			g_spe(g, 8100, 8103, (uint32_t)(rnd(g) % 4), TEXT + 0x1500, line + 0x20, 0,
+			      (r & 1 ? SPE_ENC_NV_PEER_CLUSTER : SPE_ENC_NV_SYS_CACHE) | miss | SPE_ENC_EV_LLC,
+			      lat);
+		else
+			g_spe(g, 8100, tid, cpu, TEXT + 0x1600, pad + (w ? 64 : 0), (int)(r & 1),
+			      (r % 3 ? SPE_ENC_NV_L1D | l1 : SPE_ENC_NV_L2 | miss) |
+			      (r % 4 ? SPE_ENC_EV_TLB : SPE_ENC_EV_TLB | SPE_ENC_EV_TLB_MISS), 3 + r % 7);
+	}
+}
+
+/* Every data source packet value (the eight Neoverse ones and the eight others) with every set
+ * of the events perf's generic decoding reads (L1D access/refill, LLC access/miss, remote, TLB
+ * access/walk), loads and stores, on a few lines of two threads: run it with --perf
+ * spe,midr=... for each MIDR. */
+static void sc_spedsrc(struct gen *g, size_t n)
+{
+	static const uint16_t evs[] = {
+		0, SPE_ENC_EV_L1D, SPE_ENC_EV_L1D | SPE_ENC_EV_L1D_MISS,
+		SPE_ENC_EV_L1D | SPE_ENC_EV_L1D_MISS | SPE_ENC_EV_LLC,
+		SPE_ENC_EV_L1D | SPE_ENC_EV_L1D_MISS | SPE_ENC_EV_LLC | SPE_ENC_EV_LLC_MISS,
+		SPE_ENC_EV_LLC_MISS | SPE_ENC_EV_REMOTE, SPE_ENC_EV_L1D | SPE_ENC_EV_REMOTE,
+		SPE_ENC_EV_TLB, SPE_ENC_EV_TLB | SPE_ENC_EV_TLB_MISS | SPE_ENC_EV_LLC,
+	};
+	const size_t nr_ev = sizeof(evs) / sizeof(evs[0]);
+	size_t i;
+
+	g_process(g, 8200, "dsrc-spe");
+	g_thread(g, 8200, 8201, "dsrc-t");
+	for (i = 0; i < n; i++) {
+		size_t k = i % (16 * nr_ev * 2);
+		uint16_t src = (uint16_t)(k % 16), ev = evs[k / 16 % nr_ev];
+		int store = (int)(k / (16 * nr_ev)), t = (int)(i / 7 % 2);
+		uint64_t addr = HEAP + 0x6000 + 0x40 * (i % 5) + 8 * (i % 3);
+
+		g_spe(g, 8200, t ? 8201 : 8200, (uint32_t)(i % 4), TEXT + 0x1700 + 4 * (i % 6), addr,
+		      store, (uint16_t)(src | ev), 10 + i % 200);
+	}
+}
+
 struct scenario {
 	const char *name;
 	void (*fn)(struct gen *g, size_t n);
@@ -729,6 +814,10 @@ static const struct scenario scenarios[] = {
 	{ "lost", sc_lost, 1000, "lost and throttle records around sharing" },
 	{ "random", sc_random, 3000, "random stress (use --seed)" },
 	{ "chaos", sc_chaos, 3000, "random bits, modes, addresses, mid-stream side-band (--seed)" },
+	{ "speclusters", sc_speclusters, 2000, "Arm SPE: false sharing across two clusters "
+	  "(--perf spe)" },
+	{ "spedsrc", sc_spedsrc, 1152, "Arm SPE: every data source value and event set "
+	  "(--perf spe,midr=...)" },
 	{ "spec", sc_spec, 2000, "mappings of real files and sample addresses from --spec FILE" },
 	{ NULL, NULL, 0, NULL },
 };

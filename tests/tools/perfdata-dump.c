@@ -242,9 +242,9 @@ static void print_fields(struct maps *m, struct sym_session *sym, const struct t
 		if (IS("comm"))
 			printf("%s", t->comm);
 		else if (IS("pid"))
-			printf("%u", s->pid);
+			printf("%d", (int32_t)s->pid);
 		else if (IS("tid"))
-			printf("%u", s->tid);
+			printf("%d", (int32_t)s->tid);
 		else if (IS("cpu"))
 			printf("%d", s->cpu == TRACE_CPU_NONE ? -1 : (int)s->cpu);
 		else if (IS("time"))

@@ -11,6 +11,20 @@ need_perf61() {
 	case "$ver" in 6.1.*) ;; *) echo "skip: perf $ver is not 6.1 (the reference)"; exit 77 ;; esac
 }
 
+# diff_setup: what the perf.data differential tests need: perf 6.1 (else skip), c2c-gen and
+# perfdata-dump built (GEN, DUMP), a temporary directory (tmp) removed at exit, and SIGPIPE
+# ignored (perf 6.1's addr2line on the missing mapped files: see report-diff.sh).
+diff_setup() {
+	GEN=$PWD/$BUILD/tests/tools/c2c-gen
+	DUMP=$PWD/$BUILD/tests/tools/perfdata-dump
+	need_perf61
+	[ -x "$GEN" ] && [ -x "$DUMP" ] || { echo "fail: c2c-gen or perfdata-dump is not built"; exit 1; }
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+	trap '' PIPE
+}
+
 NAMES=$PWD/tests/tools/pareto-names.awk
 runs=0 fail=0
 
@@ -43,16 +57,18 @@ check() {
 
 # perf_view FILE FIELDS: perf script's samples, one line each, with the FIELDS (comma-separated:
 # comm pid tid cpu time event addr weight ip sym dso phys dsrc) in the form and order
-# `perfdata-dump -F FIELDS` prints them. pid and tid go together.
+# `perfdata-dump -F FIELDS` prints them. pid and tid go together. PERF_SCRIPT_ARGS: more options
+# for perf script (--itrace=M: the memory samples perf synthesizes from Arm SPE data).
 perf_view() {
 	local file=$1 fields=$2 pf
 	pf=$(echo "$fields" | sed 's/\bphys\b/phys_addr/; s/,dsrc\b//; s/^dsrc,//')
-	perf script -i "$file" -F "$pf" --ns 2>/dev/null | awk -v want="$fields" '
+	# shellcheck disable=SC2086
+	perf script -i "$file" ${PERF_SCRIPT_ARGS:-} -F "$pf" --ns 2>/dev/null | awk -v want="$fields" '
 	BEGIN { n = split(want, w, ",") }
 	{
 		i = 1
 		if (want ~ /(^|,)comm(,|$)/) v["comm"] = $(i++)
-		if ($i ~ /^[0-9]+\/[0-9]+$/) { split($i, pt, "/"); v["pid"] = pt[1]; v["tid"] = pt[2]; i++ }
+		if ($i ~ /^-?[0-9]+\/-?[0-9]+$/) { split($i, pt, "/"); v["pid"] = pt[1]; v["tid"] = pt[2]; i++ }
 		if (want ~ /(^|,)cpu(,|$)/) { c = $i; gsub(/[][]/, "", c); v["cpu"] = c + 0; i++ }
 		if (want ~ /(^|,)time(,|$)/) {
 			t = $i; sub(/:$/, "", t); split(t, ts, "."); t = ts[1] ts[2]; sub(/^0+/, "", t)
@@ -67,7 +83,11 @@ perf_view() {
 			while (i <= NF && $i !~ /^\(/) sy = sy " " $(i++)
 			v["sym"] = sy
 		}
-		if (want ~ /(^|,)dso(,|$)/) { d = $(i++); gsub(/^\(|\)$/, "", d); v["dso"] = d }
+		if (want ~ /(^|,)dso(,|$)/) {   # "(/path (deleted))": a name may hold spaces
+			d = $(i++)
+			while (d !~ /\)$/ && i <= NF) d = d " " $(i++)
+			gsub(/^\(|\)$/, "", d); v["dso"] = d
+		}
 		if (want ~ /(^|,)phys(,|$)/) v["phys"] = $(i++)
 		line = ""
 		for (k = 1; k <= n; k++) if (w[k] != "dsrc") line = line (line == "" ? "" : " ") v[w[k]]
@@ -75,7 +95,9 @@ perf_view() {
 	}' >"$tmp/view.main"
 	if [[ ",$fields," == *,dsrc,* ]]; then
 		# data_src is printed with its decoding (spaces inside): a run of its own, pasted on
-		perf script -i "$file" -F data_src 2>/dev/null | awk '{ print $1 }' >"$tmp/view.dsrc"
+		# shellcheck disable=SC2086
+		perf script -i "$file" ${PERF_SCRIPT_ARGS:-} -F data_src 2>/dev/null |
+			awk '{ print $1 }' >"$tmp/view.dsrc"
 		paste -d' ' "$tmp/view.main" "$tmp/view.dsrc"
 	else
 		cat "$tmp/view.main"

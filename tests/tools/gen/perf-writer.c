@@ -81,14 +81,16 @@
 #include "report/aggregate/dsrc.h"
 #include "tests/tools/gen/perf-bytes.h"
 #include "tests/tools/gen/perf-writer.h"
+#include "tests/tools/gen/spe-enc.h"
 
 /* --- perf constants (facts of the ABI) ------------------------------------------------------ */
 
 enum {
 	R_MMAP = 1, R_LOST = 2, R_COMM = 3, R_EXIT = 4, R_THROTTLE = 5, R_UNTHROTTLE = 6, R_FORK = 7,
-	R_SAMPLE = 9, R_MMAP2 = 10, R_LOST_SAMPLES = 13, R_HEADER_ATTR = 64,
-	R_HEADER_BUILD_ID = 67, R_FINISHED_ROUND = 68, R_ID_INDEX = 69, R_THREAD_MAP = 73,
-	R_CPU_MAP = 74, R_EVENT_UPDATE = 78, R_HEADER_FEATURE = 80, R_COMPRESSED = 81,
+	R_SAMPLE = 9, R_MMAP2 = 10, R_AUX = 11, R_ITRACE_START = 12, R_LOST_SAMPLES = 13,
+	R_SWITCH_CPU_WIDE = 15, R_HEADER_ATTR = 64, R_HEADER_BUILD_ID = 67, R_FINISHED_ROUND = 68,
+	R_ID_INDEX = 69, R_AUXTRACE_INFO = 70, R_AUXTRACE = 71, R_THREAD_MAP = 73, R_CPU_MAP = 74,
+	R_EVENT_UPDATE = 78, R_TIME_CONV = 79, R_HEADER_FEATURE = 80, R_COMPRESSED = 81,
 	R_FINISHED_INIT = 82,
 };
 
@@ -113,6 +115,8 @@ enum {
 #define A_EXCLUDE_GUEST  (1ULL << 20)
 #define A_MMAP2          (1ULL << 23)
 #define A_COMM_EXEC      (1ULL << 24)
+#define A_EXCLUDE_KERNEL (1ULL << 5)
+#define A_CONTEXT_SWITCH (1ULL << 26)
 #define A_KSYMBOL        (1ULL << 29)
 #define A_BPF_EVENT      (1ULL << 30)
 #define A_TRACKING       (A_MMAP | A_COMM | A_TASK | A_MMAP_DATA | A_MMAP2 | A_COMM_EXEC | \
@@ -122,6 +126,8 @@ enum {
 #define MISC_USER        2
 #define MISC_MMAP_DATA   (1 << 13)    /* = COMM_EXEC = FORK_EXEC */
 #define MISC_BUILD_ID    (1 << 14)    /* MMAP2 build-id form */
+#define MISC_SWITCH_OUT  (1 << 13)
+#define MISC_SWITCH_PREEMPT (1 << 14)
 
 #define FMT_ID_LOST      (4 | 16)     /* read_format ID | LOST */
 #define ID_BASE          100
@@ -132,13 +138,23 @@ enum {
 #define COMP_MMAP_LEN    528384       /* (128 + 1) pages: what perf 6.1 writes in COMPRESSED */
 #define KTEXT            0xffffffff81000000ULL
 #define SHELL_PID        900
+/* Arm SPE: the PMU type of arm_spe_0, the CPUs, the TIME_CONV of the generic timer (40 ns ticks,
+ * with the short-counter form perf 5.13+ writes), the Neoverse N1 MIDR */
+#define SPE_PMU_TYPE     10
+#define SPE_MAX_CPUS     64
+#define SPE_TIME_SHIFT   20
+#define SPE_TIME_MULT    (40u << SPE_TIME_SHIFT)
+#define SPE_TIME_ZERO    123
+#define SPE_TIME_CYCLES  16
+#define SPE_MIDR_N1      0x410fd0c0ULL
+#define SPE_MAX_INDEX    4096
 
 /* --- the event list ------------------------------------------------------------------------- */
 
 struct pw_ev {
 	const char *name;
 	uint32_t type;
-	uint64_t config, config1, period, sample_type, read_format, flags;
+	uint64_t config, config1, config2, period, sample_type, read_format, flags;
 	int sampling;        /* takes samples (the aux leader and the dummy do not) */
 	int nr_members;      /* a group leader's members, itself included; 0 when not a leader */
 	int member;          /* a group member other than its leader */
@@ -163,6 +179,16 @@ struct pw {
 	uint64_t raw_bytes, z_bytes;
 	uint64_t first_time, last_time;
 	int err;
+	/* Arm SPE: the encoder, each CPU's task and AUX offset, the index of AUXTRACE records */
+	struct spe_enc *spe;
+	uint64_t data_off;   /* file offset of the data section (alignment of AUX data) */
+	int32_t spe_tid[SPE_MAX_CPUS];
+	uint32_t spe_pid[SPE_MAX_CPUS];
+	int spe_started[SPE_MAX_CPUS], spe_pending[SPE_MAX_CPUS];
+	uint64_t spe_aux_off[SPE_MAX_CPUS], spe_last[SPE_MAX_CPUS];
+	uint64_t aux_index[SPE_MAX_INDEX];
+	size_t nr_aux_index;
+	struct buf spe_aux;  /* AUX records for the next round */
 };
 
 static int is_store(const struct trace_sample *s)
@@ -271,11 +297,45 @@ static void config_events(struct pw *pw)
 		pw->e[i].sample_type |= idbits;
 }
 
+/* perf c2c record on arm64 (arm_spe_recording_options(), evlist__findnew_tracking_event()):
+ * the SPE event with ts_enable, pa_enable, the load and store filters and min_latency 30, fixed
+ * period caps/min_interval, then dummy:u with the side-band and, per CPU, context switches.
+ * The sample types differ, so IDENTIFIER. */
+static void setup_spe_events(struct pw *pw)
+{
+	struct pw_ev *e;
+
+	add_ev(pw, "arm_spe_0/ts_enable=1,pa_enable=1,load_filter=1,store_filter=1,min_latency=30/",
+	       SPE_PMU_TYPE, 0x600000003ULL, 0, 1, 0);
+	add_ev(pw, "dummy:u", 1, 9, 0, 0, 0);
+	pw->track = 1;
+	pw->first_sampling = 0;
+	e = &pw->e[0];
+	e->config2 = 30;
+	e->period = 4096;
+	e->sample_type = ST_IDENTIFIER | ST_IP | ST_TID | ST_TIME | ST_ADDR | ST_CPU | ST_WEIGHT |
+			 ST_DATA_SRC | ST_PHYS_ADDR;
+	e->read_format = FMT_ID_LOST;
+	e->flags = A_DISABLED | A_INHERIT | A_ENABLE_ON_EXEC | A_SAMPLE_ID_ALL | A_EXCLUDE_GUEST;
+	e = &pw->e[1];
+	e->period = 1;
+	e->sample_type = ST_IDENTIFIER | ST_IP | ST_TID | ST_TIME | ST_CPU;
+	e->read_format = FMT_ID_LOST;
+	e->flags = A_DISABLED | A_INHERIT | A_ENABLE_ON_EXEC | A_EXCLUDE_KERNEL | A_SAMPLE_ID_ALL |
+		   A_TRACKING | A_CONTEXT_SWITCH;
+	pw->nr_ids = pw->in->nr_cpus;
+}
+
 static void setup_events(struct pw *pw)
 {
 	const struct pw_opts *o = pw->o;
 	const struct trace_event_desc *d = &pw->in->events[0];
 	unsigned i;
+
+	if (o->spe) {
+		setup_spe_events(pw);
+		return;
+	}
 
 	if (!o->traits) {
 		/* the plain file: one event, IDENTIFIER and sample_id_all, one id */
@@ -348,6 +408,7 @@ static void put_attr(struct buf *b, const struct pw *pw, const struct pw_ev *e)
 	memcpy(a + 32, &e->read_format, 8);
 	memcpy(a + 40, &e->flags, 8);
 	memcpy(a + 56, &e->config1, 8);
+	memcpy(a + 64, &e->config2, 8);
 	put(b, a, size);
 }
 
@@ -548,6 +609,153 @@ static void rec_empty(struct buf *b, uint32_t type)
 	rec_end(b, rec_begin(b, type, 0));
 }
 
+/* --- Arm SPE records ------------------------------------------------------------------------- */
+
+/* perf_event__synth_time_conv(): TIME_CONV, with time_cycles/time_mask (perf 5.13+) unless
+ * spe_old_tc */
+static void rec_time_conv(const struct pw *pw, struct buf *b)
+{
+	size_t at = rec_begin(b, R_TIME_CONV, 0);
+
+	put64(b, SPE_TIME_SHIFT);
+	put64(b, SPE_TIME_MULT);
+	put64(b, SPE_TIME_ZERO);
+	if (!pw->o->spe_old_tc) {
+		uint8_t caps[8] = { 1, 1 };   /* cap_user_time_zero, cap_user_time_short */
+
+		put64(b, SPE_TIME_CYCLES);
+		put64(b, (1ULL << 56) - 1);
+		put(b, caps, sizeof(caps));
+	}
+	rec_end(b, at);
+}
+
+/* arm_spe_info_fill() of perf 6.1: type ARM_SPE, priv[0] the PMU type, priv[1] per-CPU mmaps */
+static void rec_auxtrace_info(struct buf *b)
+{
+	size_t at = rec_begin(b, R_AUXTRACE_INFO, 0);
+
+	put32(b, 4);
+	put32(b, 0);
+	put64(b, SPE_PMU_TYPE);
+	put64(b, 1);
+	rec_end(b, at);
+}
+
+/* The generic timer tick of a perf time (the inverse of perf's tsc_to_perf_time()). */
+static uint64_t spe_tsc(uint64_t time)
+{
+	return (time - SPE_TIME_ZERO) / (SPE_TIME_MULT >> SPE_TIME_SHIFT);
+}
+
+/* PERF_RECORD_SWITCH_CPU_WIDE of the dummy event: @out from (@pid, @tid) to the next task (@np_*),
+ * or in, from the previous one */
+static void rec_switch(const struct pw *pw, struct buf *b, int out, uint32_t np_pid,
+		       uint32_t np_tid, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t time)
+{
+	struct sid t = { .e = pw->track, .pid = pid, .tid = tid, .cpu = cpu, .time = time };
+	size_t at = rec_begin(b, R_SWITCH_CPU_WIDE, out ? MISC_SWITCH_OUT | MISC_SWITCH_PREEMPT : 0);
+
+	put32(b, np_pid);
+	put32(b, np_tid);
+	put_sid(pw, b, &t);
+	rec_end(b, at);
+}
+
+static void rec_itrace_start(const struct pw *pw, struct buf *b, uint32_t pid, uint32_t tid,
+			     uint32_t cpu, uint64_t time)
+{
+	struct sid t = { .e = 0, .pid = pid, .tid = tid, .cpu = cpu, .time = time };
+	size_t at = rec_begin(b, R_ITRACE_START, 0);
+
+	put32(b, pid);
+	put32(b, tid);
+	put_sid(pw, b, &t);
+	rec_end(b, at);
+}
+
+/* PERF_RECORD_AUX of the SPE event: the kernel published @size bytes at @off (flags: 1 TRUNCATED) */
+static void rec_aux(const struct pw *pw, struct buf *b, uint32_t cpu, uint64_t off, uint64_t size,
+		    uint64_t flags, uint64_t time)
+{
+	struct sid t = { .e = 0, .pid = pw->spe_pid[cpu], .tid = (uint32_t)pw->spe_tid[cpu],
+			 .cpu = cpu, .time = time };
+	size_t at = rec_begin(b, R_AUX, 0);
+
+	put64(b, off);
+	put64(b, size);
+	put64(b, flags);
+	put_sid(pw, b, &t);
+	rec_end(b, at);
+}
+
+/* A sample becomes an SPE record of its CPU. The first one on a CPU follows a switch from the
+ * idle task and ITRACE_START; a new task on a CPU follows a switch out and in. */
+static void spe_sample(struct pw *pw, struct buf *b, const struct trace_sample *s)
+{
+	uint32_t c = s->cpu < SPE_MAX_CPUS ? s->cpu : 0;
+	uint64_t t = s->time;
+
+	if (!pw->spe_started[c]) {
+		pw->spe_started[c] = 1;
+		rec_switch(pw, b, 1, s->pid, s->tid, 0, 0, c, t - 6);
+		rec_switch(pw, b, 0, 0, 0, s->pid, s->tid, c, t - 5);
+		rec_itrace_start(pw, b, s->pid, s->tid, c, t - 4);
+	} else if (pw->spe_tid[c] != (int32_t)s->tid) {
+		rec_switch(pw, b, 1, s->pid, s->tid, pw->spe_pid[c], (uint32_t)pw->spe_tid[c], c,
+			   t - 6);
+		rec_switch(pw, b, 0, pw->spe_pid[c], (uint32_t)pw->spe_tid[c], s->pid, s->tid, c,
+			   t - 5);
+	}
+	pw->spe_tid[c] = (int32_t)s->tid;
+	pw->spe_pid[c] = s->pid;
+	spe_enc_sample(pw->spe, s, spe_tsc(t));
+	pw->spe_pending[c] = 1;
+	pw->spe_last[c] = t;
+	if (!pw->first_time)
+		pw->first_time = t;
+	pw->last_time = t;
+}
+
+/* The AUX data of each CPU since the last round (record__auxtrace_mmap_read()): an AUXTRACE
+ * record, its data padded to 8 bytes (auxtrace_mmap__read()), listed in the index; the AUX
+ * records that announced the data follow in the next round. */
+static void spe_round(struct pw *pw, int last, struct buf *aux_next)
+{
+	uint32_t c;
+
+	for (c = 0; c < pw->in->nr_cpus && c < SPE_MAX_CPUS; c++) {
+		const uint8_t *bytes;
+		uint64_t addr, pad, size;
+		size_t at;
+
+		if (!pw->spe_pending[c] && !(last && pw->spe_started[c]))
+			continue;
+		addr = pw->o->pipe ? 0 : pw->data_off + pw->data.len + 48;
+		size = spe_enc_take(pw->spe, c, addr, last, &bytes);
+		pw->spe_pending[c] = 0;
+		if (!size)
+			continue;
+		pad = (8 - size % 8) % 8;
+		if (pw->nr_aux_index < SPE_MAX_INDEX)
+			pw->aux_index[pw->nr_aux_index++] = pw->data.len;
+		at = rec_begin(&pw->data, R_AUXTRACE, 0);
+		put64(&pw->data, size + pad);
+		put64(&pw->data, pw->spe_aux_off[c]);
+		put64(&pw->data, 0);              /* reference */
+		put32(&pw->data, c);              /* idx: the CPU's mmap */
+		put32(&pw->data, UINT32_MAX);     /* tid: -1 per CPU */
+		put32(&pw->data, c);
+		put32(&pw->data, 0);
+		rec_end(&pw->data, at);
+		put(&pw->data, bytes, (size_t)size);
+		put_zero(&pw->data, (size_t)pad);
+		rec_aux(pw, aux_next, c, pw->spe_aux_off[c], size, last && pw->o->spe_cut ? 1 : 0,
+			pw->spe_last[c] + 1);
+		pw->spe_aux_off[c] += size + pad;
+	}
+}
+
 /* --- the live stream: rounds, compression --------------------------------------------------- */
 
 /* zstd_compress_stream_to_records(): one push into COMPRESSED records of one stream. */
@@ -576,10 +784,15 @@ static void z_push(struct pw *pw, const unsigned char *src, size_t n)
 	pw->raw_bytes += n;
 }
 
-static void end_round(struct pw *pw, int marker)
+static void end_round(struct pw *pw, int marker, int last)
 {
+	struct buf aux_next = { 0 };
 	size_t off;
 
+	if (pw->spe && pw->spe_aux.len) {
+		put(&pw->rnd, pw->spe_aux.p, pw->spe_aux.len);
+		pw->spe_aux.len = 0;
+	}
 	if (pw->zcs) {
 		for (off = 0; off < pw->rnd.len; off += PUSH_BYTES)
 			z_push(pw, pw->rnd.p + off, pw->rnd.len - off < PUSH_BYTES ?
@@ -588,8 +801,16 @@ static void end_round(struct pw *pw, int marker)
 		put(&pw->data, pw->rnd.p, pw->rnd.len);
 	}
 	pw->rnd.len = 0;
+	if (pw->spe) {
+		spe_round(pw, last, &aux_next);
+		put(&pw->spe_aux, aux_next.p, aux_next.len);
+		free(aux_next.p);
+		marker |= last;
+	}
 	if (marker)
 		rec_empty(&pw->data, R_FINISHED_ROUND);
+	if (pw->spe && last && pw->spe_aux.len)
+		end_round(pw, 1, 0);   /* the AUX records of the last buffers */
 }
 
 /* --- what perf synthesizes before FINISHED_INIT ---------------------------------------------- */
@@ -938,8 +1159,12 @@ static void preamble(struct pw *pw, const struct procs *ps)
 	unsigned e;
 	size_t i;
 
+	if (pw->spe)
+		rec_time_conv(pw, b);
 	if (!pw->o->no_index)
 		rec_id_index(pw, b);
+	if (pw->spe)
+		rec_auxtrace_info(b);
 	rec_kmmap(pw, b, km, &zero);
 	if (pw->o->target == PW_T_SYSTEM)
 		for (i = 0; i < sizeof(modules) / sizeof(modules[0]); i++)
@@ -980,7 +1205,10 @@ static void live_record(struct pw *pw, const struct trace_event *e, struct buf *
 
 	switch (e->type) {
 	case TRACE_REC_SAMPLE:
-		rec_sample(pw, b, &e->sample);
+		if (pw->spe)
+			spe_sample(pw, b, &e->sample);
+		else
+			rec_sample(pw, b, &e->sample);
 		break;
 	case TRACE_REC_MMAP:
 		t = live_sid(pw, e->mmap.pid, e->mmap.tid, e->mmap.time);
@@ -1026,9 +1254,9 @@ static void put_data(struct pw *pw)
 		if (!in_preamble(pw, i, end))
 			live_record(pw, &pw->ev[i], &late);
 		if (i % 1000 == 999)
-			end_round(pw, 1);
+			end_round(pw, 1, 0);
 	}
-	end_round(pw, pw->o->traits && pw->rnd.len);
+	end_round(pw, pw->o->traits && pw->rnd.len, 1);
 	put(&pw->data, late.p, late.len);
 	free(late.p);
 	procs_free(&ps);
@@ -1039,7 +1267,7 @@ static void put_data(struct pw *pw)
 enum {
 	F_BUILD_ID = 2, F_HOSTNAME, F_OSRELEASE, F_VERSION, F_ARCH, F_NRCPUS, F_CPUDESC, F_CPUID,
 	F_CMDLINE = 11, F_EVENT_DESC = 12, F_NUMA = 14, F_PMU_MAPPINGS = 16, F_GROUP_DESC = 17,
-	F_SAMPLE_TIME = 21, F_MEM = 22, F_COMPRESSED = 27, F_HYBRID_TOPOLOGY = 30,
+	F_AUXTRACE = 18, F_SAMPLE_TIME = 21, F_MEM = 22, F_COMPRESSED = 27, F_HYBRID_TOPOLOGY = 30,
 	F_LAST = 32,
 };
 
@@ -1114,8 +1342,14 @@ static void feat_pmu_mappings(struct buf *b, const struct pw *pw)
 	};
 	size_t i;
 
-	put32(b, 3 + (pw->o->events == PW_EV_HYBRID ? 2 : pw->o->events == PW_EV_ONE ? 2 : 1));
-	if (pw->o->events == PW_EV_HYBRID) {
+	put32(b, 3 + (pw->o->events == PW_EV_HYBRID || pw->o->events == PW_EV_ONE || pw->o->spe ?
+		      2 : 1));
+	if (pw->o->spe) {
+		put32(b, 8);
+		put_str(b, "armv8_pmuv3_0");
+		put32(b, SPE_PMU_TYPE);
+		put_str(b, "arm_spe_0");
+	} else if (pw->o->events == PW_EV_HYBRID) {
 		put32(b, 4);
 		put_str(b, "cpu_core");
 		put32(b, 8);
@@ -1187,7 +1421,9 @@ static void feat_cmdline(struct buf *b, const struct pw *pw)
 		argv[n++] = "-p PIDS";
 	if (o->per_thread)
 		argv[n++] = "--per-thread";
-	argv[n++] = o->events == PW_EV_ONE ? "-e ibs_op//" : "-e cpu/mem-loads,ldlat=30/P";
+	argv[n++] = o->spe ? "-e arm_spe_0/ts_enable=1,pa_enable=1,load_filter=1,store_filter=1,"
+			     "min_latency=30/" :
+		    o->events == PW_EV_ONE ? "-e ibs_op//" : "-e cpu/mem-loads,ldlat=30/P";
 	put32(b, n);
 	for (i = 0; i < n; i++)
 		put_str(b, argv[i]);
@@ -1209,9 +1445,20 @@ static void feat_one(struct buf *b, const struct pw *pw, int f)
 		break;
 	case F_CPUDESC: put_str(b, in->cpu_desc); break;
 	case F_CPUID:
-		snprintf(cpuid, sizeof(cpuid), "%s,%u,%u,%u", in->cpu_vendor, in->cpu_family,
-			 in->cpu_model, in->cpu_stepping);
+		if (pw->o->spe)   /* arm64 get_cpuid(): the MIDR */
+			snprintf(cpuid, sizeof(cpuid), "0x%016llx", (unsigned long long)
+				 (pw->o->midr ? pw->o->midr : SPE_MIDR_N1));
+		else
+			snprintf(cpuid, sizeof(cpuid), "%s,%u,%u,%u", in->cpu_vendor, in->cpu_family,
+				 in->cpu_model, in->cpu_stepping);
 		put_str(b, cpuid);
+		break;
+	case F_AUXTRACE:   /* auxtrace_index__write(): {file_offset, sz} of each AUXTRACE record */
+		put64(b, pw->nr_aux_index);
+		for (size_t i = 0; i < pw->nr_aux_index; i++) {
+			put64(b, pw->data_off + pw->aux_index[i]);
+			put64(b, 48);
+		}
 		break;
 	case F_BUILD_ID: put_kernel_build_id(b, 0); break;
 	case F_CMDLINE: feat_cmdline(b, pw); break;
@@ -1262,6 +1509,8 @@ static size_t features(const struct pw *pw, int *f)
 		f[n++] = F_PMU_MAPPINGS;
 	if (groups)
 		f[n++] = F_GROUP_DESC;
+	if (o->spe && !o->spe_no_auxindex && !o->pipe)
+		f[n++] = F_AUXTRACE;
 	if (o->traits)
 		f[n++] = F_SAMPLE_TIME;
 	f[n++] = F_MEM;
@@ -1298,6 +1547,8 @@ static void write_file_mode(struct pw *pw, struct buf *b)
 		put64(b, 8 * (uint64_t)pw->nr_ids);
 	}
 	data_off = b->len;
+	if (data_off != pw->data_off)
+		pw->err = -EINVAL;   /* the AUX data was laid out for another offset */
 	put(b, pw->data.p, pw->data.len);
 	data_size = b->len - data_off;
 	table = b->len;
@@ -1371,6 +1622,13 @@ int pw_write(const char *path, const struct trace_info *in, const struct trace_e
 		collect_tids(&pw);
 	setup_events(&pw);
 	pw.id_hdr_size = id_hdr_size(&pw.e[0]);
+	pw.data_off = 104 + 8ULL * pw.nr_ev * pw.nr_ids + (uint64_t)pw.nr_ev * (pw.asz + 16);
+	if (o->spe) {
+		struct spe_enc_opts so = { .seed = o->spe_seed, .no_context = o->spe_no_ctx,
+					   .bad = o->spe_bad, .cut = o->spe_cut };
+
+		pw.spe = spe_enc_new(&so, in->nr_cpus);
+	}
 	if (o->zstd) {
 		pw.zcs = ZSTD_createCStream();
 		if (!pw.zcs || ZSTD_isError(ZSTD_initCStream(pw.zcs, 1)))
@@ -1382,6 +1640,8 @@ int pw_write(const char *path, const struct trace_info *in, const struct trace_e
 	else
 		write_file_mode(&pw, &out);
 	err = pw.err;
+	spe_enc_free(pw.spe);
+	free(pw.spe_aux.p);
 	fp = err ? NULL : fopen(path, "wb");
 	if (!err && (!fp || fwrite(out.p, 1, out.len, fp) != out.len))
 		err = -errno;
@@ -1421,6 +1681,14 @@ static int one_trait(struct pw_opts *o, const char *t)
 	else if (!strcmp(t, "noindex")) o->no_index = 1;
 	else if (!strcmp(t, "pipe")) o->pipe = 1;
 	else if (!strcmp(t, "zstd")) o->zstd = 1;
+	else if (!strcmp(t, "spe")) o->spe = 1, o->target = o->target ? o->target : PW_T_WORKLOAD;
+	else if (!strcmp(t, "noctx")) o->spe_no_ctx = 1;
+	else if (!strcmp(t, "spebad")) o->spe_bad = 1;
+	else if (!strcmp(t, "auxcut")) o->spe_cut = 1;
+	else if (!strcmp(t, "noauxindex")) o->spe_no_auxindex = 1;
+	else if (!strcmp(t, "oldtc")) o->spe_old_tc = 1;
+	else if (!strncmp(t, "midr=", 5)) o->midr = strtoull(t + 5, NULL, 0);
+	else if (!strncmp(t, "speseed=", 8)) o->spe_seed = strtoull(t + 8, NULL, 0);
 	else if (!strncmp(t, "attr=", 5)) {
 		n = strtoul(t + 5, &end, 0);
 		if (*end || n < 64 || n > 136 || n % 8)

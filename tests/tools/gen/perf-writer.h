@@ -31,6 +31,11 @@ struct pw_opts {
 	int no_cpu, no_period, no_sample_id_all, per_thread, no_index, weight_set;
 	uint32_t attr_size;       /* bytes of perf_event_attr written: 64 ... 136 */
 	int pipe, zstd;
+	/* Arm SPE (trait spe): the samples as SPE records in AUX buffers */
+	int spe;
+	uint64_t midr;            /* the CPUID feature (default Neoverse N1) */
+	int spe_no_ctx, spe_bad, spe_cut, spe_no_auxindex, spe_old_tc;
+	uint64_t spe_seed;
 };
 
 /* Parse @spec ("ls,dummy,system,..."); 0, or -1 with a message on stderr. */
