@@ -37,6 +37,7 @@
 #include "c2c/log.h"
 #include "c2c/spe.h"
 #include "c2c/trace.h"
+#include "c2c/uncore.h"
 #include "report/aggregate/cltable.h"
 #include "report/aggregate/estimate.h"
 #include "report/aggregate/topdown-agg.h"
@@ -138,6 +139,22 @@ static int fuzz_check_event(const struct trace_info *in, const struct trace_even
 				c2c_spe_info_release(&si);
 			}
 		}
+		if (ev->blob.kind == TRACE_BLOB_UNCORE) {
+			struct c2c_uncore u;
+
+			if (!c2c_uncore_parse(ev->blob.data, ev->blob.size, &u)) {
+				if (u.nr > sizeof(u.row) / sizeof(u.row[0]) ||
+				    u.nr_notes > C2C_UNCORE_NOTES)
+					return FUZZ_FAIL("uncore blob parsed into %zu rows, %zu notes",
+							 u.nr, u.nr_notes);
+				sink += u.nr ? (uint8_t)u.row[u.nr - 1].a : 0;
+			}
+		}
+		break;
+	case TRACE_REC_REGION:
+		if (!ev->region.name)
+			return FUZZ_FAIL("region without a name");
+		sink += (uint8_t)strlen(ev->region.name);
 		break;
 	case TRACE_REC_FORK: case TRACE_REC_EXIT: case TRACE_REC_LOST: case TRACE_REC_AUX:
 	case TRACE_REC_ITRACE_START: case TRACE_REC_SWITCH:

@@ -115,11 +115,14 @@ same_view() {
 	perf_view "$file" "$fields" >"$tmp/perf.view"
 	"$BUILD/tests/tools/perfdata-dump" -F "$fields" "$file" >"$tmp/ours.view" 2>"$tmp/dump.err"
 	if [ -n "$dso" ]; then
+		# other processes: the fields before sym and dso, then "- -" (a symbol may hold
+		# spaces, so the fields are counted from the start, not from the end)
+		local k=$(($(tr -cd , <<<"$fields" | wc -c) - 1))
 		for v in perf ours; do
-			awk -v d="$dso" 'NR == FNR { if (substr($NF, length($NF) - length(d) + 1) == d)
-							keep[$1] = 1; next }
-					 !($1 in keep) { $(NF - 1) = "-"; $NF = "-" } { print }' \
-				"$tmp/perf.view" "$tmp/$v.view" >"$tmp/$v.kept"
+			awk -v d="$dso" -v k="$k" '
+				NR == FNR { if (substr($NF, length($NF) - length(d) + 1) == d) keep[$1] = 1; next }
+				!($1 in keep) { o = $1; for (i = 2; i <= k; i++) o = o " " $i; print o " - -"; next }
+				{ print }' "$tmp/perf.view" "$tmp/$v.view" >"$tmp/$v.kept"
 		done
 		mv "$tmp/ours.kept" "$tmp/ours.view"
 		mv "$tmp/perf.kept" "$tmp/perf.view"
