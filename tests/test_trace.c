@@ -202,6 +202,9 @@ static int sample_cmp(const struct trace_sample *a, const struct trace_sample *b
 	for (unsigned i = 0; i < a->td_nr && i < TRACE_TD_MAX; i++)
 		if (a->td[i] != b->td[i])
 			return 1;
+	if (a->chain_nr != b->chain_nr ||
+	    (a->chain_nr && memcmp(a->chain, b->chain, a->chain_nr * sizeof(*a->chain))))
+		return 1;
 	return 0;
 }
 
@@ -264,7 +267,21 @@ struct ev_row {
 };
 
 /* Every record type, every field at extremes, and repeats that hit each dictionary path. */
+static const uint64_t chain_a[] = { TRACE_CHAIN_CONTEXT_USER, 0x401234, 0x401100, 0x400800 };
+static const uint64_t chain_k[] = { TRACE_CHAIN_CONTEXT_KERNEL, KADDR + 0x99, KADDR + 0x5000,
+				    TRACE_CHAIN_CONTEXT_USER, 0x401000, 0, UINT64_MAX };
+
 static const struct ev_row ev_rows[] = {
+	/* callchains: a literal, the same chain again (a table reference), another literal */
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 10, .ip = 0x401234, .pid = 5, .tid = 5, .chain_nr = 4, .chain = chain_a } } },
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 11, .ip = 0x401234, .pid = 5, .tid = 6, .chain_nr = 4, .chain = chain_a } } },
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 12, .ip = KADDR + 0x99, .pid = 5, .tid = 6, .cpumode = 1, .chain_nr = 7,
+		.chain = chain_k } } },
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 13, .ip = 0x401234, .pid = 5, .tid = 5, .chain_nr = 2, .chain = chain_a } } },
 	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = { 0 } } },
 	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
 		.time = UINT64_MAX, .ip = UINT64_MAX, .addr = UINT64_MAX, .phys_addr = UINT64_MAX,
@@ -527,6 +544,8 @@ static uint64_t rnd(uint64_t *s)
 
 /* A c2c-like sample stream mixed with extremes; @wide spreads values to overflow every
  * dictionary (shapes, code addresses, lines). */
+static uint64_t *gen_chains;   /* 16 addresses per sample, for gen_samples() */
+
 static void gen_samples(struct trace_event *ev, size_t n, uint64_t seed, int wide)
 {
 	uint64_t s = seed, t = 1000000;
@@ -552,6 +571,15 @@ static void gen_samples(struct trace_event *ev, size_t n, uint64_t seed, int wid
 			x->flags |= TRACE_SAMPLE_HAS_PHYS;
 			x->phys_addr = 0x2000000000ull + (x->addr & 0xfffffff);
 		}
+		if (gen_chains && (r & 0x600)) {   /* 3 in 4 have a callchain: few distinct, or unique */
+			uint64_t *c = gen_chains + 16 * i, pick = wide ? rnd(&s) : (r >> 12) % 40;
+
+			x->chain_nr = 1 + (uint32_t)(pick % 16);
+			c[0] = TRACE_CHAIN_CONTEXT_USER;
+			for (uint32_t k = 1; k < x->chain_nr; k++)
+				c[k] = 0x401000 + (pick * 31 + k * 977) % 65536;
+			x->chain = c;
+		}
 		if ((r & 0xfff) == 7) {  /* a rare extreme */
 			x->ip = UINT64_MAX - (r >> 32);
 			x->addr = KADDR + (r >> 40);
@@ -574,6 +602,7 @@ static void test_trace_random_roundtrip(void **state)
 	};
 
 	(void)state;
+	gen_chains = xmalloc(n * 16 * sizeof(*gen_chains));
 	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
 		struct trace_reader *r;
 
@@ -585,6 +614,8 @@ static void test_trace_random_roundtrip(void **state)
 		trace_reader_free(r);
 	}
 	free(ev);
+	free(gen_chains);
+	gen_chains = NULL;
 	free(path);
 }
 

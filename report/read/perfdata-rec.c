@@ -148,6 +148,22 @@ static void skip_regs(struct cur *c, uint64_t mask)
 		skip(c, 8 * (uint64_t)__builtin_popcountll(mask));
 }
 
+/* PERF_SAMPLE_CALLCHAIN: u64 nr, nr addresses (context markers kept). A chain longer than
+ * TRACE_CHAIN_MAX keeps its first entries; the count is checked against the record first. */
+static void read_chain(struct perfdata_reader *r, struct cur *c, struct trace_sample *s)
+{
+	uint64_t n = u64(c), keep;
+
+	if (!need(c, n > (1u << 20) ? UINT64_MAX / 2 : n * 8))
+		return;
+	keep = n > TRACE_CHAIN_MAX ? TRACE_CHAIN_MAX : n;
+	for (uint64_t i = 0; i < keep; i++)
+		r->chain[i] = pd_u64(r, c->p + 8 * i);
+	c->p += n * 8;
+	s->chain_nr = (uint32_t)keep;
+	s->chain = keep ? r->chain : NULL;
+}
+
 /* The fields after PERIOD; most are skipped. */
 static void sample_tail(struct perfdata_reader *r, struct cur *c, const struct pd_attr *a,
 			struct trace_sample *s)
@@ -156,10 +172,8 @@ static void sample_tail(struct perfdata_reader *r, struct cur *c, const struct p
 
 	if (st & PD_S_READ)
 		read_values(r, c, a, s);
-	if (st & PD_S_CALLCHAIN) {
-		n = u64(c);
-		skip(c, n > (1u << 20) ? UINT64_MAX / 2 : n * 8);
-	}
+	if (st & PD_S_CALLCHAIN)
+		read_chain(r, c, s);
 	if (st & PD_S_RAW)
 		skip(c, u32(c));
 	if (st & PD_S_BRANCH_STACK)
