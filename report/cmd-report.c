@@ -41,6 +41,10 @@ static const char report_usage[] =
 	"      --no-data-names     no data names in the Pareto (its lines are then perf's, byte\n"
 	"                          for byte)\n"
 	"      --map               line maps: each thread's reads and writes of each byte\n"
+	"  -g, --call-graph[=ORDER]  callers under each Pareto row, outermost caller first\n"
+	"                          (ORDER caller, the default, or callee); without -g a trace\n"
+	"                          with callchains shows them callee first, as perf does\n"
+	"      --no-call-graph     no callchains\n"
 	"      --json              the report model as JSON (docs/report-json.md)\n"
 	"      --csv[=TABLE]       one table as CSV: lines (default), rows or members\n"
 	"  -v, --verbose           more messages\n"
@@ -61,12 +65,42 @@ struct report_opts {
 	int json;                   /* --json */
 	int csv;                    /* --csv[=TABLE]: enum csv_table + 1 */
 	int summary_given, text_opt; /* for refusing text options with --json/--csv */
+	int call_graph;             /* -1 --no-call-graph, 0 as the data has them, 1 + order */
 };
 
 enum {
 	OPT_STDIO = 256, OPT_STATS, OPT_SHOW_ALL, OPT_NO_SOURCE, OPT_FULL_SYMBOLS, OPT_CL_SIZE,
 	OPT_DOUBLE_CL, OPT_SYMFS, OPT_SUMMARY, OPT_NO_DATA_NAMES, OPT_MAP, OPT_JSON, OPT_CSV,
+	OPT_NO_CALL_GRAPH,
 };
+
+/* perf c2c report's -g/--call-graph: perf's parameter list (print_type,threshold,order,key,
+ * value) is accepted where it names what c2c-lite draws: the graph, in caller or callee order,
+ * keyed by function, with percentages. perf c2c forces the threshold to 0, so a number is
+ * accepted and has no effect there either. Anything else is refused. */
+static int parse_call_graph(struct report_opts *o, const char *arg)
+{
+	char buf[128], *tok, *save = NULL, *end;
+
+	o->call_graph = 1 + CALLERS_CALLER;
+	if (!arg)
+		return 0;
+	if (strlen(arg) >= sizeof(buf))
+		return c2c_err(-EINVAL, "--call-graph '%s' is too long", arg);
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "caller"))
+			o->call_graph = 1 + CALLERS_CALLER;
+		else if (!strcmp(tok, "callee"))
+			o->call_graph = 1 + CALLERS_CALLEE;
+		else if (strcmp(tok, "graph") && strcmp(tok, "function") && strcmp(tok, "percent") &&
+			 (strtod(tok, &end), end == tok || *end))
+			return c2c_err(-EINVAL, "--call-graph '%s': c2c-lite draws the graph with "
+				       "percentages, keyed by function, in caller or callee order",
+				       tok);
+	}
+	return 0;
+}
 
 /* perf's setup_coalesce(): tokens in user order; "offset" is accepted and ignored. */
 static int parse_coalesce(struct report_opts *o, const char *s)
@@ -114,6 +148,8 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		{ "no-data-names", no_argument, NULL, OPT_NO_DATA_NAMES },
 		{ "map", no_argument, NULL, OPT_MAP },
 		{ "json", no_argument, NULL, OPT_JSON }, { "csv", optional_argument, NULL, OPT_CSV },
+		{ "call-graph", optional_argument, NULL, 'g' },
+		{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH },
 		{ "verbose", no_argument, NULL, 'v' }, { "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
@@ -122,8 +158,13 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:d:c:Nk:vqh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:d:c:Nk:gvqh", lopts, NULL)) != -1) {
 		switch (c) {
+		case 'g':
+			if (parse_call_graph(o, optarg))
+				return EXIT_USAGE;
+			break;
+		case OPT_NO_CALL_GRAPH: o->call_graph = -1; break;
 		case 'i': o->input = optarg; break;
 		case OPT_STDIO: o->stdio = 1; break;
 		case OPT_STATS: o->stats = 1; break;
@@ -207,6 +248,9 @@ static int check_options(void *ctx, enum rm_kind kind, const struct trace_info *
 	if (o->node_info)
 		return c2c_err(-EINVAL, "-N/--node-info does not apply to %s traces: per-node "
 			       "figures need a PMU's data source", what);
+	if (o->call_graph > 0)
+		return c2c_err(-EINVAL, "-g/--call-graph does not apply to %s traces yet: their "
+			       "callchains are recorded, but only PMU tables show callers", what);
 	if (o->nr_keys != 1 || o->keys[0] != CLTAB_CO_IADDR)
 		return c2c_err(-EINVAL, "-c/--coalesce %s does not apply to %s traces: their rows "
 			       "are per offset and code address; the summary names the threads of "
@@ -295,7 +339,9 @@ static int print_pmu(const struct report_opts *o, struct report_session *s)
 	struct td_agg_sym_ctx tctx = { .maps = s->maps, .sym = s->sym };
 	struct stdio_opts so = { .node_info = o->node_info, .no_source = o->no_source,
 				 .full_symbols = o->full_symbols, .double_cl = o->double_cl,
-				 .stats_only = o->stats, .coalesce = o->coalesce, .events = names };
+				 .stats_only = o->stats, .coalesce = o->coalesce, .events = names,
+				 .call_graph = o->call_graph < 0 ? 0 : o->call_graph ? o->call_graph
+					       : 1 + CALLERS_CALLEE };
 	uint32_t i;
 	int err = 0;
 
@@ -346,6 +392,7 @@ static int run(const struct report_opts *o)
 		.node_stats = o->node_info != 0, .symfs = o->symfs, .vmlinux = o->vmlinux,
 		.verbose = c2c_log_get_level() >= C2C_LOG_DEBUG,
 		.check = check_options, .check_ctx = (void *)o,
+		.no_callchains = o->call_graph < 0,
 	};
 	struct report_session *s;
 	int err;

@@ -161,6 +161,7 @@ struct cltab {
 	struct cltab_counts counts;
 	int co_pid, co_tid, co_iaddr, co_dso;   /* coalesce keys in use */
 	int finished;
+	struct callers *callers;          /* with opts.callchains */
 };
 
 /* --- allocation ----------------------------------------------------------------------------- */
@@ -323,6 +324,8 @@ struct cltab *cltab_new(const struct cltab_opts *opts)
 	cltab_hash_init(&t->thash, 1024);
 	cltab_hash_init(&t->chash, 64);
 	t->dcache = xcalloc(CLTAB_DCACHE, sizeof(*t->dcache));
+	if (opts->callchains)
+		t->callers = callers_new();
 	return t;
 }
 
@@ -353,6 +356,7 @@ void cltab_free(struct cltab *t)
 	free(t->dcache);
 	free(t->cpu_node);
 	free(t->ranges);
+	callers_free(t->callers);
 	free(t);
 }
 
@@ -807,6 +811,8 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 	t->cls_n[cls]++;
 	if (s->thread != e->thread)
 		cltab_touch_add(cltab_findnew_touch(t, eidx, s), &t->cls[cls].st);
+	if (s->chain)
+		callers_count(t->callers, eidx, s->chain);
 	if (cpu < t->opts.nr_cpus)
 		node = t->cpu_node[cpu];
 	cltab_ent_add(t, e, cls,
@@ -902,6 +908,29 @@ void cltab_add(struct cltab *t, const struct cltab_sample *s)
 	t->pending[t->nr_pending++] = *s;
 	cltab_flush(t);
 }
+struct cltab_chain_ctx {
+	const struct maps *maps;
+	const struct maps_thread *th;
+};
+
+static void cltab_chain_find(void *ctx, uint8_t cpumode, uint64_t ip, struct maps_loc *loc)
+{
+	const struct cltab_chain_ctx *x = ctx;
+
+	maps_find(x->maps, x->th, cpumode, ip, loc);
+}
+
+/* The sample's callchain resolved against the maps as they are now, interned. */
+static uint32_t cltab_chain(struct cltab *t, const struct maps *maps, const struct maps_thread *th,
+			    const struct trace_sample *ts)
+{
+	struct callers_frame f[CALLERS_MAX_STACK];
+	struct cltab_chain_ctx x = { maps, th };
+	uint32_t n = callers_frames(ts->chain, ts->chain_nr, cltab_chain_find, &x, f);
+
+	return callers_intern(t->callers, f, n);
+}
+
 static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct trace_sample *ts)
 {
 	struct cltab_sample s = { .ip = ts->ip, .cpu = ts->cpu, .cpumode = ts->cpumode };
@@ -923,6 +952,8 @@ static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct t
 	s.code_al = loc.al_addr;
 	/* found in the sample's mode: found in "any" mode too (user then kernel maps) */
 	s.has_code_map = s.cmap != NULL || maps_find_any(maps, th, ts->ip, &loc);
+	if (t->callers && ts->chain_nr)
+		s.chain = cltab_chain(t, maps, th, ts);
 	t->pending[t->nr_pending++] = s;
 	if (t->nr_pending == CLTAB_PENDING)
 		cltab_flush(t);
@@ -1320,6 +1351,29 @@ static void cltab_first_touch(struct cltab_offset *o)
 }
 
 /* Build the displayed lines (@order: line indices in display order) and their offsets. */
+static int cltab_frame_sym(void *ctx, const struct callers_frame *f, const char **symbol,
+			   uint64_t *start)
+{
+	const struct cltab *t = ctx;
+	struct cltab_code code = { 0 };
+
+	if (!f->map || t->opts.sym(t->opts.sym_ctx, f->map, f->cpumode, f->ip, f->al, &code) ||
+	    !code.symbol)
+		return -1;
+	*symbol = code.symbol;
+	*start = f->ip - code.sym_offset;
+	return 0;
+}
+
+/* The chains of entry @idx, their frames resolved to symbols. */
+static void cltab_offset_callers(struct cltab *t, struct cltab_offset *o, uint32_t idx)
+{
+	o->nr_callers = callers_of_row(t->callers, idx, &o->callers);
+	for (size_t k = 0; k < o->nr_callers; k++)
+		callers_resolve(t->callers, o->callers[k].chain,
+				t->opts.sym ? cltab_frame_sym : NULL, t);
+}
+
 static void cltab_build_shown(struct cltab *t, const uint32_t *order, size_t nr,
 			      const struct dsrc_stats *lst, const uint32_t *cnt)
 {
@@ -1344,6 +1398,8 @@ static void cltab_build_shown(struct cltab *t, const uint32_t *order, size_t nr,
 		if (pos[e->line]) {
 			eoff[i] = cltab_line_append(t, t->shown[pos[e->line] - 1], e);
 			cltab_first_touch(eoff[i]);
+			if (t->callers)
+				cltab_offset_callers(t, eoff[i], (uint32_t)i);
 		}
 	}
 	/* the other threads' touches of the displayed entries, in creation order */
@@ -1462,6 +1518,11 @@ struct cltab_line *const *cltab_lines(const struct cltab *t, size_t *nr)
 {
 	*nr = t->nr_shown;
 	return t->shown;
+}
+
+const struct callers *cltab_callers(const struct cltab *t)
+{
+	return t->callers;
 }
 
 const struct cltab_counts *cltab_counts(const struct cltab *t)

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "c2c/trace.h"
+#include "report/aggregate/callers.h"
 #include "report/aggregate/dsrc.h"
 #include "report/resolve/maps.h"
 
@@ -71,6 +72,7 @@ struct cltab_opts {
 	void *sym_ctx;
 	int no_node_stats;                /* leave cltab_offset.node_stats zero (faster, smaller):
 					   * for front ends that show no per-node columns */
+	int callchains;                   /* keep the samples' callchains (report -g) */
 };
 
 enum { CLTAB_CYC_RMT_HITM, CLTAB_CYC_LCL_HITM, CLTAB_CYC_RMT_PEER, CLTAB_CYC_LCL_PEER,
@@ -118,6 +120,10 @@ struct cltab_offset {
 	/* which threads sampled the entry, in order of their first sample */
 	struct cltab_touch *touch;
 	size_t nr_touch;
+	/* with opts.callchains: the entry's chains (cltab_callers() ids) and their samples,
+	 * symbols resolved */
+	const struct callers_use *callers;
+	size_t nr_callers;
 };
 
 struct cltab_line {
@@ -157,6 +163,7 @@ struct cltab_sample {
 	const struct maps_thread *thread;
 	const struct maps_map *dmap, *cmap;
 	int has_code_map;         /* code address found in any mode */
+	uint32_t chain;           /* callers_intern() id in cltab_callers(); 0: none */
 };
 void cltab_add(struct cltab *t, const struct cltab_sample *s);
 
@@ -172,6 +179,8 @@ size_t cltab_nr_lines(const struct cltab *t);                  /* all lines */
 size_t cltab_nr_offsets(const struct cltab *t);                /* all offset entries */
 /* The displayed lines in display order; *nr set. */
 struct cltab_line *const *cltab_lines(const struct cltab *t, size_t *nr);
+/* The callchain dictionary (NULL without opts.callchains). */
+const struct callers *cltab_callers(const struct cltab *t);
 /* Counters of non-sample records seen by cltab_feed(). */
 struct cltab_counts {
 	uint64_t samples, lost_records, lost_samples, throttle, unthrottle;

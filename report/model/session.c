@@ -99,6 +99,7 @@ static void new_table(struct report_session *s)
 		.sym = s->sym ? pmu_sym : NULL,
 		.sym_ctx = s->sym,
 		.no_node_stats = !s->opts.node_stats,
+		.callchains = !s->opts.no_callchains,
 	};
 
 	memcpy(co.coalesce, s->opts.coalesce, sizeof(co.coalesce));

@@ -31,6 +31,7 @@ struct pw_opts {
 	int no_cpu, no_period, no_sample_id_all, per_thread, no_index, weight_set;
 	uint32_t attr_size;       /* bytes of perf_event_attr written: 64 ... 136 */
 	int pipe, zstd;
+	int callchain;            /* PERF_SAMPLE_CALLCHAIN (perf record -g): samples' chains */
 };
 
 /* Parse @spec ("ls,dummy,system,..."); 0, or -1 with a message on stderr. */
