@@ -13,6 +13,7 @@
 #include "c2c/xalloc.h"
 #include "record/events.h"
 #include "record/session.h"
+#include "record/sysfs.h"
 
 static const char record_usage[] =
 	"usage: c2c-lite record [options] [-- command [args]]\n"
@@ -51,6 +52,10 @@ static const char record_usage[] =
 	"      --no-inherit      do not follow child tasks\n"
 	"      --topdown, --no-topdown   TopDown counters in the sampling group (default: auto)\n"
 	"      --zstd LEVEL      zstd level of trace chunks (default 1, 0: off)\n"
+	"  -g                    record callchains (--call-graph fp)\n"
+	"      --call-graph MODE  callchains with every sample: fp (the kernel's frame-pointer\n"
+	"                        walk; build the workload with -fno-omit-frame-pointer), dwarf[,SIZE]\n"
+	"                        and lbr are refused with the reason\n"
 	"  -v, --verbose         debug messages\n";
 
 static volatile sig_atomic_t stop_sig;
@@ -114,7 +119,7 @@ static void emit_line(const char *line, void *ctx)
 
 enum {
 	OPT_DURATION = 256, OPT_NO_INHERIT, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_ZSTD, OPT_BACKEND,
-	OPT_WATCH, OPT_WATCH_STEP, OPT_WATCH_OVERHEAD,
+	OPT_WATCH, OPT_WATCH_STEP, OPT_WATCH_OVERHEAD, OPT_CALL_GRAPH,
 };
 
 static const struct option longopts[] = {
@@ -139,10 +144,35 @@ static const struct option longopts[] = {
 	{ "watch", required_argument, NULL, OPT_WATCH },
 	{ "watch-step", required_argument, NULL, OPT_WATCH_STEP },
 	{ "watch-overhead", required_argument, NULL, OPT_WATCH_OVERHEAD },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* perf record's --call-graph MODE[,SIZE]: the modes perf knows; the ones c2c-lite does not
+ * record are refused with the reason, never ignored. */
+static int parse_call_graph(const char *s, struct record_opts *o)
+{
+	const char *size = strchr(s, ',');
+	size_t n = size ? (size_t)(size - s) : strlen(s);
+
+	if (n == 2 && !strncmp(s, "fp", 2) && !size) {
+		o->ev.callchain = 1;
+		return 0;
+	}
+	if (n == 5 && !strncmp(s, "dwarf", 5))
+		return c2c_err(-ENOTSUP, "--call-graph dwarf: c2c-lite does not unwind user stacks "
+			       "yet; use -g (fp) with a workload built with -fno-omit-frame-pointer");
+	if (n == 3 && !strncmp(s, "lbr", 3) && !size)
+		return sysfs_exists("/sys/bus/event_source/devices/cpu/caps/branches") ?
+		       c2c_err(-ENOTSUP, "--call-graph lbr: c2c-lite does not read LBR call stacks "
+			       "yet; use -g (fp)") :
+		       c2c_err(-ENOTSUP, "--call-graph lbr: this machine's PMU has no LBR (no "
+			       "%s/sys/bus/event_source/devices/cpu/caps/branches); use -g (fp)",
+			       sysfs_root());
+	return c2c_err(-EINVAL, "--call-graph '%s': the modes are fp, dwarf[,SIZE] and lbr", s);
+}
 
 static int parse_backend(const char *s, struct record_opts *o)
 {
@@ -167,6 +197,8 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 
 	switch (c) {
 	case OPT_BACKEND: return parse_backend(optarg, o);
+	case 'g': o->ev.callchain = 1; return 0;
+	case OPT_CALL_GRAPH: return parse_call_graph(optarg, o);
 	case OPT_WATCH:
 		o->watch = xgrow(o->watch, wcap, o->nr_watch + 1, sizeof(*o->watch));
 		o->watch[o->nr_watch++] = optarg;
@@ -341,7 +373,7 @@ int cmd_record(int argc, char **argv)
 	int c, err = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:o:l:c:F:m:p:t:aC:ukvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:o:l:c:F:m:p:t:aC:ukgvh", longopts, NULL)) != -1) {
 		err = parse_opt(c, &o, &ecap, &wcap);
 		if (err)
 			break;

@@ -582,6 +582,9 @@ int events_finalize(struct ev_list *l, const struct events_opts *o)
 		return c2c_err(-EINVAL, "no events to record");
 	if (o->all_user && o->all_kernel)
 		return c2c_err(-EINVAL, "--all-user and --all-kernel exclude each other");
+	if (o->callchain && l->backend == TRACE_BACKEND_SPE)
+		return c2c_err(-EINVAL, "-g/--call-graph: Arm SPE records come from the AUX buffer "
+			       "and carry no callchain");
 	/* IBS programs period >> 4 into MaxCnt: 16..0xffff0 in steps of 16 (ibs.c) */
 	if (l->backend == TRACE_BACKEND_IBS && o->period &&
 	    ((o->period & 0xf) || o->period < 0x10 || o->period > 0xffff0))
@@ -598,6 +601,11 @@ int events_finalize(struct ev_list *l, const struct events_opts *o)
 		set_period(e, o);
 		set_flags(l, e, o);
 		e->attr.sample_type = base_sample_type(l, e, o);
+		if (o->callchain && e->role == EV_ROLE_SAMPLER) {
+			/* perf record -g: the kernel's frame-pointer walk, perf's default depth */
+			e->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+			e->attr.sample_max_stack = 127;
+		}
 		e->attr.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 		if (e->role == EV_ROLE_TRACKING) {
 			e->attr.disabled = 0;

@@ -68,6 +68,7 @@ struct events_opts {
 	int no_inherit;
 	int topdown;               /* add TopDown members to the sampling group when possible */
 	int loads_only, stores_only;
+	int callchain;             /* -g / --call-graph fp: PERF_SAMPLE_CALLCHAIN on the samplers */
 };
 
 void events_init(struct ev_list *l);

@@ -346,8 +346,15 @@ static int decode_sample(const struct perf_event_header *h, const struct ring_la
 		get64(&c);
 	if (st & PERF_SAMPLE_READ)
 		read_group(&c, lay, e->read_format, s);
-	if (st & PERF_SAMPLE_CALLCHAIN)
-		skip(&c, get64(&c) * 8);
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		/* the record stays mapped while its event is handled: the chain points into it */
+		v = get64(&c);
+		if (c.bad || v > (uint64_t)(c.end - c.p) / 8)
+			return -EBADMSG;
+		s->chain = v ? (const uint64_t *)(const void *)c.p : NULL;
+		s->chain_nr = v > TRACE_CHAIN_MAX ? TRACE_CHAIN_MAX : (uint32_t)v;
+		skip(&c, v * 8);
+	}
 	if (st & PERF_SAMPLE_RAW) {
 		uint32_t n = 0;
 

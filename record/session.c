@@ -475,6 +475,8 @@ static int on_watch_sample(struct sess *s, const struct perf_event_header *h)
 	o->cpu = r.cpu;
 	o->addr = r.addr;
 	o->event = (uint16_t)idx;
+	o->chain_nr = r.chain_nr;
+	o->chain = r.chain;
 	o->cpumode = (uint8_t)(h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	o->flags = TRACE_SAMPLE_HAS_ADDR | (r.cpu != TRACE_CPU_NONE ? TRACE_SAMPLE_HAS_CPU : 0);
 	watch_decoder_fill(s->wd, o, r.abi == PERF_SAMPLE_REGS_ABI_64 ? &r.regs : NULL,
