@@ -302,6 +302,8 @@ static void pmu_row(enum cltab_display d, struct rm_row *r, const struct cltab_o
 	r->v[RM_COL_CYC_LCL] = mean(&o->cycles[peer ? CLTAB_CYC_LCL_PEER : CLTAB_CYC_LCL_HITM]);
 	r->v[RM_COL_CYC_LOAD] = mean(&o->cycles[CLTAB_CYC_LOAD]);
 	r->src = o;
+	r->callers = o->callers;
+	r->nr_callers = o->nr_callers;
 }
 
 static int thread_cmp(const void *a, const void *b)
@@ -414,6 +416,7 @@ struct rm_model *rm_from_cltab(const struct cltab *t, enum cltab_display d,
 	size_t i;
 
 	m->t = t;
+	m->callers = cltab_callers(t);
 	m->display = d;
 	m->cl_size = cltab_opts(t)->cl_size;
 	m->cost_name = cltv_display_title(m->display);

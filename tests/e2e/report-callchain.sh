@@ -67,6 +67,26 @@ for tr in ls,dummy,system aux,zstd; do
 	INPUT=perf.data PERF_EXPECT=%-- check "falseshare callchains --perf $tr" "$tmp/tr" -g
 done
 
+# JSON: every row has callers (every sample had a chain), the frames are named; none with
+# --no-call-graph
+if command -v python3 >/dev/null; then
+	"$C2C" report --json -i "$tmp/falseshare-exe.c2c" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+rows = [r for l in d["lines"] for r in l["rows"]]
+assert rows, "no rows"
+for r in rows:
+    got = sum(c["samples"] for c in r.get("callers", []))
+    assert 0 < got <= r["values"]["records"], (r["offset"], got, r["values"]["records"])
+    assert all(c["frames"][0]["ip"] == r["code"]["ip"] for c in r["callers"]), r["offset"]
+names = {f["symbol"] for r in rows for c in r["callers"] for f in c["frames"]}
+assert "main" in names, names
+print("json: %d rows, each with its callers" % len(rows))' ||
+		{ echo "FAIL: JSON callers"; fail=$((fail + 1)); }
+	"$C2C" report --json --no-call-graph -i "$tmp/falseshare-exe.c2c" | grep -q '"callers"' &&
+		{ echo "FAIL: JSON callers with --no-call-graph"; fail=$((fail + 1)); }
+fi
+
 # 3. --no-call-graph: perf's report without the graphs
 "$GEN" -s falseshare -t "$tmp/plain.c2c" -p "$tmp/plain.perf.data" || exit 1
 PERF_INPUT=$tmp/plain.perf.data check "falseshare --no-call-graph" "$tmp/falseshare" --no-call-graph
