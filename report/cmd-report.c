@@ -43,7 +43,8 @@ static const char report_usage[] =
 	"      --map               line maps: each thread's reads and writes of each byte\n"
 	"  -g, --call-graph[=ORDER]  callers under each Pareto row, outermost caller first\n"
 	"                          (ORDER caller, the default, or callee); without -g a trace\n"
-	"                          with callchains shows them callee first, as perf does\n"
+	"                          with callchains shows them callee first, as perf does; soft\n"
+	"                          and watch rows too (percentages of the line's samples)\n"
 	"      --no-call-graph     no callchains\n"
 	"      --json              the report model as JSON (docs/report-json.md)\n"
 	"      --csv[=TABLE]       one table as CSV: lines (default), rows or members\n"
@@ -248,9 +249,6 @@ static int check_options(void *ctx, enum rm_kind kind, const struct trace_info *
 	if (o->node_info)
 		return c2c_err(-EINVAL, "-N/--node-info does not apply to %s traces: per-node "
 			       "figures need a PMU's data source", what);
-	if (o->call_graph > 0)
-		return c2c_err(-EINVAL, "-g/--call-graph does not apply to %s traces yet: their "
-			       "callchains are recorded, but only PMU tables show callers", what);
 	if (o->nr_keys != 1 || o->keys[0] != CLTAB_CO_IADDR)
 		return c2c_err(-EINVAL, "-c/--coalesce %s does not apply to %s traces: their rows "
 			       "are per offset and code address; the summary names the threads of "
@@ -331,6 +329,13 @@ static void pareto_row_name(void *ctx, const struct cltab_line *ln, const struct
 	snprintf(buf, n, "%s", r && r->data ? r->data : "[unknown]");
 }
 
+/* The graph under the rows: none with --no-call-graph, -g's order, else callee first (perf
+ * draws the callchains a file has without being asked). */
+static int call_graph_mode(const struct report_opts *o)
+{
+	return o->call_graph < 0 ? 0 : o->call_graph ? o->call_graph : 1 + CALLERS_CALLEE;
+}
+
 static int print_pmu(const struct report_opts *o, struct report_session *s)
 {
 	const struct trace_info *info = s->info;
@@ -340,8 +345,7 @@ static int print_pmu(const struct report_opts *o, struct report_session *s)
 	struct stdio_opts so = { .node_info = o->node_info, .no_source = o->no_source,
 				 .full_symbols = o->full_symbols, .double_cl = o->double_cl,
 				 .stats_only = o->stats, .coalesce = o->coalesce, .events = names,
-				 .call_graph = o->call_graph < 0 ? 0 : o->call_graph ? o->call_graph
-					       : 1 + CALLERS_CALLEE };
+				 .call_graph = call_graph_mode(o) };
 	uint32_t i;
 	int err = 0;
 
@@ -376,7 +380,8 @@ static int print_estimate(const struct report_opts *o, struct report_session *s)
 				       .full_symbols = o->full_symbols, .stats_only = o->stats,
 				       .no_data_names = o->no_data_names,
 				       .summary = (size_t)o->summary, .map = o->map,
-				       .duty = s->have_duty ? &s->duty : NULL };
+				       .duty = s->have_duty ? &s->duty : NULL,
+				       .call_graph = call_graph_mode(o) };
 	int err = stdio_estim_print(stdout, s->m, s->fs, s->e, &po);
 
 	if (err || fflush(stdout))

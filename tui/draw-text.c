@@ -248,23 +248,17 @@ size_t tui_findings_text(struct tui_model *m, char ***out)
 size_t tui_callers_text(const struct tui_model *m, const struct rm_line *l, const struct rm_row *r,
 			char ***out)
 {
-	uint64_t total = 0, own = 0;
+	uint64_t total = callgraph_line_samples(l), own = callgraph_row_samples(r);
 	char *buf = NULL;
-	size_t len = 0, i, k;
+	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	for (i = 0; i < l->nr_row; i++)
-		for (k = 0; k < l->row[i].nr_callers; k++)
-			total += l->row[i].callers[k].n;
-	for (k = 0; k < r->nr_callers; k++)
-		own += r->callers[k].n;
 	if (f) {
 		fprintf(f, "offset 0x%x, code 0x%llx %s: %llu samples with callchains, %.2f%% of "
 			"the line's\n", r->disp_offset, (unsigned long long)r->code.ip,
 			r->code.symbol ? r->code.symbol : "", (unsigned long long)own,
 			total ? own * 100.0 / total : 0.0);
-		callgraph_fprint(f, m->rm->callers, r->callers, r->nr_callers, CALLERS_CALLEE, total,
-				 own);
+		callgraph_fprint_row(f, m->rm, l, r, CALLERS_CALLEE);
 		fclose(f);
 	}
 	return tui_split_lines(buf, out);

@@ -155,6 +155,27 @@ uint32_t callers_frames(const uint64_t *chain, uint32_t nr, callers_find_fn find
 	return n;
 }
 
+struct find_ctx {
+	const struct maps *maps;
+	const struct maps_thread *th;
+};
+
+static void find_in_maps(void *ctx, uint8_t cpumode, uint64_t ip, struct maps_loc *loc)
+{
+	const struct find_ctx *x = ctx;
+
+	maps_find(x->maps, x->th, cpumode, ip, loc);
+}
+
+uint32_t callers_intern_sample(struct callers *c, const struct maps *maps,
+			       const struct maps_thread *th, const uint64_t *chain, uint32_t nr)
+{
+	struct callers_frame f[CALLERS_MAX_STACK];
+	struct find_ctx x = { maps, th };
+
+	return callers_intern(c, f, callers_frames(chain, nr, find_in_maps, &x, f));
+}
+
 /* --- row counts ------------------------------------------------------------------------------ */
 
 static size_t pair_home(uint64_t key, size_t cap)

@@ -57,6 +57,11 @@ typedef void (*callers_find_fn)(void *ctx, uint8_t cpumode, uint64_t ip, struct 
 uint32_t callers_frames(const uint64_t *chain, uint32_t nr, callers_find_fn find, void *ctx,
 			struct callers_frame *out);
 
+/* callers_frames() with the addresses looked up in @th's maps as they are now, interned: the
+ * chain id (0: nothing left of it). */
+uint32_t callers_intern_sample(struct callers *c, const struct maps *maps,
+			       const struct maps_thread *th, const uint64_t *chain, uint32_t nr);
+
 /* One sample of row @row (any number the caller chooses) had chain @id. */
 void callers_count(struct callers *c, uint32_t row, uint32_t id);
 /* After the last count: the chains of row @row; returns their number. */

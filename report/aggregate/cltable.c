@@ -908,29 +908,6 @@ void cltab_add(struct cltab *t, const struct cltab_sample *s)
 	t->pending[t->nr_pending++] = *s;
 	cltab_flush(t);
 }
-struct cltab_chain_ctx {
-	const struct maps *maps;
-	const struct maps_thread *th;
-};
-
-static void cltab_chain_find(void *ctx, uint8_t cpumode, uint64_t ip, struct maps_loc *loc)
-{
-	const struct cltab_chain_ctx *x = ctx;
-
-	maps_find(x->maps, x->th, cpumode, ip, loc);
-}
-
-/* The sample's callchain resolved against the maps as they are now, interned. */
-static uint32_t cltab_chain(struct cltab *t, const struct maps *maps, const struct maps_thread *th,
-			    const struct trace_sample *ts)
-{
-	struct callers_frame f[CALLERS_MAX_STACK];
-	struct cltab_chain_ctx x = { maps, th };
-	uint32_t n = callers_frames(ts->chain, ts->chain_nr, cltab_chain_find, &x, f);
-
-	return callers_intern(t->callers, f, n);
-}
-
 static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct trace_sample *ts)
 {
 	struct cltab_sample s = { .ip = ts->ip, .cpu = ts->cpu, .cpumode = ts->cpumode };
@@ -953,7 +930,7 @@ static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct t
 	/* found in the sample's mode: found in "any" mode too (user then kernel maps) */
 	s.has_code_map = s.cmap != NULL || maps_find_any(maps, th, ts->ip, &loc);
 	if (t->callers && ts->chain_nr)
-		s.chain = cltab_chain(t, maps, th, ts);
+		s.chain = callers_intern_sample(t->callers, maps, th, ts->chain, ts->chain_nr);
 	t->pending[t->nr_pending++] = s;
 	if (t->nr_pending == CLTAB_PENDING)
 		cltab_flush(t);

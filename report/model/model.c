@@ -491,6 +491,8 @@ static void estim_line_model(struct rm_model *m, struct rm_line *l, const struct
 		r->v[RM_COL_COST] = estim_cost(m, &s->c, &s->ws);
 		r->v[RM_COL_CPUS] = (double)s->cpus.nr;
 		r->src = s;
+		r->callers = s->callers;
+		r->nr_callers = s->nr_callers;
 		nt += s->nr_tc;
 	}
 	l->touch = xcalloc(nt ? nt : 1, sizeof(*l->touch));
@@ -545,6 +547,7 @@ struct rm_model *rm_from_estim(const struct estim *e)
 	size_t nr = estim_nr_lines(e), i;
 
 	m->e = e;
+	m->callers = estim_callers(e);
 	m->cl_size = estim_opts(e)->cl_size;
 	m->nr_all_lines = nr;
 	m->line = xcalloc(nr ? nr : 1, sizeof(*m->line));

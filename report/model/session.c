@@ -114,6 +114,7 @@ static void new_estim(struct report_session *s)
 		.cl_size = s->cl_size,
 		.code_sym = s->sym ? estim_sym : NULL,
 		.sym_ctx = s->sym,
+		.callchains = !s->opts.no_callchains,
 	};
 
 	s->e = estim_new(&eo);

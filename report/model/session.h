@@ -33,7 +33,7 @@ struct rs_opts {
 	const char *symfs, *vmlinux;
 	int verbose;                  /* unknown data names carry their reason */
 	int no_topdown;               /* skip the TopDown aggregation */
-	int no_callchains;            /* PMU: do not keep the samples' callchains */
+	int no_callchains;            /* do not keep the samples' callchains */
 	/* called once the input is open and its kind known, before anything is read: a negative
 	 * return (with its one-line error through the log hook) stops rs_open() */
 	int (*check)(void *ctx, enum rm_kind kind, const struct trace_info *info);

@@ -52,6 +52,32 @@ static void print_children(FILE *f, const struct callers_node *n, uint64_t total
 	}
 }
 
+uint64_t callgraph_row_samples(const struct rm_row *r)
+{
+	uint64_t n = 0;
+
+	for (size_t k = 0; k < r->nr_callers; k++)
+		n += r->callers[k].n;
+	return n;
+}
+
+uint64_t callgraph_line_samples(const struct rm_line *l)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < l->nr_row; i++)
+		n += callgraph_row_samples(&l->row[i]);
+	return n;
+}
+
+void callgraph_fprint_row(FILE *f, const struct rm_model *m, const struct rm_line *l,
+			  const struct rm_row *r, enum callers_order order)
+{
+	if (m->callers)
+		callgraph_fprint(f, m->callers, r->callers, r->nr_callers, order,
+				 callgraph_line_samples(l), callgraph_row_samples(r));
+}
+
 void callgraph_fprint(FILE *f, const struct callers *c, const struct callers_use *u, size_t n,
 		      enum callers_order order, uint64_t total, uint64_t parent)
 {

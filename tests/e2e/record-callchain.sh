@@ -6,7 +6,8 @@
 #  - every sample has a chain, and its first address after the context marker is the sample's
 #    own ip (page-faults, soft) or the instruction after it (watch: the trap's ip);
 #  - the user samples in inner have middle and outer among their callers (nm gives the ranges);
-#  - the report reads the trace; --call-graph dwarf and lbr are refused with their reason.
+#  - the report reads the trace, and the soft report draws middle and outer under inner's rows;
+#  - --call-graph dwarf and lbr are refused with their reason.
 # Backends that cannot open here are skipped one by one (doctor says why).
 set -u
 BUILD=${BUILD:-build}
@@ -87,7 +88,13 @@ if echo "$doctor" | grep -q '^\[ok\] soft '; then
 	"$C2C" record --backend=soft -g -o "$tmp/soft.c2c" -- "$tmp/prog" 0.5 >/dev/null 2>"$tmp/e" ||
 		bad soft "record failed: $(head -1 "$tmp/e")"
 	check soft ip
-	grep -q "inner" "$tmp/soft.txt" 2>/dev/null || true
+	# the soft report draws the callers under its rows: inner's row, called by middle and outer
+	"$C2C" report --stdio -g --show-all -i "$tmp/soft.c2c" 2>/dev/null | awk '
+		/^ *0x[0-9a-f]+ / { row = ($0 ~ / inner\+/) } row && /(---|--|  )middle$/ { m = 1 }
+		row && /outer$/ { o = 1 } END { exit !(m && o) }' ||
+		bad soft "the report's graph under inner's rows names no middle and outer"
+	"$C2C" report --stdio --show-all --no-call-graph -i "$tmp/soft.c2c" 2>/dev/null | grep -q -- "---[a-z_]" &&
+		bad soft "--no-call-graph still draws a graph"
 else
 	echo "skip soft: doctor says it cannot record here"
 fi
