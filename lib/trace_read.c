@@ -732,6 +732,9 @@ int trace_reader_next(struct trace_reader *r, struct trace_event *ev)
 			rc = read_sample(r, &c, &ev->sample) ? -1 : 1;
 			ev->sample.chain_nr = r->have_pending ? r->pending_nr : 0;
 			ev->sample.chain = r->have_pending ? r->pending : NULL;
+			ev->sample.regs_mask = ev->sample.stack_size = 0;   /* never in a trace */
+			ev->sample.regs = NULL;
+			ev->sample.stack = NULL;
 			r->have_pending = 0;
 		} else {
 			rc = read_other(r, &c, ev);

@@ -152,6 +152,13 @@ struct trace_sample {
 	 * Like strings, @chain stays valid until the reader's next call; writers copy it. */
 	uint32_t chain_nr;
 	const uint64_t *chain;
+	/* PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER of a perf.data file (perf record
+	 * --call-graph dwarf), valid like @chain, for the report to unwind (report/resolve/
+	 * unwind-sample.h). Traces never store them: c2c-lite's recorder unwinds first. */
+	uint64_t regs_mask;      /* 0: no user registers; else the bits (perf's order) of @regs */
+	const uint64_t *regs;
+	uint64_t stack_size;     /* bytes of @stack that were filled (the dynamic size) */
+	const uint8_t *stack;
 };
 
 /* trace_mmap.flags: the mmap(2) flags the kernel reports (MAP_SHARED = 1, MAP_PRIVATE = 2). */

@@ -11,6 +11,7 @@
 #include "report/aggregate/cltable-view.h"
 #include "report/model/session.h"
 #include "report/resolve/symbols.h"
+#include "report/resolve/unwind-sample.h"
 
 #define RS_PROGRESS_EVERY 65536
 
@@ -143,6 +144,14 @@ static int read_all(struct report_session *s)
 	int rc;
 
 	while ((rc = source_next(s->src, &ev)) > 0) {
+		if (ev.type == TRACE_REC_SAMPLE && ev.sample.regs_mask && ev.sample.stack_size &&
+		    !s->opts.no_callchains) {
+			if (!s->us)
+				s->us = unwind_sample_new(s->maps);
+			unwind_sample_chain(s->us, &ev.sample);
+		} else if (s->us && ev.type != TRACE_REC_SAMPLE) {
+			unwind_sample_event(s->us, &ev);
+		}
 		if (ev.type == TRACE_REC_BLOB && ev.blob.kind == TRACE_BLOB_KALLSYMS && s->sym)
 			sym_session_add_kallsyms(s->sym, ev.blob.data, ev.blob.size);
 		else if (ev.type == TRACE_REC_BLOB && ev.blob.kind == TRACE_BLOB_WATCH_DUTY)
@@ -279,6 +288,7 @@ void rs_free(struct report_session *s)
 	cltab_free(s->t);
 	estim_free(s->e);
 	sym_session_free(s->sym);
+	unwind_sample_free(s->us);
 	maps_free(s->maps);
 	source_free(s->src);
 	free(s);

@@ -55,6 +55,7 @@ struct report_session {
 	int truncated;                /* the input ended inside a record */
 	struct maps *maps;
 	struct sym_session *sym;      /* NULL when symbols cannot be set up */
+	struct unwind_sample *us;     /* perf.data user stacks (--call-graph dwarf); NULL: none */
 	struct cltab *t;              /* PMU */
 	struct estim *e;              /* soft, watch */
 	struct td_agg *td;

@@ -46,6 +46,39 @@ else
 	echo "note: perf record -g failed here ($(head -1 "$tmp/err")): real-file checks skipped"
 fi
 
+# 1b. perf record --call-graph dwarf: the report unwinds the user stacks of perf.data (libdw,
+# the registers and stack copy of each sample) into the chains perf script shows, in a program
+# built without frame pointers
+if cc -O2 -g -fomit-frame-pointer -o "$tmp/nofp" tests/e2e/lib/callchain-prog.c &&
+	perf record -q --call-graph dwarf -e page-faults -c 1 -d -o "$tmp/dw.data" -- \
+		"$tmp/nofp" 0 pages >/dev/null 2>&1; then
+	perf script -i "$tmp/dw.data" -F ip,sym 2>/dev/null | awk '
+		NF { c = c (c == "" ? "" : "/") $2; next } c != "" { print c; c = "" }' |
+		grep '^inner/middle/outer/main/' | sed 's|^\(inner/middle/outer/main\)/.*|\1|' |
+		sort | uniq -c >"$tmp/dw.want"
+	"$C2C" report --json --show-all -i "$tmp/dw.data" 2>/dev/null | python3 -c '
+import json, sys, collections
+d = json.load(sys.stdin)
+n = collections.Counter()
+for l in d["lines"]:
+    for r in l["rows"]:
+        for c in r.get("callers", []):
+            s = "/".join(f["symbol"] or f["ip"] for f in c["frames"])
+            if s.startswith("inner/middle/outer/main/"):
+                n["inner/middle/outer/main"] += c["samples"]
+for k, v in n.items():
+    print("%7d %s" % (v, k))' >"$tmp/dw.got"
+	runs=$((runs + 1))
+	if [ ! -s "$tmp/dw.want" ] || ! diff -bq "$tmp/dw.want" "$tmp/dw.got" >/dev/null; then
+		echo "FAIL: --call-graph dwarf perf.data: perf script has $(cat "$tmp/dw.want"), we $(cat "$tmp/dw.got")"
+		fail=$((fail + 1))
+	else
+		echo "perf record --call-graph dwarf: $(awk '{print $1}' "$tmp/dw.got") samples unwound through inner, middle, outer and main, as perf script"
+	fi
+else
+	echo "note: perf record --call-graph dwarf failed here: dwarf check skipped"
+fi
+
 # 2. the callers under the Pareto rows
 for sx in falseshare kernel multiproc chaos falseshare-exe random-exe; do
 	s=${sx%-exe} exe=
