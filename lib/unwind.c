@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <elfutils/libdwfl.h>
 
+#include "c2c/trace.h"
 #include "c2c/unwind.h"
 #include "c2c/xalloc.h"
 
@@ -291,4 +292,17 @@ uint32_t c2c_unwind_x86_64(struct c2c_unwind *u, uint32_t pid, const uint64_t *r
 		u->n = 1;
 	}
 	return u->n;
+}
+
+uint32_t c2c_unwind_sample(struct c2c_unwind *u, const struct trace_sample *s, uint64_t *out)
+{
+	uint32_t n = 0, k;
+
+	if (!s->regs_mask || !s->regs || !s->stack_size)
+		return 0;
+	for (k = 0; k < s->chain_nr && s->chain[k] != TRACE_CHAIN_CONTEXT_USER; k++)
+		out[n++] = s->chain[k];
+	out[n++] = TRACE_CHAIN_CONTEXT_USER;
+	return n + c2c_unwind_x86_64(u, s->pid, s->regs, s->regs_mask, s->stack, s->stack_size,
+				     out + n, TRACE_CHAIN_MAX - n);
 }

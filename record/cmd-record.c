@@ -11,6 +11,7 @@
 #include "c2c/log.h"
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
+#include "c2c/unwind.h"
 #include "record/events.h"
 #include "record/session.h"
 #include "record/sysfs.h"
@@ -54,8 +55,10 @@ static const char record_usage[] =
 	"      --zstd LEVEL      zstd level of trace chunks (default 1, 0: off)\n"
 	"  -g                    record callchains (--call-graph fp)\n"
 	"      --call-graph MODE  callchains with every sample: fp (the kernel's frame-pointer\n"
-	"                        walk; build the workload with -fno-omit-frame-pointer), dwarf[,SIZE]\n"
-	"                        and lbr are refused with the reason\n"
+	"                        walk; build the workload with -fno-omit-frame-pointer), or\n"
+	"                        dwarf[,SIZE] (SIZE bytes of user stack, default 8192, unwound\n"
+	"                        with libdw while recording: no frame pointers needed, CPU time\n"
+	"                        spent); lbr is refused with the reason\n"
 	"  -v, --verbose         debug messages\n";
 
 static volatile sig_atomic_t stop_sig;
@@ -161,9 +164,22 @@ static int parse_call_graph(const char *s, struct record_opts *o)
 		o->ev.callchain = 1;
 		return 0;
 	}
-	if (n == 5 && !strncmp(s, "dwarf", 5))
-		return c2c_err(-ENOTSUP, "--call-graph dwarf: c2c-lite does not unwind user stacks "
-			       "yet; use -g (fp) with a workload built with -fno-omit-frame-pointer");
+	if (n == 5 && !strncmp(s, "dwarf", 5)) {
+		uint64_t v = C2C_UNWIND_STACK_DEFAULT;
+		char *end = NULL;
+
+		if (size) {
+			errno = 0;
+			v = strtoull(size + 1, &end, 0);
+		}
+		if (size && (errno || end == size + 1 || *end || size[1] == '-' || v < 8 ||
+			     v > C2C_UNWIND_STACK_MAX))
+			return c2c_err(-EINVAL, "--call-graph dwarf,SIZE: SIZE is 8 to %u bytes, not "
+				       "'%s'", C2C_UNWIND_STACK_MAX, size + 1);
+		o->ev.callchain = 2;
+		o->ev.stack_user = (uint32_t)((v + 7) & ~7ull);   /* perf rounds up to 8 */
+		return 0;
+	}
 	if (n == 3 && !strncmp(s, "lbr", 3) && !size)
 		return sysfs_exists("/sys/bus/event_source/devices/cpu/caps/branches") ?
 		       c2c_err(-ENOTSUP, "--call-graph lbr: c2c-lite does not read LBR call stacks "
@@ -329,6 +345,10 @@ static void report_result(const struct record_opts *o, const struct record_resul
 			 "report says how to read the counts; --watch-overhead sets the bound)",
 			 r->watch_budget * 100, r->watch_seen_bound ? "at most" : "about",
 			 r->watch_seen * 100);
+	if (o->ev.callchain == 2)
+		c2c_info("--call-graph dwarf: %llu of %llu user stacks unwound past the sampled "
+			 "function", (unsigned long long)r->unwind_walked,
+			 (unsigned long long)r->unwound);
 	if (r->lost_records)
 		c2c_warn("lost %llu records: the ring buffer overflowed; use a bigger -m (now %u "
 			 "pages) or a larger -c period", (unsigned long long)r->lost_records, pages);

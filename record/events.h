@@ -68,7 +68,10 @@ struct events_opts {
 	int no_inherit;
 	int topdown;               /* add TopDown members to the sampling group when possible */
 	int loads_only, stores_only;
-	int callchain;             /* -g / --call-graph fp: PERF_SAMPLE_CALLCHAIN on the samplers */
+	int callchain;             /* 1 -g / --call-graph fp: PERF_SAMPLE_CALLCHAIN on the samplers;
+				    * 2 --call-graph dwarf: the kernel part, and the user registers
+				    * and stack to unwind (record/unwind-rec.h) */
+	uint32_t stack_user;       /* dwarf: bytes of stack per sample (0: 8192) */
 };
 
 void events_init(struct ev_list *l);

@@ -24,7 +24,7 @@ enum {
 /* The registers a DWARF unwind uses: the general ones, SP and IP (perf's mask without the
  * segment registers and flags). */
 #define C2C_UNWIND_REGS_X86_64 \
-	((1ull << 9) - 1 | (((1ull << 8) - 1) << C2C_REG_X86_R8))
+	(((1ull << 9) - 1) | (((1ull << 8) - 1) << C2C_REG_X86_R8))
 /* Bytes of stack copied per sample by default (perf's --call-graph dwarf), and at most. */
 #define C2C_UNWIND_STACK_DEFAULT 8192
 #define C2C_UNWIND_STACK_MAX     65528
@@ -50,6 +50,13 @@ void c2c_unwind_free(struct c2c_unwind *u);
 uint32_t c2c_unwind_x86_64(struct c2c_unwind *u, uint32_t pid, const uint64_t *regs,
 			   uint64_t mask, const uint8_t *stack, uint64_t size, uint64_t *out,
 			   uint32_t max);
+
+struct trace_sample;
+/* A sample's whole chain, as perf joins them for --call-graph dwarf: the kernel part recorded
+ * in @s->chain (everything before its user marker), the user marker, then the frames unwound
+ * from @s's user registers and stack. Writes @out (room for TRACE_CHAIN_MAX); returns its
+ * length, 0 when @s has no user registers and stack. */
+uint32_t c2c_unwind_sample(struct c2c_unwind *u, const struct trace_sample *s, uint64_t *out);
 
 /* Forget what was reported for @pid (it exec'd or exited). */
 void c2c_unwind_forget(struct c2c_unwind *u, uint32_t pid);

@@ -56,21 +56,18 @@ void unwind_sample_event(struct unwind_sample *us, const struct trace_event *ev)
 
 int unwind_sample_chain(struct unwind_sample *us, struct trace_sample *s)
 {
-	uint32_t n = 0, k;
+	uint32_t n, k;
 
-	if (!s->regs_mask || !s->regs || !s->stack_size)
-		return 0;
-	/* the kernel part as recorded (perf's dwarf mode excludes the user part from it) */
-	for (k = 0; k < s->chain_nr && s->chain[k] != TRACE_CHAIN_CONTEXT_USER; k++)
-		us->chain[n++] = s->chain[k];
-	us->chain[n++] = TRACE_CHAIN_CONTEXT_USER;
 	us->th = maps_findnew_thread(us->maps, (int32_t)s->pid, (int32_t)s->tid);
-	k = c2c_unwind_x86_64(us->u, s->pid, s->regs, s->regs_mask, s->stack, s->stack_size,
-			      us->chain + n, TRACE_CHAIN_MAX - n);
+	n = c2c_unwind_sample(us->u, s, us->chain);
+	if (!n)
+		return 0;
+	for (k = 0; k < n && us->chain[k] != TRACE_CHAIN_CONTEXT_USER; k++)
+		;
 	us->tried++;
-	us->walked += k > 1;
+	us->walked += n - k > 2;   /* the marker, the sampled address, a caller */
 	s->chain = us->chain;
-	s->chain_nr = n + k;
+	s->chain_nr = n;
 	return 1;
 }
 
