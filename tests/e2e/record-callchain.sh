@@ -140,6 +140,17 @@ if echo "$doctor" | grep -q '^\[ok\] watch '; then
 	check dwwatch trap nofp 0.5
 fi
 
+# trace bytes per sample of one soft recording without callchains, with -g and with dwarf
+if echo "$doctor" | grep -q '^\[ok\] soft '; then
+	for mode in none -g "--call-graph dwarf"; do
+		# shellcheck disable=SC2086
+		"$C2C" record --backend=soft ${mode#none} -m 1024 -o "$tmp/size.c2c" -- "$tmp/prog" 2 \
+			2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) samples, [0-9]* records, \([0-9]*\) bytes.*/\1 \2/p' |
+			awk -v m="$mode" '$1 { printf "soft trace, callchains %s: %.1f bytes/sample (%d samples)\n",
+				m, $2 / $1, $1 }'
+	done
+fi
+
 # refused with the reason, exit status 2, no trace left behind
 for cg in dwarf,4 dwarf,70000 dwarf,x fp,8 lbr bogus; do
 	"$C2C" record --call-graph "$cg" -e page-faults -o "$tmp/no.c2c" -- true >/dev/null 2>"$tmp/e"

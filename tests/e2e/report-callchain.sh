@@ -56,7 +56,12 @@ if cc -O2 -g -fomit-frame-pointer -o "$tmp/nofp" tests/e2e/lib/callchain-prog.c 
 		NF { c = c (c == "" ? "" : "/") $2; next } c != "" { print c; c = "" }' |
 		grep '^inner/middle/outer/main/' | sed 's|^\(inner/middle/outer/main\)/.*|\1|' |
 		sort | uniq -c >"$tmp/dw.want"
-	"$C2C" report --json --show-all -i "$tmp/dw.data" 2>/dev/null | python3 -c '
+	# the report of the perf.data, and of its conversion (convert unwinds: traces keep chains)
+	"$C2C" convert -i "$tmp/dw.data" -o "$tmp/dw.c2c" >"$tmp/dw.conv" ||
+		{ echo "FAIL: convert of the dwarf perf.data"; fail=$((fail + 1)); }
+	sed -n 's/^ *\(perf.data\|c2c-lite\): */convert --call-graph dwarf perf.data: \1 /p' "$tmp/dw.conv"
+	for f in dw.data dw.c2c; do
+	"$C2C" report --json --show-all -i "$tmp/$f" 2>/dev/null | python3 -c '
 import json, sys, collections
 d = json.load(sys.stdin)
 n = collections.Counter()
@@ -70,11 +75,12 @@ for k, v in n.items():
     print("%7d %s" % (v, k))' >"$tmp/dw.got"
 	runs=$((runs + 1))
 	if [ ! -s "$tmp/dw.want" ] || ! diff -bq "$tmp/dw.want" "$tmp/dw.got" >/dev/null; then
-		echo "FAIL: --call-graph dwarf perf.data: perf script has $(cat "$tmp/dw.want"), we $(cat "$tmp/dw.got")"
+		echo "FAIL: --call-graph dwarf $f: perf script has $(cat "$tmp/dw.want"), we $(cat "$tmp/dw.got")"
 		fail=$((fail + 1))
 	else
-		echo "perf record --call-graph dwarf: $(awk '{print $1}' "$tmp/dw.got") samples unwound through inner, middle, outer and main, as perf script"
+		echo "perf record --call-graph dwarf, $f: $(awk '{print $1}' "$tmp/dw.got") samples unwound through inner, middle, outer and main, as perf script"
 	fi
+	done
 else
 	echo "note: perf record --call-graph dwarf failed here: dwarf check skipped"
 fi
