@@ -279,7 +279,7 @@ diff -q "$tmp/perf.sq" "$tmp/fifo.sq" >/dev/null || fail "pipe-mode data from a 
 echo "ok: pipe        from a FIFO as from standard input"
 
 # -p of a process started earlier (threads that fork and exec), -t of one of its threads
-"$tmp/mt" 4 &
+"$tmp/mt" 60 &  # outlives the recordings below whatever the load; killed after them
 bg=$!
 sleep 0.3
 tid=$(ls "/proc/$bg/task" | sort -n | sed -n 2p)

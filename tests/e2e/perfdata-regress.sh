@@ -137,12 +137,14 @@ view "$tmp/sys.data" "perf record -a, two events" /pf
 grep -q ' touch .*/pf$' "$tmp/ours.view" || fail "-a: the workload's samples are not named touch"
 
 # 1. -p of a process started before perf, two events
-"$tmp/pf" 3 &
+# The target outlives perf whatever the load: perf stops early (and fails) when its target exits.
+"$tmp/pf" 60 &
 bg=$!
 sleep 0.3
 perf record -q -d -e page-faults -e minor-faults -p $bg -o "$tmp/p.data" -- sleep 1 2>/dev/null ||
 	fail "perf record -p"
-wait $bg
+kill $bg
+wait $bg 2>/dev/null
 no_skips "$tmp/p.data" "perf record -p PID, two events"
 view "$tmp/p.data" "perf record -p PID, two events"
 grep -q "^$bg $bg .* touch .*/pf$" "$tmp/ours.view" || fail "-p: no sample of touch in pf"
