@@ -236,7 +236,8 @@ static void index_rows(struct callers *c)
 	for (size_t i = 0; i < c->cap_pairs; i++)
 		if (c->pairs[i].key)
 			c->pairs[k++] = c->pairs[i];
-	qsort(c->pairs, k, sizeof(*c->pairs), pair_cmp);
+	if (k)   /* no qsort of a NULL array, even empty */
+		qsort(c->pairs, k, sizeof(*c->pairs), pair_cmp);
 	for (size_t i = 0; i < k; i++) {
 		c->use_row[i] = (uint32_t)(c->pairs[i].key >> 32);
 		c->uses[i] = (struct callers_use){ (uint32_t)c->pairs[i].key, c->pairs[i].n };
@@ -331,7 +332,8 @@ static struct callers_node *node_new(const struct callers_frame **val, uint32_t 
 	struct callers_node *n = xcalloc(1, sizeof(*n));
 
 	n->val = xmalloc((nr ? nr : 1) * sizeof(*val));
-	memcpy(n->val, val, nr * sizeof(*val));
+	if (nr)
+		memcpy(n->val, val, nr * sizeof(*val));
 	n->nr_val = nr;
 	n->hit = hit;
 	return n;
