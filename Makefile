@@ -5,13 +5,19 @@
 #   make check      the same tests built with ASan+UBSan in build-san/
 #   make bench      the benchmarks under bench/ (they print figures; nothing is asserted)
 #   make fuzz       build the libFuzzer targets under fuzz/ with clang (FUZZ_SECONDS=N to run them)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR=: the binary, the manual pages (docs/man), bash
+#                   and zsh completion (scripts/completion), the trace headers, the examples
+#                   (libexec/c2c-lite/examples: 'c2c-lite selftest --hw' records them), the
+#                   region library (libc2c-region.a/.so, include/c2c/region.h, c2c-region.pc)
 #
 # Sources are found by pattern: a new lib/, report/, record/ or tui/ file, a new tests/test_*.c
 # suite or a new tests/e2e/*.sh script needs no edit here.
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
+MANDIR  ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 CC      ?= cc
 PKGS    := libelf libdw ncursesw cmocka libzstd zlib capstone
 Q       := $(if $(V),,@)
@@ -51,8 +57,16 @@ LIBCORE   := $(BUILD)/libc2c.a
 LIBTUI    := $(if $(TUI_OBJ),$(BUILD)/libc2c-tui.a)
 BIN       := $(BUILD)/c2c-lite
 
+# The region library (include/c2c/region.h), position-independent, as its own static and shared
+# library: region.c and the TopDown formulas it prints with; nothing else.
+REGION_SRC  := lib/region.c lib/topdown.c
+REGION_PIC  := $(REGION_SRC:%.c=$(BUILD)/pic/%.o)
+REGION_A    := $(BUILD)/libc2c-region.a
+REGION_SO   := $(BUILD)/libc2c-region.so.0
+VERSION     := $(shell sed -n 's/^\#define C2C_VERSION "\(.*\)"/\1/p' c2c-lite.c)
+
 .PHONY: all test check bench fuzz install clean demo
-all: $(BIN) $(TOOL_BIN) $(EX_BIN)
+all: $(BIN) $(TOOL_BIN) $(EX_BIN) $(REGION_A) $(REGION_SO)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -62,6 +76,18 @@ $(BUILD)/%.o: %.c
 $(LIBCORE): $(CORE_OBJ)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
+
+$(REGION_A): $(REGION_PIC)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(REGION_SO): $(REGION_PIC)
+	$(if $(Q),@echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libc2c-region.so.0 -o $@ $^ -lpthread
 
 $(BUILD)/libc2c-tui.a: $(TUI_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -73,6 +99,9 @@ $(BIN): $(BUILD)/c2c-lite.o $(LIBTUI) $(LIBCORE)
 # Tests, tools, benchmarks and examples link the archives: only the members they use are pulled in.
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBCORE)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDFLAGS) $(LDLIBS)
+# test_sperec stands in for the kernel's SPE driver: its fake event fds are memfds whose mmap and
+# ioctl calls it answers.
+$(BUILD)/tests/test_sperec: TEST_LDFLAGS += -Wl,--wrap=ioctl -Wl,--wrap=mmap
 # c2c-gen's perf.data writer is a file of its own (tests/tools/gen/).
 $(BUILD)/tests/tools/c2c-gen: $(BUILD)/tests/tools/c2c-gen.o $(BUILD)/tests/tools/gen/perf-writer.o \
 		$(LIBCORE)
@@ -80,6 +109,9 @@ $(BUILD)/tests/tools/c2c-gen: $(BUILD)/tests/tools/c2c-gen.o $(BUILD)/tests/tool
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBCORE)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # Examples are workloads: built with -O1 -g and frame pointers so their reports name their code.
+$(BUILD)/examples/region: examples/region.c examples/pin.h include/c2c/region.h $(REGION_A)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror $(EXTRA_CFLAGS) -Iinclude -o $@ $< $(REGION_A) -lpthread
 $(BUILD)/examples/%: examples/%.c examples/pin.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror $(EXTRA_CFLAGS) -o $@ $< -lpthread
@@ -102,10 +134,22 @@ FUZZ_SECONDS ?= 0
 fuzz:
 	$(Q)BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/c2c
+install: $(BIN) $(EX_BIN) $(REGION_A) $(REGION_SO)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/c2c $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(PREFIX)/libexec/c2c-lite/examples $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/c2c-lite
-	install -m 644 include/c2c/trace.h include/c2c/soft.h $(DESTDIR)$(PREFIX)/include/c2c/
+	install -m 755 $(EX_BIN) $(DESTDIR)$(PREFIX)/libexec/c2c-lite/examples/
+	install -m 644 include/c2c/trace.h include/c2c/soft.h include/c2c/region.h $(DESTDIR)$(PREFIX)/include/c2c/
+	install -m 644 $(wildcard docs/man/man1/*.1) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(wildcard docs/man/man5/*.5) $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 scripts/completion/c2c-lite.bash $(DESTDIR)$(BASHCOMPDIR)/c2c-lite
+	install -m 644 scripts/completion/_c2c-lite $(DESTDIR)$(ZSHCOMPDIR)/_c2c-lite
+	install -m 644 $(REGION_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(REGION_SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libc2c-region.so.0 $(DESTDIR)$(PREFIX)/lib/libc2c-region.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/c2c-region.pc.in \
+		>$(DESTDIR)$(PREFIX)/lib/pkgconfig/c2c-region.pc
 
 clean:
 	rm -rf $(BUILD) build-san

@@ -27,6 +27,7 @@
 #include <zlib.h>
 
 #include "c2c/log.h"
+#include "c2c/spe.h"
 #include "c2c/trace.h"
 #include "report/aggregate/cltable.h"
 #include "report/aggregate/estimate.h"
@@ -119,8 +120,17 @@ static int fuzz_check_event(const struct trace_info *in, const struct trace_even
 			sink += ((const uint8_t *)ev->blob.data)[i];
 		if (ev->blob.size)
 			sink += ((const uint8_t *)ev->blob.data)[ev->blob.size - 1];
+		if (ev->blob.kind == TRACE_BLOB_SPE_INFO) {
+			struct c2c_spe_info si;
+
+			if (!c2c_spe_info_parse(ev->blob.data, ev->blob.size, &si)) {
+				sink += si.nr_midr ? si.midr[si.nr_midr - 1].midr : 0;
+				c2c_spe_info_release(&si);
+			}
+		}
 		break;
-	case TRACE_REC_FORK: case TRACE_REC_EXIT: case TRACE_REC_LOST:
+	case TRACE_REC_FORK: case TRACE_REC_EXIT: case TRACE_REC_LOST: case TRACE_REC_AUX:
+	case TRACE_REC_ITRACE_START: case TRACE_REC_SWITCH:
 		break;
 	default:
 		return FUZZ_FAIL("record of unknown type %d", (int)ev->type);

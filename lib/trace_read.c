@@ -37,6 +37,7 @@ struct rshape {
 struct trace_reader {
 	char *name;
 	int fd;                        /* -1: reading from memory */
+	int own_fd;                    /* trace_reader_open: close fd when done */
 	const uint8_t *mem;
 	size_t mem_len;
 	uint64_t off;                  /* file offset of the next unread byte */
@@ -59,7 +60,7 @@ struct trace_reader {
 	struct rip *ips;
 	struct rline *lines;
 	struct rshape *shapes;
-	/* per-chunk chain table (1.4 CHAIN records) and the chain of the next sample */
+	/* per-chunk chain table (1.5 CHAIN records) and the chain of the next sample */
 	uint32_t nr_chains, pool_len, cap_chains, cap_pool;
 	uint32_t *chain_off, *chain_nr;
 	uint64_t *pool;
@@ -662,6 +663,46 @@ static void read_blob(struct trace_reader *r, struct tcur *c, struct trace_blob 
 	b->data = get_bytes(c, b->size);
 }
 
+static void read_region(struct trace_reader *r, struct tcur *c, struct trace_region *g)
+{
+	g->time = get_time(r, c);
+	g->pid = get_u32v(c);
+	g->tid = get_u32v(c);
+	g->kind = get_u32v(c);
+	g->depth = get_u32v(c);
+	g->name = get_rec_str(c);
+}
+
+static void read_aux(struct trace_reader *r, struct tcur *c, struct trace_aux *a)
+{
+	a->time = get_time(r, c);
+	a->cpu = get_u32v(c);
+	a->pid = get_u32v(c);
+	a->tid = get_u32v(c);
+	a->offset = get_varint(c);
+	a->size = get_varint(c);
+	a->flags = get_varint(c);
+}
+
+static void read_itrace(struct trace_reader *r, struct tcur *c, struct trace_itrace_start *t)
+{
+	t->time = get_time(r, c);
+	t->cpu = get_u32v(c);
+	t->pid = get_u32v(c);
+	t->tid = get_u32v(c);
+}
+
+static void read_switch(struct trace_reader *r, struct tcur *c, struct trace_switch *sw)
+{
+	sw->time = get_time(r, c);
+	sw->cpu = get_u32v(c);
+	sw->pid = get_u32v(c);
+	sw->tid = get_u32v(c);
+	sw->flags = get_u32v(c);
+	sw->next_prev_pid = get_u32v(c);
+	sw->next_prev_tid = get_u32v(c);
+}
+
 /* Decode one length-prefixed record. Returns 1 when *ev was filled, 0 for a skipped record of an
  * unknown type, -1 on bad data. */
 static int read_other(struct trace_reader *r, struct tcur *c, struct trace_event *ev)
@@ -689,6 +730,10 @@ static int read_other(struct trace_reader *r, struct tcur *c, struct trace_event
 	case TRACE_REC_EXIT: read_task(r, &b, &ev->task); break;
 	case TRACE_REC_LOST: read_lost(r, &b, &ev->lost); break;
 	case TRACE_REC_BLOB: read_blob(r, &b, &ev->blob); break;
+	case TRACE_REC_REGION: read_region(r, &b, &ev->region); break;
+	case TRACE_REC_AUX: read_aux(r, &b, &ev->aux); break;
+	case TRACE_REC_ITRACE_START: read_itrace(r, &b, &ev->itrace); break;
+	case TRACE_REC_SWITCH: read_switch(r, &b, &ev->sw); break;
 	default: return 0;
 	}
 	return b.bad ? -1 : 1;
@@ -835,8 +880,29 @@ int trace_reader_open(struct trace_reader **out, const char *path)
 		return c2c_err(-EISDIR, "'%s' is a directory, not a trace", path);
 	}
 	r = reader_new(path, fd);
+	r->own_fd = 1;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		r->size = (uint64_t)st.st_size;
+	err = reader_start(r);
+	if (err) {
+		trace_reader_free(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
+int trace_reader_fdopen(struct trace_reader **out, int fd, const char *name)
+{
+	struct trace_reader *r = reader_new(name, fd);
+	struct stat st;
+	off_t pos;
+	int err;
+
+	/* a regular file read from where it stands: its size bounds the chunks as for a path */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (pos = lseek(fd, 0, SEEK_CUR)) >= 0 &&
+	    pos <= st.st_size)
+		r->size = (uint64_t)(st.st_size - pos);
 	err = reader_start(r);
 	if (err) {
 		trace_reader_free(r);
@@ -877,7 +943,7 @@ void trace_reader_free(struct trace_reader *r)
 {
 	if (!r)
 		return;
-	if (r->fd >= 0)
+	if (r->fd >= 0 && r->own_fd)
 		close(r->fd);
 	trace_info_release(&r->info);
 	ZSTD_freeDCtx(r->zd);

@@ -602,6 +602,46 @@ static int body_blob(struct trace_writer *w, struct tbuf *b, const struct trace_
 	return 0;
 }
 
+static void body_region(struct trace_writer *w, struct tbuf *b, const struct trace_region *r)
+{
+	put_time(w, b, r->time);
+	put_v(b, r->pid);
+	put_v(b, r->tid);
+	put_v(b, r->kind);
+	put_v(b, r->depth);
+	put_str(b, r->name ? r->name : "");
+}
+
+static void body_aux(struct trace_writer *w, struct tbuf *b, const struct trace_aux *a)
+{
+	put_time(w, b, a->time);
+	put_v(b, a->cpu);
+	put_v(b, a->pid);
+	put_v(b, a->tid);
+	put_v(b, a->offset);
+	put_v(b, a->size);
+	put_v(b, a->flags);
+}
+
+static void body_itrace(struct trace_writer *w, struct tbuf *b, const struct trace_itrace_start *t)
+{
+	put_time(w, b, t->time);
+	put_v(b, t->cpu);
+	put_v(b, t->pid);
+	put_v(b, t->tid);
+}
+
+static void body_switch(struct trace_writer *w, struct tbuf *b, const struct trace_switch *sw)
+{
+	put_time(w, b, sw->time);
+	put_v(b, sw->cpu);
+	put_v(b, sw->pid);
+	put_v(b, sw->tid);
+	put_v(b, sw->flags);
+	put_v(b, sw->next_prev_pid);
+	put_v(b, sw->next_prev_tid);
+}
+
 static int encode_body(struct trace_writer *w, struct tbuf *b, const struct trace_event *ev)
 {
 	switch (ev->type) {
@@ -619,6 +659,18 @@ static int encode_body(struct trace_writer *w, struct tbuf *b, const struct trac
 		return 0;
 	case TRACE_REC_BLOB:
 		return body_blob(w, b, &ev->blob);
+	case TRACE_REC_REGION:
+		body_region(w, b, &ev->region);
+		return 0;
+	case TRACE_REC_AUX:
+		body_aux(w, b, &ev->aux);
+		return 0;
+	case TRACE_REC_ITRACE_START:
+		body_itrace(w, b, &ev->itrace);
+		return 0;
+	case TRACE_REC_SWITCH:
+		body_switch(w, b, &ev->sw);
+		return 0;
 	default:
 		return c2c_err(-EINVAL, "trace '%s': unknown record type %d", w->name, (int)ev->type);
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "c2c/watch.h"
+#include "lib/textkv.h"
 
 #define DUTY_MAGIC "c2c-watch-duty 1"
 
@@ -34,22 +35,9 @@ int c2c_watch_duty_format(const struct c2c_watch_duty *d, char *buf, size_t size
 	return (int)off;
 }
 
-static int parse_u64(const char *s, uint64_t *v, const char **end)
+static int parse_line(const char *key, const char *val, void *ctx)
 {
-	char *e;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &e, 0);
-	if (errno || e == s)
-		return -1;
-	*end = e;
-	return 0;
-}
-
-static int parse_line(const char *key, const char *val, struct c2c_watch_duty *d)
-{
+	struct c2c_watch_duty *d = ctx;
 	static const struct { const char *key; size_t off; } u64s[] = {
 		{ "cpu_ns", offsetof(struct c2c_watch_duty, cpu_ns) },
 		{ "trap_ns", offsetof(struct c2c_watch_duty, trap_ns) },
@@ -75,15 +63,15 @@ static int parse_line(const char *key, const char *val, struct c2c_watch_duty *d
 	for (size_t i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++) {
 		if (strcmp(key, u64s[i].key))
 			continue;
-		if (parse_u64(val, &v, &e) || *e)
+		if (textkv_u64(val, &v, &e) || *e)
 			return -EBADMSG;
 		memcpy((char *)d + u64s[i].off, &v, sizeof(v));
 		return 0;
 	}
 	if (strcmp(key, "word"))
 		return 0;                /* a key of a later version */
-	if (d->nr_words >= C2C_WATCH_WORDS_MAX || parse_u64(val, &v, &e) || *e++ != ' ' ||
-	    parse_u64(e, &len, &e) || *e++ != ' ' || parse_u64(e, &ns, &e) || *e ||
+	if (d->nr_words >= C2C_WATCH_WORDS_MAX || textkv_u64(val, &v, &e) || *e++ != ' ' ||
+	    textkv_u64(e, &len, &e) || *e++ != ' ' || textkv_u64(e, &ns, &e) || *e ||
 	    (len != 1 && len != 2 && len != 4 && len != 8))
 		return -EBADMSG;
 	d->word[d->nr_words].addr = v;
@@ -95,35 +83,8 @@ static int parse_line(const char *key, const char *val, struct c2c_watch_duty *d
 
 int c2c_watch_duty_parse(const void *buf, size_t len, struct c2c_watch_duty *out)
 {
-	const char *p = buf, *end = p + len;
-	int first = 1;
-
 	memset(out, 0, sizeof(*out));
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char line[128], *sp;
-
-		if (n >= sizeof(line))
-			return -EBADMSG;
-		memcpy(line, p, n);
-		line[n] = '\0';
-		p += n + (nl != NULL);
-		if (first) {
-			if (strcmp(line, DUTY_MAGIC))
-				return -EBADMSG;
-			first = 0;
-			continue;
-		}
-		if (!n)
-			continue;
-		if (!(sp = strchr(line, ' ')))
-			return -EBADMSG;
-		*sp = '\0';
-		if (parse_line(line, sp + 1, out))
-			return -EBADMSG;
-	}
-	if (first || out->trap_ns > out->cpu_ns)
+	if (textkv_parse(buf, len, DUTY_MAGIC, 128, parse_line, out) || out->trap_ns > out->cpu_ns)
 		return -EBADMSG;
 	return 0;
 }

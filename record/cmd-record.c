@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
@@ -38,11 +39,15 @@ static const char record_usage[] =
 	"                        'unlimited': never pause (every access, at any cost)\n"
 	"  -e, --event EVENT     event to sample (repeatable): mem-loads, mem-stores,\n"
 	"                        page-faults, cpu-clock, pmu/term=val,.../mods; '-e list' lists\n"
-	"  -o, --output FILE     trace file (default c2c-lite.data)\n"
+	"  -o, --output FILE     trace file (default c2c-lite.data; '-': standard output, and\n"
+	"                        the workload's standard output goes to standard error)\n"
 	"  -l, --ldlat CYCLES    load-latency threshold (default 30)\n"
 	"  -c, --count PERIOD    sample every PERIOD events\n"
-	"  -F, --freq HZ         sample HZ times a second (default 4000)\n"
-	"  -m, --mmap-pages N    ring buffer data pages per CPU, a power of two (default 128)\n"
+	"  -F, --freq HZ         sample HZ times a second (default 4000; at most\n"
+	"                        kernel.perf_event_max_sample_rate)\n"
+	"  -m, --mmap-pages N[,M]  ring buffer data pages per CPU, a power of two (default 128),\n"
+	"                        and AUX area pages per CPU for Arm SPE (default 4 MiB, 128 KiB\n"
+	"                        without CAP_PERFMON)\n"
 	"  -p, --pid PID[,PID]   record existing processes\n"
 	"  -t, --tid TID[,TID]   record existing threads\n"
 	"  -a, --all-cpus        record every task (with -C: on these CPUs)\n"
@@ -59,7 +64,13 @@ static const char record_usage[] =
 	"                        dwarf[,SIZE] (SIZE bytes of user stack, default 8192, unwound\n"
 	"                        with libdw while recording: no frame pointers needed, CPU time\n"
 	"                        spent); lbr is refused with the reason\n"
-	"  -v, --verbose         debug messages\n";
+	"  -v, --verbose         debug messages and details\n"
+	"  -q, --quiet           errors only\n"
+	"  -h, --help            this text ('c2c-lite help record': the manual)\n"
+	"\n"
+	"Exit status: 0 when --duration or SIGINT ends the recording; otherwise the workload's\n"
+	"(128+N when signal N killed it, 127 or 126 when it could not start); 1 when recording\n"
+	"failed, 2 for a usage error.\n";
 
 static volatile sig_atomic_t stop_sig;
 
@@ -114,6 +125,40 @@ static int parse_pids(const char *s, struct record_opts *o)
 	return err;
 }
 
+static int parse_pages(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || end == s || *end || s[0] == '-' || !*v || *v > (1u << 20) ||
+	       (*v & (*v - 1)) ? -EINVAL : 0;
+}
+
+/* -m N, -m N,M or -m ,M (perf's data and AUX pages). */
+static int parse_mmap_pages(const char *arg, struct record_opts *o)
+{
+	const char *comma = strchr(arg, ',');
+	char data[32];
+	uint64_t v;
+
+	if ((comma ? (size_t)(comma - arg) : strlen(arg)) >= sizeof(data))
+		return c2c_err(-EINVAL, "-m needs N or N,M pages (powers of two), not '%s'", arg);
+	snprintf(data, sizeof(data), "%.*s", (int)(comma ? comma - arg : (long)strlen(arg)), arg);
+	if (data[0] || !comma) {
+		if (parse_pages(data, &v))
+			return c2c_err(-EINVAL, "-m needs a power of two of pages, not '%s'", arg);
+		o->mmap_pages = (unsigned int)v;
+	}
+	if (comma) {
+		if (parse_pages(comma + 1, &v))
+			return c2c_err(-EINVAL, "-m N,M needs a power of two of AUX pages, not '%s'",
+				       arg);
+		o->aux_pages = (unsigned int)v;
+	}
+	return 0;
+}
+
 static void emit_line(const char *line, void *ctx)
 {
 	(void)ctx;
@@ -149,6 +194,7 @@ static const struct option longopts[] = {
 	{ "watch-overhead", required_argument, NULL, OPT_WATCH_OVERHEAD },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -259,10 +305,7 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 		o->ev.freq = v;
 		return 0;
 	case 'm':
-		if (parse_u64(optarg, "-m", &v) || !v || v > (1u << 20) || (v & (v - 1)))
-			return c2c_err(-EINVAL, "-m needs a power of two of pages, not '%s'", optarg);
-		o->mmap_pages = (unsigned int)v;
-		return 0;
+		return parse_mmap_pages(optarg, o);
 	case 'p': case 't':
 		o->threads_only = c == 't';
 		return parse_pids(optarg, o);
@@ -284,6 +327,7 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 		o->zstd_level = (int)v;
 		return 0;
 	case 'v': c2c_log_set_level(C2C_LOG_DEBUG); return 0;
+	case 'q': c2c_log_set_level(C2C_LOG_ERROR); return 0;
 	case 'h': fputs(record_usage, stdout); return 1;
 	default: return -EINVAL;
 	}
@@ -308,43 +352,78 @@ static int check_backend(const struct record_opts *o)
 	return 0;
 }
 
-static char *join_args(int argc, char **argv)
+/* The words of @argv joined by spaces, each quoted for the shell when it needs it (the recorded
+ * command line can be pasted back). @prefix starts the text. */
+static char *join_args(const char *prefix, int argc, char **argv)
 {
-	size_t len = 1;
-	char *s;
+	size_t len = strlen(prefix) + 1, n;
+	char *s, *p;
 
 	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
+		len += 4 * strlen(argv[i]) + 3;
 	s = xcalloc(len, 1);
+	p = s + sprintf(s, "%s", prefix);
 	for (int i = 0; i < argc; i++) {
-		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
+		const char *a = argv[i];
+
+		if (p != s)
+			*p++ = ' ';
+		n = strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			   "-_./=:,+@%^");
+		if (*a && !a[n]) {
+			p += sprintf(p, "%s", a);
+			continue;
+		}
+		*p++ = '\'';
+		for (; *a; a++) {
+			if (*a == '\'')
+				p += sprintf(p, "'\\''");
+			else
+				*p++ = *a;
+		}
+		*p++ = '\'';
 	}
+	*p = '\0';
 	return s;
 }
 
+static const char *output_name(const struct record_opts *o)
+{
+	if (!o->output)
+		return "c2c-lite.data";
+	return strcmp(o->output, "-") ? o->output : "standard output";
+}
+
+/* What the run gave, one short line each; the details under -v. */
 static void report_result(const struct record_opts *o, const struct record_result *r)
 {
 	unsigned int pages = o->mmap_pages ? o->mmap_pages : 128;
+	const char *how = r->watch_seen_bound ? "at most" : "about";
 
-	c2c_info("%llu samples, %llu records, %llu bytes written to '%s'",
+	c2c_info("%llu samples, %llu records, %llu bytes written to %s%s%s",
 		 (unsigned long long)r->samples, (unsigned long long)r->records,
-		 (unsigned long long)r->bytes, o->output ? o->output : "c2c-lite.data");
+		 (unsigned long long)r->bytes, o->output && !strcmp(o->output, "-") ? "" : "'",
+		 output_name(o), o->output && !strcmp(o->output, "-") ? "" : "'");
+	if (r->regions)
+		c2c_info("%llu region markers in the trace (report --regions splits the samples)",
+			 (unsigned long long)r->regions);
+	if (r->uncore)
+		c2c_info("AMD uncore: %llu L3/DRAM/link counts in the trace (in the report header)",
+			 (unsigned long long)r->uncore);
 	if (r->backend == TRACE_BACKEND_SOFT)
 		c2c_info("soft backend: a data address was recovered for %llu of %llu samples",
 			 (unsigned long long)r->soft_recovered, (unsigned long long)r->samples);
-	if (r->backend == TRACE_BACKEND_WATCH && r->watch_seen < 0.001)
-		c2c_info("watch backend: the watchpoints were paused at times to keep their traps "
-			 "under %.0f%% of the workload's CPU time: they saw under 0.1%% of its work (the "
-			 "report says how to read the counts; --watch-overhead sets the bound)",
-			 r->watch_budget * 100);
-	else if (r->backend == TRACE_BACKEND_WATCH && r->watch_seen < 0.995)
-		c2c_info("watch backend: the watchpoints were paused at times to keep their traps "
-			 "under %.0f%% of the workload's CPU time: they saw %s %.3g%% of its work (the "
-			 "report says how to read the counts; --watch-overhead sets the bound)",
-			 r->watch_budget * 100, r->watch_seen_bound ? "at most" : "about",
-			 r->watch_seen * 100);
+	if (r->backend == TRACE_BACKEND_WATCH && r->watch_seen < 0.995) {
+		if (r->watch_seen < 0.001)
+			c2c_info("watch backend: paused to bound its overhead, it saw under 0.1%% "
+				 "of the work");
+		else
+			c2c_info("watch backend: paused to bound its overhead, it saw %s %.3g%% of "
+				 "the work", how, r->watch_seen * 100);
+		c2c_debug("the watchpoints were paused at times to keep their traps under %.0f%% "
+			  "of the workload's CPU time; the report says how to read the counts; "
+			  "--watch-overhead sets the bound", r->watch_budget * 100);
+	}
 	if (o->ev.callchain == 2)
 		c2c_info("--call-graph dwarf: %llu of %llu user stacks unwound past the sampled "
 			 "function", (unsigned long long)r->unwind_walked,
@@ -358,31 +437,92 @@ static void report_result(const struct record_opts *o, const struct record_resul
 	if (r->malformed > 1)
 		c2c_warn("%llu kernel records did not decode and were skipped",
 			 (unsigned long long)r->malformed);
+	/* perf's warnings (perf_session__warn_about_errors), then what to do */
 	if (r->aux_truncated)
-		c2c_warn("%llu AUX (SPE) buffers were truncated: use a larger -c period",
-			 (unsigned long long)r->aux_truncated);
+		c2c_warn("AUX data lost %llu times out of %llu: the SPE buffer filled up before it "
+			 "was read and the kernel stopped SPE there; use a larger -c period or AUX "
+			 "area (-m N,M)", (unsigned long long)r->aux_truncated,
+			 (unsigned long long)r->aux_records);
+	if (r->aux_partial)
+		c2c_warn("AUX data had gaps in it %llu times out of %llu: SPE records were cut "
+			 "short", (unsigned long long)r->aux_partial,
+			 (unsigned long long)r->aux_records);
+	if (r->aux_collision)
+		c2c_warn("AUX data detected collision %llu times out of %llu: SPE dropped samples "
+			 "that came too close; use a larger -c period",
+			 (unsigned long long)r->aux_collision, (unsigned long long)r->aux_records);
+	if (r->aux_dropped)
+		c2c_warn("%llu bytes of AUX data could not be read and were dropped",
+			 (unsigned long long)r->aux_dropped);
+	if (r->backend == TRACE_BACKEND_SPE)
+		c2c_info("Arm SPE: %llu bytes of AUX data in %llu records, stored raw (the samples "
+			 "are decoded from them at report time)", (unsigned long long)r->aux_bytes,
+			 (unsigned long long)r->aux_records);
 	if (r->throttles)
 		c2c_warn("the kernel throttled sampling %llu times (perf_event_max_sample_rate); "
 			 "use a larger -c period or a lower -F", (unsigned long long)r->throttles);
 }
 
+/* The exit status scripts can rely on (record_usage and the man page say it). */
 static int exit_status(int err, const struct record_opts *o, const struct record_result *r)
 {
 	if (r->write_error) {
-		c2c_log(C2C_LOG_ERROR, "writing '%s' failed (%s): the trace is readable up to its "
-			"last complete chunk", o->output ? o->output : "c2c-lite.data",
+		c2c_log(C2C_LOG_ERROR, "writing %s%s%s failed (%s): the trace is readable up to "
+			"its last complete chunk", o->output && !strcmp(o->output, "-") ? "" : "'",
+			output_name(o), o->output && !strcmp(o->output, "-") ? "" : "'",
 			strerror((int)r->write_error));
 		return EXIT_FAIL;
 	}
-	if (err && !r->have_status)
+	if (r->exec_errno)          /* the shell's codes: not found, found but not runnable */
+		return r->exec_errno == ENOENT ? 127 : 126;
+	if (err)
 		return EXIT_FAIL;
+	/* the user ended it: a normal end, whatever the stopped workload says */
+	if (r->stop == RECORD_STOP_DURATION || stop_sig == SIGINT)
+		return EXIT_OK;
 	if (r->have_status) {
 		if (WIFEXITED(r->status))
 			return WEXITSTATUS(r->status);
 		if (WIFSIGNALED(r->status))
 			return 128 + WTERMSIG(r->status);
 	}
-	return err ? EXIT_FAIL : EXIT_OK;
+	return EXIT_OK;
+}
+
+/* perf_event_open refuses a frequency above kernel.perf_event_max_sample_rate: say so before,
+ * with the limit and the way to raise it. The default frequency is lowered to the limit, as
+ * perf does. */
+static int check_freq(struct record_opts *o, int freq_given)
+{
+	uint64_t max;
+
+	if (o->ev.period || sysfs_read_u64("/proc/sys/kernel/perf_event_max_sample_rate", &max) ||
+	    !max)
+		return 0;
+	if (freq_given && o->ev.freq > max)
+		return c2c_err(-EINVAL, "-F %llu is above the kernel's limit of %llu samples a second; "
+			       "use -F %llu or less, or raise it: sysctl -w "
+			       "kernel.perf_event_max_sample_rate=%llu",
+			       (unsigned long long)o->ev.freq, (unsigned long long)max,
+			       (unsigned long long)max, (unsigned long long)o->ev.freq);
+	if (!freq_given && max < EV_DEFAULT_FREQ) {
+		o->ev.freq = max;
+		c2c_info("sampling at %llu Hz, the kernel's perf_event_max_sample_rate",
+			 (unsigned long long)max);
+	}
+	return 0;
+}
+
+static int usage_error(struct record_opts *o, const char *msg)
+{
+	if (!msg)                   /* getopt or the option's parser said what */
+		fprintf(stderr, "see 'c2c-lite record --help'\n");
+	else if (*msg)
+		fprintf(stderr, "c2c-lite record: %s (see 'c2c-lite record --help')\n", msg);
+	free(o->events);
+	free(o->pids);
+	free(o->watch);
+	return EXIT_USAGE;
 }
 
 int cmd_record(int argc, char **argv)
@@ -390,48 +530,45 @@ int cmd_record(int argc, char **argv)
 	struct record_opts o = { .topdown = -1, .zstd_level = 1, .stop = &stop_sig };
 	struct record_result res;
 	size_t ecap = 0, wcap = 0;
-	int c, err = 0;
+	int c, err = 0, freq_given;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:o:l:c:F:m:p:t:aC:ukgvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:o:l:c:F:m:p:t:aC:ukgvqh", longopts, NULL)) != -1) {
 		err = parse_opt(c, &o, &ecap, &wcap);
 		if (err)
 			break;
 	}
 	if (!err)
 		err = check_backend(&o);
-	if (err == 1 || err < 0) {
-		if (err < 0)
-			fprintf(stderr, "see 'c2c-lite record --help'\n");
+	if (err == 1) {
 		free(o.events);
 		free(o.pids);
 		free(o.watch);
-		return err == 1 ? EXIT_OK : EXIT_USAGE;
+		return EXIT_OK;
 	}
+	if (err < 0)
+		return usage_error(&o, NULL);
 	if (optind < argc)
 		o.argv = argv + optind;
-	if (!o.argv && !o.nr_pids && !o.ev.system_wide) {
-		fprintf(stderr, "c2c-lite record: give a command after '--', -p, -t or -a\n%s",
-			record_usage);
-		free(o.events);
-		free(o.watch);
-		return EXIT_USAGE;
-	}
-	if (o.ev.period && o.ev.freq) {
-		fprintf(stderr, "c2c-lite record: -c and -F exclude each other\n");
-		free(o.events);
-		free(o.watch);
-		free(o.pids);
-		return EXIT_USAGE;
-	}
+	if (!o.argv && !o.nr_pids && !o.ev.system_wide)
+		return usage_error(&o, "give a command after '--', -p, -t or -a");
+	if (o.ev.period && o.ev.freq)
+		return usage_error(&o, "-c and -F exclude each other");
+	if (o.output && !strcmp(o.output, "-") && isatty(STDOUT_FILENO))
+		return usage_error(&o, "-o -: standard output is a terminal; redirect it to a file "
+				   "or a pipe");
+	freq_given = o.ev.freq != 0;
+	if (check_freq(&o, freq_given) < 0)
+		return usage_error(&o, "");
 	{
-		char *cmdline = join_args(argc, argv), *opts = join_args(optind - 1, argv + 1);
+		char *cmdline = join_args("c2c-lite", argc, argv);
+		char *opts = join_args("", optind - 1, argv + 1);
 
 		o.cmdline = cmdline;
 		o.options = opts;
 		install_signals();
 		err = record_run(&o, &res);
-		if (!err || res.records)
+		if (!res.removed && (!err || res.records))
 			report_result(&o, &res);
 		free(cmdline);
 		free(opts);

@@ -5,22 +5,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
 
+#include "c2c/region.h"
 #include "c2c/xalloc.h"
 #include "record/cpuinfo.h"
 #include "record/doctor.h"
 #include "record/pmu.h"
+#include "record/priv.h"
 #include "record/regs-x86.h"
 #include "record/soft-decode.h"
+#include "record/stat.h"
+#include "record/uncore.h"
 #include "record/sys.h"
 #include "record/sysfs.h"
-
-#define CAP_SYS_ADMIN_BIT 21
-#define CAP_PERFMON_BIT   38
 
 #if defined(__x86_64__) || defined(__i386__)
 static void regs_str(char *out, uint32_t a, uint32_t b, uint32_t c)
@@ -82,17 +85,68 @@ void doctor_cpuid_read(struct doctor_cpuid *c)
 #endif
 }
 
-static int cap_effective(int bit)
+char doctor_kconfig_line(const char *line, const char *name)
 {
-	char *st, *p;
-	unsigned long long caps = 0;
+	size_t n = strlen(name);
 
-	if (sysfs_read_all("/proc/self/status", &st, NULL, 1 << 20))
-		return 0;
-	if ((p = strstr(st, "CapEff:")))
-		caps = strtoull(p + 7, NULL, 16);
-	free(st);
-	return (int)((caps >> bit) & 1);
+	if (!strncmp(line, name, n) && line[n] == '=')
+		return line[n + 1] == 'y' ? 'y' : line[n + 1] == 'm' ? 'm' : 0;
+	if (!strncmp(line, "# ", 2) && !strncmp(line + 2, name, n) &&
+	    !strncmp(line + 2 + n, " is not set", 11))
+		return 'n';
+	return 0;
+}
+
+/* kpti= takes what the kernel's strtobool takes: 1/y/on and 0/n/off. */
+static int kpti_arg(const char *cmdline)
+{
+	int v = -1;
+
+	for (const char *p = cmdline; (p = strstr(p, "kpti=")); p += 5) {
+		const char *a = p + 5;
+
+		if (p != cmdline && p[-1] != ' ')
+			continue;
+		if (*a == '1' || *a == 'y' || *a == 'Y' || !strncmp(a, "on", 2))
+			v = 1;
+		else if (*a == '0' || *a == 'n' || *a == 'N' || !strncmp(a, "off", 3))
+			v = 0;
+	}
+	return v;
+}
+
+void doctor_kernel_read(struct doctor_kernel *k)
+{
+	char cmdline[4096], path[4096], line[512];
+	int zerr;
+	gzFile f;
+
+	memset(k, 0, sizeof(*k));
+	k->kpti = -1;
+	if (!sysfs_read_line("/proc/cmdline", cmdline, sizeof(cmdline)))
+		k->kpti = kpti_arg(cmdline);
+	if (sysfs_path(path, sizeof(path), "/proc/config.gz") || !(f = gzopen(path, "rb")))
+		return;
+	/* a line longer than the buffer comes in pieces: only a line's first piece is parsed */
+	for (int start = 1; gzgets(f, line, sizeof(line)); start = strchr(line, '\n') != NULL) {
+		char c;
+
+		if (!start)
+			continue;
+		if ((c = doctor_kconfig_line(line, "CONFIG_ARM_SPE_PMU")))
+			k->spe_pmu = c;
+		else if ((c = doctor_kconfig_line(line, "CONFIG_PID_IN_CONTEXTIDR")))
+			k->pid_in_contextidr = c;
+	}
+	gzerror(f, &zerr);
+	if (zerr == Z_OK && gzeof(f)) {
+		/* a whole config that does not name an option has it off */
+		k->spe_pmu = k->spe_pmu ? k->spe_pmu : 'n';
+		k->pid_in_contextidr = k->pid_in_contextidr ? k->pid_in_contextidr : 'n';
+	} else {
+		k->spe_pmu = k->pid_in_contextidr = 0;   /* corrupt: nothing is known */
+	}
+	gzclose(f);
 }
 
 void doctor_env_detect(struct doctor_env *env)
@@ -101,8 +155,8 @@ void doctor_env_detect(struct doctor_env *env)
 
 	memset(env, 0, sizeof(*env));
 	doctor_cpuid_read(&env->cpuid);
-	env->privileged = geteuid() == 0 || cap_effective(CAP_PERFMON_BIT) ||
-			  cap_effective(CAP_SYS_ADMIN_BIT);
+	doctor_kernel_read(&env->kernel);
+	env->privileged = geteuid() == 0 || priv_perfmon();
 	env->paranoid = -100;
 	if (!sysfs_read_line("/proc/sys/kernel/perf_event_paranoid", line, sizeof(line)))
 		env->paranoid = atoi(line);
@@ -204,11 +258,13 @@ static void row_paranoid(struct doctor *d, const struct doctor_env *env)
 	    paranoid_meaning(env->paranoid));
 }
 
-static void row_rdpmc(struct doctor *d)
+static void row_rdpmc(struct doctor *d, const struct cpuinfo *ci)
 {
 	static const char *const pmus[] = { "cpu", "cpu_core" };
 	char path[128], line[32];
 
+	if (ci->vendor == CPU_VENDOR_ARM || ci->vendor == CPU_VENDOR_IBM)
+		return;              /* an x86 control */
 	for (size_t i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), PMU_DEVICES "/%s/rdpmc", pmus[i]);
 		if (sysfs_read_line(path, line, sizeof(line)))
@@ -272,55 +328,52 @@ static void hw_init(struct hw *h, const struct doctor_env *env)
 	}
 }
 
-static void row_missing(struct doctor *d, const struct hw *h, const char *topic,
-			enum cpu_vendor want, const char *what)
+/* Whether this machine's vendor is @want; an unknown vendor shows every vendor's rows. */
+static int vendor_is(const struct hw *h, enum cpu_vendor want)
 {
-	if (h->ci.vendor != want)
-		add(d, topic, DOCTOR_NO, NULL, "%s: not available on %s CPUs", what,
-		    h->ci.vendor_str[0] ? h->ci.vendor_str : "this machine's");
-	else
-		add(d, topic, DOCTOR_NO, h->fix, "%s: %s", what, h->why);
+	return h->ci.vendor == want || h->ci.vendor == CPU_VENDOR_UNKNOWN;
 }
 
-static void row_pebs(struct doctor *d, const struct hw *h)
+/* One row for every PMU that has the event: a hybrid CPU's cpu_core and cpu_atom together. */
+static void row_pebs_event(struct doctor *d, const char *topic, const char *event,
+			   const char *leader)
 {
 	static const char *const names[] = { "cpu_core", "cpu_atom", "cpu" };
-	char val[128];
+	char detail[sizeof(d->row->detail)] = "", val[128];
+	size_t len = 0;
 	struct pmu p;
-	int loads = 0, stores = 0;
 
-	if (h->ci.vendor != CPU_VENDOR_INTEL || !h->core_pmu) {
-		row_missing(d, h, "pebs-loads", CPU_VENDOR_INTEL, "Intel PEBS load latency");
-		row_missing(d, h, "pebs-stores", CPU_VENDOR_INTEL, "Intel PEBS precise stores");
-		return;
-	}
 	for (size_t i = 0; i < 3; i++) {
-		if (pmu_open(&p, names[i]))
+		if (pmu_open(&p, names[i]) || pmu_alias(&p, event, val, sizeof(val)))
 			continue;
-		if (!pmu_alias(&p, "mem-loads", val, sizeof(val)) && ++loads)
-			add(d, "pebs-loads", DOCTOR_OK, NULL, "%s/mem-loads/ (%s)%s", p.name, val,
-			    pmu_has_alias(&p, "mem-loads-aux") ? ", with the mem-loads-aux leader" : "");
-		if (!pmu_alias(&p, "mem-stores", val, sizeof(val)) && ++stores)
-			add(d, "pebs-stores", DOCTOR_OK, NULL, "%s/mem-stores/ (%s)", p.name, val);
+		len += (size_t)snprintf(detail + len, len < sizeof(detail) ? sizeof(detail) - len : 0,
+					"%s%s/%s/ (%s)%s", len ? "; " : "", p.name, event, val,
+					leader && pmu_has_alias(&p, leader) ?
+					", with the mem-loads-aux leader" : "");
 	}
-	if (!loads)
-		add(d, "pebs-loads", DOCTOR_NO, "a newer kernel, or a hypervisor that passes PEBS "
+	if (len)
+		add(d, topic, DOCTOR_OK, NULL, "%s", detail);
+	else if (leader)
+		add(d, topic, DOCTOR_NO, "a newer kernel, or a hypervisor that passes PEBS "
 		    "through (KVM on Ice Lake+ with pmu=on)", "the core PMU has no 'mem-loads' "
 		    "event: this CPU/kernel/hypervisor gives no load-latency PEBS");
-	if (!stores)
-		add(d, "pebs-stores", DOCTOR_NO, NULL, "the core PMU has no 'mem-stores' event");
+	else
+		add(d, topic, DOCTOR_NO, NULL, "the core PMU has no 'mem-stores' event");
 }
 
-static void row_ibs(struct doctor *d, const struct hw *h)
+static void row_pebs(struct doctor *d)
+{
+	row_pebs_event(d, "pebs-loads", "mem-loads", "mem-loads-aux");
+	row_pebs_event(d, "pebs-stores", "mem-stores", NULL);
+}
+
+static void row_ibs(struct doctor *d)
 {
 	struct pmu p;
 
-	if (h->ci.vendor != CPU_VENDOR_AMD || pmu_open(&p, "ibs_op")) {
-		if (h->ci.vendor == CPU_VENDOR_AMD && h->core_pmu)
-			add(d, "ibs", DOCTOR_NO, "enable IBS in the firmware; hypervisors rarely "
-			    "expose it", "no 'ibs_op' PMU in " PMU_DEVICES);
-		else
-			row_missing(d, h, "ibs", CPU_VENDOR_AMD, "AMD IBS op sampling");
+	if (pmu_open(&p, "ibs_op")) {
+		add(d, "ibs", DOCTOR_NO, "enable IBS in the firmware; hypervisors rarely expose it",
+		    "no 'ibs_op' PMU in " PMU_DEVICES);
 		return;
 	}
 	if (pmu_cap_u64(&p, "zen4_ibs_extensions", 0) != 1) {
@@ -334,36 +387,142 @@ static void row_ibs(struct doctor *d, const struct hw *h)
 	    "128..2048)" : "");
 }
 
-static void row_spe(struct doctor *d, const struct hw *h)
+/* Which of the driver's format fields this kernel publishes, as "a b c" into @out; the
+ * fields c2c needs that are missing into @missing. */
+static void spe_formats(const struct pmu *p, char *out, size_t len, char *missing, size_t mlen)
 {
-	struct pmu p;
+	static const char *const fields[] = {
+		"ts_enable", "pa_enable", "pct_enable", "jitter", "branch_filter", "load_filter",
+		"store_filter", "event_filter", "inv_event_filter", "min_latency", "discard",
+	};
+	static const char *const needed[] = { "ts_enable", "load_filter", "store_filter",
+					      "min_latency" };
+	size_t n = 0, m = 0;
 
-	if (!pmu_open_prefix(&p, "arm_spe_")) {
-		add(d, "spe", DOCTOR_OK, h->env->privileged ? NULL : "physical addresses "
-		    "(pa_enable) need root or CAP_PERFMON", "%s (type %u), min_interval %llu",
-		    p.name, p.type, (unsigned long long)pmu_cap_u64(&p, "min_interval", 0));
-		return;
-	}
-	if (h->ci.vendor == CPU_VENDOR_ARM && h->core_pmu)
-		add(d, "spe", DOCTOR_NO, "a kernel with CONFIG_ARM_SPE_PMU and SPE enabled by the "
-		    "firmware (not virtualized by most hypervisors)", "no 'arm_spe_*' PMU");
-	else
-		row_missing(d, h, "spe", CPU_VENDOR_ARM, "Arm SPE");
+	out[0] = missing[0] = '\0';
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (pmu_has_format(p, fields[i]) && n < len)
+			n += (size_t)snprintf(out + n, len - n, "%s%s", n ? " " : "", fields[i]);
+	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
+		if (!pmu_has_format(p, needed[i]) && m < mlen)
+			m += (size_t)snprintf(missing + m, mlen - m, "%s%s", m ? ", " : "", needed[i]);
 }
 
-static void row_power(struct doctor *d, const struct hw *h)
+/* No arm_spe_* PMU on an Arm machine: the driver's absence, or why it registered nothing. */
+static void row_spe_missing(struct doctor *d, const struct hw *h)
+{
+	const struct doctor_kernel *k = &h->env->kernel;
+
+	if (sysfs_exists("/sys/bus/platform/drivers/arm_spe_pmu"))
+		add(d, "spe", DOCTOR_NO, k->kpti == 1 ? "boot without kpti=1 (kpti=off)" :
+		    "see 'dmesg | grep -i spe'; boot with kpti=off if it says 'profiling buffer "
+		    "inaccessible'; otherwise the firmware must describe SPE (ACPI MADT or the "
+		    "devicetree) and a hypervisor must pass it through",
+		    "the arm_spe_pmu driver is loaded but registered no 'arm_spe_*' PMU: %s",
+		    k->kpti == 1 ? "the command line forces kpti=1, and the driver refuses to "
+		    "profile when the kernel is unmapped at EL0" : "the kernel is unmapped at EL0 "
+		    "(KPTI), or the firmware or hypervisor did not describe SPE");
+	else if (k->spe_pmu == 'm')
+		add(d, "spe", DOCTOR_NO, "modprobe arm_spe_pmu", "no 'arm_spe_*' PMU: the kernel "
+		    "has the driver as a module (CONFIG_ARM_SPE_PMU=m) and it is not loaded");
+	else if (k->spe_pmu == 'n')
+		add(d, "spe", DOCTOR_NO, "a kernel built with CONFIG_ARM_SPE_PMU", "no 'arm_spe_*' "
+		    "PMU: the kernel is built without the SPE driver (CONFIG_ARM_SPE_PMU is not set)");
+	else
+		add(d, "spe", DOCTOR_NO, "modprobe arm_spe_pmu, or a kernel with CONFIG_ARM_SPE_PMU "
+		    "and SPE enabled by the firmware (not passed through by most hypervisors)",
+		    "no 'arm_spe_*' PMU and no arm_spe_pmu driver (no /proc/config.gz to tell "
+		    "whether the kernel has it)");
+}
+
+/* What perf_event_paranoid and privileges leave of an SPE recording (the 6.1 driver and
+ * perf's arm_spe_recording_options()). */
+static void row_spe_access(struct doctor *d, const struct doctor_env *env)
+{
+	const char pid = env->kernel.pid_in_contextidr;
+	const char *ctx = !env->privileged ? "no CONTEXT packets without CAP_PERFMON, so threads "
+			  "come from the context-switch records" : pid == 'y' ? "CONTEXT packets "
+			  "name each record's thread (CONFIG_PID_IN_CONTEXTIDR=y)" : pid == 'n' ?
+			  "no CONTEXT packets (CONFIG_PID_IN_CONTEXTIDR is not set), so threads come "
+			  "from the context-switch records" : "CONTEXT packets name each record's "
+			  "thread if the kernel has CONFIG_PID_IN_CONTEXTIDR (no /proc/config.gz to "
+			  "tell), else the context-switch records do";
+	const char *bufs = env->privileged || env->paranoid == -1 ? "4 MiB AUX area per CPU" :
+			   "128 KiB AUX area and 256 KiB ring per CPU (perf's unprivileged sizes, "
+			   "within kernel.perf_event_mlock_kb)";
+
+	if (env->privileged)
+		add(d, "spe-access", DOCTOR_OK, NULL, "root or CAP_PERFMON: user and kernel, per "
+		    "task or -a; %s; %s", bufs, ctx);
+	else if (env->paranoid == -100 || env->paranoid >= 3)
+		add(d, "spe-access", DOCTOR_NO, "run as root or set kernel.perf_event_paranoid=1",
+		    "perf_event_paranoid=%d: no SPE recording for unprivileged users",
+		    env->paranoid);
+	else
+		add(d, "spe-access", env->paranoid <= 0 ? DOCTOR_OK : DOCTOR_INFO,
+		    env->paranoid == 2 ? "run as root, or set kernel.perf_event_paranoid=1 for "
+		    "kernel samples and 0 for -a" : env->paranoid == 1 ? "run as root, or set "
+		    "kernel.perf_event_paranoid=0 for -a" : NULL,
+		    "perf_event_paranoid=%d without CAP_PERFMON: %s; %s; %s", env->paranoid,
+		    env->paranoid <= 0 ? "user and kernel, per task or -a" : env->paranoid == 1 ?
+		    "user and kernel, own tasks only (no -a)" :
+		    "user space only (record falls back to it), own tasks only (no -a)", bufs, ctx);
+}
+
+static void row_spe(struct doctor *d, const struct hw *h)
+{
+	const struct doctor_env *env = h->env;
+	char formats[200], missing[80], cpus[64] = "?", caps[120], path[128];
+	struct pmu p;
+
+	if (pmu_open_prefix(&p, "arm_spe_")) {    /* only asked on Arm (or an unknown vendor) */
+		row_spe_missing(d, h);
+		return;
+	}
+	spe_formats(&p, formats, sizeof(formats), missing, sizeof(missing));
+	snprintf(path, sizeof(path), PMU_DEVICES "/%s/cpumask", p.name);
+	sysfs_read_line(path, cpus, sizeof(cpus));
+	snprintf(caps, sizeof(caps), "min_interval %llu, count_size %llu, arch_inst %llu, ernd %llu",
+		 (unsigned long long)pmu_cap_u64(&p, "min_interval", 0),
+		 (unsigned long long)pmu_cap_u64(&p, "count_size", 0),
+		 (unsigned long long)pmu_cap_u64(&p, "arch_inst", 0),
+		 (unsigned long long)pmu_cap_u64(&p, "ernd", 0));
+	if (missing[0]) {
+		add(d, "spe", DOCTOR_NO, "a newer kernel (the arm_spe driver of 4.15 and later)",
+		    "%s (type %u) lacks the format fields %s that c2c record needs (it has: %s)",
+		    p.name, p.type, missing, formats);
+		return;
+	}
+	add(d, "spe", DOCTOR_OK, NULL, "%s (type %u) on CPUs %s; %s; record opens it as perf c2c "
+	    "record does (load and store filters, min_latency from -l, ts_enable, pa_enable, a "
+	    "fixed period: caps/min_interval or -c, no -F) and stores its AUX data raw", p.name,
+	    p.type, cpus, caps);
+	/* pa_enable: the 6.1 driver wants perfmon_capable(), whatever perf_event_paranoid says */
+	if (!pmu_has_format(&p, "pa_enable"))
+		add(d, "spe-pa", DOCTOR_NO, NULL, "no pa_enable format field: SPE records carry no "
+		    "physical addresses");
+	else if (env->privileged)
+		add(d, "spe-pa", DOCTOR_OK, NULL, "pa_enable: root or CAP_PERFMON, so SPE records "
+		    "carry physical data addresses (NUMA nodes of the lines)");
+	else
+		add(d, "spe-pa", DOCTOR_INFO, "run as root or give the recorder CAP_PERFMON "
+		    "(setcap cap_perfmon+ep)", "pa_enable needs CAP_PERFMON (the 6.1 driver checks "
+		    "perfmon_capable(), whatever perf_event_paranoid says): record "
+		    "drops it with a warning, so the report has no physical addresses (perf c2c "
+		    "record fails instead)");
+	row_spe_access(d, env);
+}
+
+static void row_power(struct doctor *d)
 {
 	struct pmu p;
 
-	if (h->ci.vendor == CPU_VENDOR_IBM && !pmu_open(&p, "cpu") &&
-	    pmu_has_alias(&p, "mem-loads"))
+	if (!pmu_open(&p, "cpu") && pmu_has_alias(&p, "mem-loads"))
 		add(d, "power-mem", DOCTOR_OK, NULL, "cpu/mem-loads/ and cpu/mem-stores/ "
 		    "(marked-instruction thresholding)");
-	else if (h->ci.vendor == CPU_VENDOR_IBM && h->core_pmu)
+	else
 		add(d, "power-mem", DOCTOR_NO, "a POWER8+ kernel with the core PMU driver",
 		    "the core PMU has no 'mem-loads' event");
-	else
-		row_missing(d, h, "power-mem", CPU_VENDOR_IBM, "POWER marked loads/stores");
 }
 
 static void row_topdown(struct doctor *d, const struct hw *h)
@@ -371,10 +530,6 @@ static void row_topdown(struct doctor *d, const struct hw *h)
 	static const char *const names[] = { "cpu_core", "cpu" };
 	struct pmu p;
 
-	if (!h->core_pmu) {
-		add(d, "topdown", DOCTOR_NO, h->fix, "TopDown: %s", h->why);
-		return;
-	}
 	for (size_t i = 0; i < 2 && h->ci.vendor == CPU_VENDOR_INTEL; i++) {
 		if (pmu_open(&p, names[i]))
 			continue;
@@ -392,6 +547,39 @@ static void row_topdown(struct doctor *d, const struct hw *h)
 	add(d, "topdown", DOCTOR_NO, NULL, "TopDown in the sampling group needs Intel "
 	    "PERF_METRICS; on %s the TopDown counters live on the core PMU, which cannot share a "
 	    "group with the memory sampler", h->ci.vendor_str);
+}
+
+/* The hardware rows of this machine's vendor only (every vendor's when it is unknown); without
+ * a core PMU one row says why, and its fix, for all of them. */
+static void row_hw(struct doctor *d, const struct hw *h)
+{
+	static const struct {
+		enum cpu_vendor v;
+		const char *what;
+	} backends[] = {
+		{ CPU_VENDOR_INTEL, "Intel PEBS" }, { CPU_VENDOR_AMD, "AMD IBS" },
+		{ CPU_VENDOR_ARM, "Arm SPE" }, { CPU_VENDOR_IBM, "POWER marked loads/stores" },
+	};
+	char what[160] = "";
+	size_t len = 0;
+
+	if (!h->core_pmu) {
+		for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+			if (vendor_is(h, backends[i].v))
+				len += (size_t)snprintf(what + len, sizeof(what) - len, "%s, ",
+							backends[i].what);
+		add(d, "hw-pmu", DOCTOR_NO, h->fix, "%s: no %sno TopDown", h->why, what);
+		return;
+	}
+	if (vendor_is(h, CPU_VENDOR_INTEL))
+		row_pebs(d);
+	if (vendor_is(h, CPU_VENDOR_AMD))
+		row_ibs(d);
+	if (vendor_is(h, CPU_VENDOR_ARM))
+		row_spe(d, h);
+	if (vendor_is(h, CPU_VENDOR_IBM))
+		row_power(d);
+	row_topdown(d, h);
 }
 
 /* --- probes --------------------------------------------------------------------------------- */
@@ -436,33 +624,6 @@ static void row_software(struct doctor *d, const struct doctor_env *env)
 	else
 		add(d, "software", DOCTOR_OK, NULL, "cpu-clock, page-faults and other software "
 		    "events open (-e page-faults gives data addresses of faults)");
-}
-
-static void row_breakpoint(struct doctor *d, const struct doctor_env *env)
-{
-	static volatile uint64_t target;
-	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_BREAKPOINT,
-				     .bp_type = HW_BREAKPOINT_W, .bp_addr = (uintptr_t)&target,
-				     .bp_len = HW_BREAKPOINT_LEN_8, .sample_period = 1,
-				     .exclude_kernel = 1, .disabled = 1 };
-	struct pmu p;
-	int err;
-
-	if (pmu_open(&p, "breakpoint")) {
-		add(d, "breakpoints", DOCTOR_NO, errno_fix(-ENOENT), "no 'breakpoint' PMU");
-		return;
-	}
-	if (!env->probe_open) {
-		add(d, "breakpoints", DOCTOR_INFO, NULL, "breakpoint PMU (type %u), not probed",
-		    p.type);
-		return;
-	}
-	err = probe(&a);
-	if (err)
-		add(d, "breakpoints", DOCTOR_NO, errno_fix(err), "a write watchpoint on this task "
-		    "fails: %s", strerror(-err));
-	else
-		add(d, "breakpoints", DOCTOR_OK, NULL, "hardware watchpoints (debug registers) open");
 }
 
 /* --backend=soft: cpu-clock samples with the user registers the decoder needs (x86-64). */
@@ -534,6 +695,128 @@ static void row_watch(struct doctor *d, const struct doctor_env *env)
 		    "4 words at once (more rotate), every access counted");
 }
 
+/* `stat --topdown`: the model for this CPU and, probed, whether its counters open here. */
+static void row_topdown_stat(struct doctor *d, const struct doctor_env *env)
+{
+	struct stat_opts o = { .topdown = 1 };
+	pid_t self = 0;
+	struct stat_target t = { .tids = &self, .nr_tids = 1 };
+	struct stat_plan p;
+	size_t nr_td = 0;
+
+	if (stat_plan_build(&p, &o)) {
+		add(d, "topdown-stat", DOCTOR_NO, NULL, "stat --topdown: the counter plan fails");
+		return;
+	}
+	for (size_t i = 0; i < p.nr; i++)
+		nr_td += p.c[i].td_in >= 0;
+	if (!p.td_ok)
+		add(d, "topdown-stat", DOCTOR_NO, NULL, "stat --topdown: %s", p.td_why);
+	else if (!env->probe_open)
+		add(d, "topdown-stat", DOCTOR_INFO, NULL, "stat --topdown: %s model, %zu counters "
+		    "(%s%s), not probed", p.model.cpu, nr_td, p.c[p.nr - nr_td].name,
+		    nr_td > 1 ? " ..." : "");
+	else if (stat_open(&p, &t), p.td_missing[0])
+		add(d, "topdown-stat", DOCTOR_NO, errno_fix(p.c[p.nr - nr_td].err), "stat --topdown: "
+		    "%s model, but %s did not open: %s", p.model.cpu, p.td_missing,
+		    p.c[p.nr - nr_td].why);
+	else
+		add(d, "topdown-stat", DOCTOR_OK, NULL, "stat --topdown: %s model, %zu counters open "
+		    "on this task", p.model.cpu, nr_td);
+	stat_plan_release(&p);
+}
+
+/* `stat` without options: the software counters, opened on this task. */
+static void row_stat(struct doctor *d, const struct doctor_env *env)
+{
+	struct stat_opts o = { 0 };
+	pid_t self = 0;
+	struct stat_target t = { .tids = &self, .nr_tids = 1 };
+	struct stat_plan p;
+	int err;
+
+	if (!env->probe_open) {
+		add(d, "stat", DOCTOR_INFO, NULL, "stat: task-clock, context-switches, cpu-migrations, "
+		    "page-faults; not probed");
+		return;
+	}
+	if (stat_plan_build(&p, &o))
+		return;
+	err = stat_open(&p, &t);
+	if (err)
+		add(d, "stat", DOCTOR_NO, errno_fix(err), "stat: %s", p.c[0].why);
+	else
+		add(d, "stat", DOCTOR_OK, NULL, "stat: %s, %s, %s, %s count on this task",
+		    p.c[0].name, p.c[1].name, p.c[2].name, p.c[3].name);
+	stat_plan_release(&p);
+}
+
+/* The region library as a program would use it here: which counters, read how. */
+/* begin/end pairs timed for the cost of a marker */
+#define DOCTOR_REGION_PAIRS 500
+
+static void row_region(struct doctor *d, const struct doctor_env *env)
+{
+	static const char *const how[] = { "no counter opened", "rdpmc", "read() of the group" };
+	struct c2c_region *r;
+	struct c2c_region_stats st;
+	char names[160] = "";
+	size_t off = 0;
+	struct timespec t0, t1;
+	double ns;
+
+	if (!env->probe_open) {
+		add(d, "region-markers", DOCTOR_INFO, NULL, "c2c-region markers: not probed");
+		return;
+	}
+	r = c2c_region_new("doctor");
+	if (!r)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 0; i < DOCTOR_REGION_PAIRS; i++) {
+		c2c_region_begin(r);
+		c2c_region_end(r);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) /
+	     (2.0 * DOCTOR_REGION_PAIRS);
+	c2c_region_stats(r, &st);
+	c2c_region_free(r);
+	for (unsigned i = 0; i < st.nr && off < sizeof(names); i++)
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? ", " : "",
+					st.counter[i]);
+	add(d, "region-markers", st.how == C2C_REGION_READ_RDPMC ? DOCTOR_OK : DOCTOR_INFO,
+	    st.how == C2C_REGION_READ_SYSCALL ? "a hardware PMU whose counters user space may read "
+	    "(rdpmc: /sys/bus/event_source/devices/cpu/rdpmc 1 or 2)" : NULL,
+	    "c2c-region markers read %s by %s: %.2f us a marker, measured here over %d", st.nr ?
+	    names : "nothing", how[st.how], ns / 1000.0, 2 * DOCTOR_REGION_PAIRS);
+}
+
+/* AMD L3 and DF context: which counters record adds beside the samples, or why none. */
+static void row_uncore(struct doctor *d, const struct hw *h)
+{
+	struct uncore u;
+	size_t l3 = 0, df = 0;
+
+	if (!vendor_is(h, CPU_VENDOR_AMD))   /* only this vendor's rows */
+		return;
+	if (uncore_plan(&u)) {
+		add(d, "amd-uncore", DOCTOR_NO, NULL, "AMD L3/DF context: the uncore PMUs' sysfs "
+		    "does not read");
+		return;
+	}
+	for (size_t i = 0; i < u.nr; i++)
+		l3 += u.ev[i].kind == C2C_UNCORE_L3, df += u.ev[i].kind != C2C_UNCORE_L3;
+	if (!u.nr)
+		add(d, "amd-uncore", DOCTOR_NO, NULL, "AMD L3/DF context: %s", u.note[0]);
+	else
+		add(d, "amd-uncore", DOCTOR_INFO, h->env->privileged || h->env->paranoid <= 0 ? NULL :
+		    "run as root or set kernel.perf_event_paranoid=0 (uncore counters are CPU-wide)",
+		    "record adds %zu L3 counters (amd_l3) and %zu DRAM/link counters (amd_df) to the "
+		    "trace%s%s", l3, df, u.nr_notes ? "; " : "", u.nr_notes ? u.note[0] : "");
+	uncore_release(&u);
+}
+
 int doctor_run(struct doctor *d, const struct doctor_env *env)
 {
 	struct hw h;
@@ -542,16 +825,15 @@ int doctor_run(struct doctor *d, const struct doctor_env *env)
 	hw_init(&h, env);
 	row_cpu(d, env, &h.ci);
 	row_paranoid(d, env);
-	row_rdpmc(d);
-	row_pebs(d, &h);
-	row_ibs(d, &h);
-	row_spe(d, &h);
-	row_power(d, &h);
-	row_topdown(d, &h);
-	row_breakpoint(d, env);
+	row_rdpmc(d, &h.ci);
+	row_hw(d, &h);
 	row_software(d, env);
 	row_soft(d, env);
 	row_watch(d, env);
+	row_stat(d, env);
+	row_topdown_stat(d, env);
+	row_region(d, env);
+	row_uncore(d, &h);
 	for (size_t i = 0; i < d->nr; i++)
 		if (d->row[i].st == DOCTOR_OK && (!strcmp(d->row[i].topic, "pebs-loads") ||
 		    !strcmp(d->row[i].topic, "ibs") || !strcmp(d->row[i].topic, "spe") ||
@@ -576,4 +858,24 @@ const struct doctor_row *doctor_find(const struct doctor *d, const char *topic)
 		if (!strcmp(d->row[i].topic, topic))
 			return &d->row[i];
 	return NULL;
+}
+
+void doctor_summary(const struct doctor *d, int quiet, char *buf, size_t len)
+{
+	const struct doctor_row *sw = doctor_find(d, "software");
+
+	if (d->hw_memory)
+		snprintf(buf, len, "hardware memory sampling is available: 'c2c-lite record -- CMD'");
+	else if (d->soft)
+		snprintf(buf, len, "no hardware memory sampling here; 'c2c-lite record -- CMD' uses "
+			 "the soft backend (estimates)%s", d->watch ? "; '--backend=watch --watch "
+			 "SYMBOL' counts every access to a few words" : "");
+	else if (d->sw_events)
+		snprintf(buf, len, "no hardware memory sampling here; software events work: "
+			 "'c2c-lite record -e page-faults -- CMD' (fault addresses) or -e cpu-clock");
+	else if (sw && sw->st == DOCTOR_NO)
+		snprintf(buf, len, "nothing can be recorded as this user; %s",
+			 quiet ? "'c2c-lite doctor' shows the fixes" : "see the fixes above");
+	else
+		snprintf(buf, len, "no hardware memory sampling; software events were not probed");
 }

@@ -2,9 +2,11 @@
  *
  * doctor_env_detect() gathers the facts (cpuid on x86: vendor/family/model, hypervisor bit and
  * vendor, Intel leaf 0xA PMU version and counters, AMD counter and IBS bits; the user's
- * privileges; perf_event_paranoid). doctor_run() turns facts plus sysfs (below the sysfs root)
- * into rows, one per topic and backend: available or not, the reason, the fix. With
- * env.probe_open it also tries perf_event_open for software events and hardware breakpoints.
+ * privileges; perf_event_paranoid; kpti= and the SPE kernel options). doctor_run() turns facts
+ * plus sysfs (below the sysfs root) into rows, one per topic and backend (this vendor's only;
+ * one row for all of them when there is no core PMU), each shown once: available or not, the
+ * reason, the fix. With env.probe_open it also tries perf_event_open for software events and
+ * hardware breakpoints.
  * The rows are plain values; doctor_release() frees them. */
 #ifndef C2C_RECORD_DOCTOR_H
 #define C2C_RECORD_DOCTOR_H
@@ -23,8 +25,16 @@ struct doctor_cpuid {
 	int amd_ibs;                 /* leaf 0x80000001 ECX bit 10 */
 };
 
+/* What the kernel says of its Arm SPE driver (/proc/cmdline, /proc/config.gz). */
+struct doctor_kernel {
+	int kpti;                    /* kpti= on the command line: 1 on, 0 off, -1 not given */
+	char spe_pmu;                /* CONFIG_ARM_SPE_PMU: 'y', 'm', 'n' (not set); 0 unknown */
+	char pid_in_contextidr;      /* CONFIG_PID_IN_CONTEXTIDR, likewise */
+};
+
 struct doctor_env {
 	struct doctor_cpuid cpuid;
+	struct doctor_kernel kernel;
 	int privileged;              /* root or CAP_PERFMON/CAP_SYS_ADMIN */
 	int paranoid;                /* kernel.perf_event_paranoid; -100: unknown */
 	int probe_open;              /* try perf_event_open for software/breakpoint events */
@@ -54,9 +64,17 @@ struct doctor {
 
 void doctor_cpuid_read(struct doctor_cpuid *c);
 void doctor_env_detect(struct doctor_env *env);
+/* The kernel facts, below the sysfs root; what cannot be read stays unknown. */
+void doctor_kernel_read(struct doctor_kernel *k);
+/* One line of a kernel .config: 'y', 'm' or 'n' ("# CONFIG_X is not set") when it is about
+ * @name (CONFIG_...), else 0. */
+char doctor_kconfig_line(const char *line, const char *name);
 int doctor_run(struct doctor *d, const struct doctor_env *env);
 void doctor_release(struct doctor *d);
 /* The row for @topic, or NULL. */
 const struct doctor_row *doctor_find(const struct doctor *d, const char *topic);
+
+/* The one-line verdict ('c2c-lite doctor -q'), without the "summary: " prefix. */
+void doctor_summary(const struct doctor *d, int quiet, char *buf, size_t len);
 
 #endif

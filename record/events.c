@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "c2c/log.h"
 #include "c2c/trace.h"
@@ -239,8 +240,7 @@ static int arm_add(struct ev_list *l, const struct events_opts *o)
 	if ((err = add_pmu_event(l, &p, terms, &e, NULL)))
 		return err;
 	snprintf(e->name, sizeof(e->name), "%.40s/%.100s/", p.name, terms);
-	e->attr.sample_period = pmu_cap_u64(&p, "min_interval", 4096);
-	e->aux_pages = EV_SPE_AUX_PAGES;
+	e->ts_given = 1;
 	snprintf(l->pmu_name, sizeof(l->pmu_name), "%s", p.name);
 	l->backend = TRACE_BACKEND_SPE;
 	return 0;
@@ -358,6 +358,29 @@ static int add_sw(struct ev_list *l, const char *name, const char *mods, const c
 	return -ENOENT;
 }
 
+/* The terms between the first and the last '/' of "pmu/terms/mods" (points into @spec). */
+static const char *terms_of(const char *spec)
+{
+	return strchr(spec, '/') + 1;
+}
+
+/* Does the term list (up to its closing '/') name the term @name ("name" or "name=...")? */
+static int term_named(const char *terms, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *t = terms; *t && *t != '/';) {
+		size_t len = strcspn(t, ",/");
+
+		if (len >= n && !strncmp(t, name, n) && (len == n || t[n] == '='))
+			return 1;
+		t += len;
+		if (*t == ',')
+			t++;
+	}
+	return 0;
+}
+
 /* "pmu/terms/mods" */
 static int add_pmu_string(struct ev_list *l, const struct events_opts *o, const char *spec)
 {
@@ -394,7 +417,7 @@ static int add_pmu_string(struct ev_list *l, const struct events_opts *o, const 
 		     !strncmp(pmu_name, "arm_spe_", 8) ? TRACE_BACKEND_SPE :
 		     TRACE_BACKEND_UNKNOWN;
 	if (e->backend == TRACE_BACKEND_SPE)
-		e->aux_pages = EV_SPE_AUX_PAGES;
+		e->ts_given = term_named(terms_of(spec), "ts_enable");
 	if (!l->pmu_name[0])
 		snprintf(l->pmu_name, sizeof(l->pmu_name), "%s", pmu_name);
 	(void)o;
@@ -483,13 +506,12 @@ uint64_t events_attr_flags(const struct perf_event_attr *a)
 	return w;
 }
 
-static uint64_t base_sample_type(const struct ev_list *l, const struct ev_desc *e,
-				 const struct events_opts *o)
+static uint64_t base_sample_type(const struct ev_list *l, const struct ev_desc *e)
 {
 	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
 		      PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 
-	if (e->role == EV_ROLE_TRACKING)
+	if (e->role == EV_ROLE_TRACKING && !e->aux_tracking)
 		return PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
 	/* soft: the period is the sample's time share in ns, with -c too; the registers locate
 	 * the data access (record/backend-soft.h) */
@@ -500,11 +522,12 @@ static uint64_t base_sample_type(const struct ev_list *l, const struct ev_desc *
 	 * every hit is one access */
 	if (e->backend == TRACE_BACKEND_WATCH)
 		return (st & ~(uint64_t)PERF_SAMPLE_PERIOD) | PERF_SAMPLE_REGS_USER;
-	/* perf sets PERIOD with the default frequency and drops it for -c; SPE is switched to a
-	 * fixed period after that, keeping the bit. */
-	if (!e->attr.freq && (o->period || e->backend != TRACE_BACKEND_SPE))
+	/* perf asks for PERIOD only in frequency mode (-c, and SPE's fixed interval: none; perf's
+	 * arm_spe_recording_options() sets the interval before evsel__config() runs) */
+	if (!e->attr.freq)
 		st &= ~(uint64_t)PERF_SAMPLE_PERIOD;
-	if (e->backend == TRACE_BACKEND_SWEVENT)
+	/* the AUX tracking dummy gets perf record's options like any event */
+	if (e->backend == TRACE_BACKEND_SWEVENT && !e->aux_tracking)
 		return st;
 	st |= PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR;
 	/* -W: WEIGHT_STRUCT on x86 (perf's arch override), plain WEIGHT elsewhere. */
@@ -516,14 +539,12 @@ static uint64_t base_sample_type(const struct ev_list *l, const struct ev_desc *
 static void set_period(struct ev_desc *e, const struct events_opts *o)
 {
 	if (e->role == EV_ROLE_TRACKING) {
-		e->attr.sample_period = 1;
+		/* perf 6.1 gives -c to every event, the AUX tracking dummy's period 1 included */
+		e->attr.sample_period = e->aux_tracking && o->period ? o->period : 1;
 		return;
 	}
 	if (e->role == EV_ROLE_TD_SLOTS || e->role == EV_ROLE_TD_METRIC)
 		return;
-	if (e->attr.sample_period && !e->attr.freq && e->backend == TRACE_BACKEND_SPE &&
-	    !o->period)
-		return;                     /* SPE: caps/min_interval, freq not allowed */
 	if (e->attr.freq || e->attr.sample_period)
 		return;                     /* set by the event's own terms */
 	if (o->period) {
@@ -534,14 +555,17 @@ static void set_period(struct ev_desc *e, const struct events_opts *o)
 	}
 }
 
-static void set_flags(struct ev_list *l, struct ev_desc *e, const struct events_opts *o)
+static void set_flags(struct ev_list *l, struct ev_desc *e, const struct events_opts *o,
+		      int aux)
 {
 	int is_leader = e->leader == (int)(e - l->ev);
 
 	e->attr.disabled = is_leader;
 	e->attr.inherit = !o->no_inherit && !e->no_inherit;
 	e->attr.enable_on_exec = is_leader && o->workload && !o->system_wide;
-	e->attr.mmap_data = e->role != EV_ROLE_TRACKING;
+	/* with AUX tracing the dummy is perf's tracking event, and -d gives mmap_data to the
+	 * tracking event only */
+	e->attr.mmap_data = aux ? e->aux_tracking : e->role != EV_ROLE_TRACKING;
 	e->attr.sample_id_all = 1;
 	e->attr.exclude_guest = e->backend != TRACE_BACKEND_IBS;
 	if (o->all_user)
@@ -575,9 +599,93 @@ static void add_tracking_dummy(struct ev_list *l)
 	snprintf(e->name, sizeof(e->name), "dummy:u");
 }
 
+/* Move event @i to the front, keeping leader indices right. */
+static void move_to_front(struct ev_list *l, size_t i)
+{
+	struct ev_desc e = l->ev[i];
+
+	memmove(&l->ev[1], &l->ev[0], i * sizeof(*l->ev));
+	l->ev[0] = e;
+	for (size_t k = 0; k < l->nr; k++) {
+		int was = l->ev[k].leader;
+
+		l->ev[k].leader = was == (int)i ? 0 : was < (int)i ? was + 1 : was;
+	}
+}
+
+int events_spe_pmu(const struct ev_desc *e, struct pmu *p)
+{
+	return pmu_open_type(p, "arm_spe_", e->attr.type);
+}
+
+/* What perf's arm_spe_recording_options() does to the event list (tools/perf/arch/arm64/util/
+ * arm-spe.c): one SPE event, first, with a fixed period and timestamps; the AUX area; the
+ * dummy:u tracking event with context switches. */
+static int spe_options(struct ev_list *l, const struct events_opts *o, int *aux)
+{
+	unsigned int page = o->page_size ? o->page_size : (unsigned int)sysconf(_SC_PAGESIZE);
+	struct pmu_config ts = { 0 };
+	size_t spe = 0, n = 0;
+	uint64_t interval, aux_bytes;
+	char fmt[64];
+	struct ev_desc *e;
+	struct pmu p;
+
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->ev[i].backend == TRACE_BACKEND_SPE && l->ev[i].role == EV_ROLE_SAMPLER) {
+			spe = i;
+			n++;
+		}
+	*aux = n > 0;
+	if (!n)
+		return 0;
+	if (n > 1)
+		return c2c_err(-EINVAL, "only one Arm SPE event can be recorded at a time (perf: "
+			       "'There may be only one arm_spe_x event')");
+	if (o->freq)
+		return c2c_err(-EINVAL, "-F does not apply to Arm SPE: the SPE driver samples every "
+			       "N operations and refuses frequency mode; use -c N");
+	move_to_front(l, spe);
+	e = &l->ev[0];
+	if (events_spe_pmu(e, &p))
+		return c2c_err(-ENOENT, "event '%s': no arm_spe_* PMU of type %u in %s%s", e->name,
+			       e->attr.type, sysfs_root(), PMU_DEVICES);
+	interval = pmu_cap_u64(&p, "min_interval", EV_SPE_DEFAULT_INTERVAL);
+	e->attr.freq = 0;
+	e->attr.sample_period = o->period ? o->period : interval;
+	if (o->period && o->period < interval)
+		c2c_warn("-c %llu is below %s's minimum interval: the driver samples every %llu "
+			 "operations", (unsigned long long)o->period, p.name,
+			 (unsigned long long)interval);
+	/* per-CPU buffers: timestamps unless the event string said otherwise */
+	if (!e->ts_given && !pmu_format(&p, "ts_enable", fmt, sizeof(fmt)) &&
+	    !pmu_format_place(fmt, 1, &ts))
+		e->attr.config |= ts.config;
+	memset(&ts, 0, sizeof(ts));
+	if (!pmu_format(&p, "pa_enable", fmt, sizeof(fmt)) && !pmu_format_place(fmt, 1, &ts))
+		e->pa_mask = ts.config;
+	aux_bytes = o->perf_privileged ? EV_SPE_AUX_PRIV_BYTES : EV_SPE_AUX_UNPRIV_BYTES;
+	if (aux_bytes < page || aux_bytes % page)
+		aux_bytes = 2ull * page;        /* 64 KiB pages: the driver needs two at least */
+	e->aux_pages = (uint32_t)(aux_bytes / page);
+	l->spe_data_pages = o->perf_privileged ? 0 :
+			    EV_SPE_DATA_UNPRIV_BYTES / page ? EV_SPE_DATA_UNPRIV_BYTES / page : 1;
+	e = ev_push(l);
+	e->attr.type = PERF_TYPE_SOFTWARE;
+	e->attr.config = PERF_COUNT_SW_DUMMY;
+	e->attr.exclude_kernel = 1;
+	e->attr.exclude_hv = 1;
+	e->attr.context_switch = 1;
+	e->role = EV_ROLE_TRACKING;
+	e->aux_tracking = 1;
+	e->backend = TRACE_BACKEND_SWEVENT;
+	snprintf(e->name, sizeof(e->name), "dummy:u");
+	return 0;
+}
+
 int events_finalize(struct ev_list *l, const struct events_opts *o)
 {
-	int same = 1;
+	int same = 1, aux, err;
 
 	if (!l->nr)
 		return c2c_err(-EINVAL, "no events to record");
@@ -599,14 +707,16 @@ int events_finalize(struct ev_list *l, const struct events_opts *o)
 	for (size_t i = 0; i < l->nr; i++)
 		if (!l->ev[i].backend)
 			l->ev[i].backend = l->backend;
-	if (o->system_wide)
+	if ((err = spe_options(l, o, &aux)))
+		return err;
+	if (o->system_wide && !aux)
 		add_tracking_dummy(l);
 	for (size_t i = 0; i < l->nr; i++) {
 		struct ev_desc *e = &l->ev[i];
 
 		set_period(e, o);
-		set_flags(l, e, o);
-		e->attr.sample_type = base_sample_type(l, e, o);
+		set_flags(l, e, o, aux);
+		e->attr.sample_type = base_sample_type(l, e);
 		if (o->callchain && e->role == EV_ROLE_SAMPLER) {
 			/* perf record -g: the kernel's frame-pointer walk, perf's default depth */
 			e->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
@@ -622,17 +732,24 @@ int events_finalize(struct ev_list *l, const struct events_opts *o)
 			e->attr.exclude_callchain_user = 1;
 		}
 		e->attr.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
-		if (e->role == EV_ROLE_TRACKING) {
+		if (e->aux_tracking) {
+			/* dummy:u, then --all-kernel as perf's evsel__config() applies it; -a
+			 * enables it at once (perf's "immediate" tracking event) */
+			e->attr.exclude_kernel = !o->all_kernel;
+			e->attr.exclude_user = o->all_kernel;
+			e->attr.disabled &= !o->system_wide;
+		} else if (e->role == EV_ROLE_TRACKING) {
 			e->attr.disabled = 0;
 			e->attr.exclude_kernel = 1;
 			e->attr.exclude_hv = 1;
 		}
 	}
-	set_tracking(&(o->system_wide ? &l->ev[l->nr - 1] : &l->ev[0])->attr);
+	set_tracking(&(o->system_wide || aux ? &l->ev[l->nr - 1] : &l->ev[0])->attr);
 	for (size_t i = 1; i < l->nr; i++)
 		same &= l->ev[i].attr.sample_type == l->ev[0].attr.sample_type;
+	/* AUX tracing: perf always identifies records by IDENTIFIER (evlist__config) */
 	for (size_t i = 0; l->nr > 1 && i < l->nr; i++)
-		l->ev[i].attr.sample_type |= same ? PERF_SAMPLE_ID : PERF_SAMPLE_IDENTIFIER;
+		l->ev[i].attr.sample_type |= same && !aux ? PERF_SAMPLE_ID : PERF_SAMPLE_IDENTIFIER;
 	return 0;
 }
 
@@ -654,12 +771,17 @@ static void list_pmu_aliases(const char *pmu, void (*emit)(const char *, void *)
 	}
 }
 
-int events_list(void (*emit)(const char *line, void *ctx), void *ctx)
+static void count_line(const char *line, void *ctx)
+{
+	(void)line;
+	(*(int *)ctx)++;
+}
+
+static void list_memory(void (*emit)(const char *line, void *ctx), void *ctx)
 {
 	char line[256];
 	struct pmu p;
 
-	emit("memory events of this machine (default: loads and stores):", ctx);
 	list_pmu_aliases("cpu", emit, ctx);
 	list_pmu_aliases("cpu_core", emit, ctx);
 	list_pmu_aliases("cpu_atom", emit, ctx);
@@ -670,6 +792,17 @@ int events_list(void (*emit)(const char *line, void *ctx), void *ctx)
 			 p.name);
 		emit(line, ctx);
 	}
+}
+
+int events_list(void (*emit)(const char *line, void *ctx), void *ctx)
+{
+	char line[256];
+	int n = 0;
+
+	list_memory(count_line, &n);
+	emit(n ? "memory events of this machine (default: loads and stores):" :
+	     "memory events of this machine: none (see 'c2c-lite doctor')", ctx);
+	list_memory(emit, ctx);
 	emit("software events:", ctx);
 	for (size_t i = 0; i < sizeof(sw_events) / sizeof(sw_events[0]); i++) {
 		snprintf(line, sizeof(line), "  %s%s%s", sw_events[i].name,

@@ -7,7 +7,11 @@
  * PowerPC cpu/mem-loads/ + cpu/mem-stores/, Arm arm_spe_N with load/store filters and
  * min_latency. events_add_string() parses one -e string. events_finalize() applies the
  * common attr settings (sample_type, tracking bits, inherit, exclusions) of perf 6.1's
- * `perf record -W -d --phys-data --sample-cpu`. The list is a plain value owned by the caller. */
+ * `perf record -W -d --phys-data --sample-cpu`, and for an Arm SPE event what perf's
+ * arm_spe_recording_options() adds: the SPE event first with a fixed period (caps/min_interval
+ * or -c; -F is refused), ts_enable unless the event string set it, the AUX area size, and a
+ * dummy:u tracking event (period 1, context switches) last. The list is a plain value owned by
+ * the caller. */
 #ifndef C2C_RECORD_EVENTS_H
 #define C2C_RECORD_EVENTS_H
 
@@ -22,7 +26,12 @@
 /* perf record's defaults. */
 #define EV_DEFAULT_FREQ   4000
 #define EV_DEFAULT_LDLAT  30
-#define EV_SPE_AUX_PAGES  1024          /* 4 MiB AUX area (privileged default of perf) */
+/* perf record's SPE buffers (arm_spe_recording_options): the AUX area is 4 MiB for privileged
+ * users, 128 KiB otherwise, when the data ring of an unprivileged user also shrinks to 256 KiB. */
+#define EV_SPE_AUX_PRIV_BYTES    (4u << 20)
+#define EV_SPE_AUX_UNPRIV_BYTES  (128u << 10)
+#define EV_SPE_DATA_UNPRIV_BYTES (256u << 10)
+#define EV_SPE_DEFAULT_INTERVAL  4096   /* period when the PMU has no caps/min_interval */
 
 enum ev_role {
 	EV_ROLE_SAMPLER = 0,   /* its samples are kept */
@@ -42,6 +51,9 @@ struct ev_desc {
 	int has_cpus;          /* 1: open only on the CPUs in cpus (hybrid/SPE PMU) */
 	uint8_t cpus[EV_CPUS_MAX / 8];
 	uint32_t aux_pages;    /* AUX area pages (SPE), 0 none */
+	uint8_t aux_tracking;  /* the dummy:u side-band event perf adds for AUX tracing (SPE) */
+	uint8_t ts_given;      /* SPE: the event string set ts_enable itself */
+	uint64_t pa_mask;      /* SPE: the config bits of pa_enable (needs CAP_PERFMON) */
 	int td_index;          /* TopDown member: position in trace_sample.td, -1 otherwise */
 	int no_inherit;        /* the event string said no-inherit */
 };
@@ -55,6 +67,8 @@ struct ev_list {
 	int td_enabled;            /* TopDown members are in a sampling group */
 	char td_reason[256];       /* why TopDown is unavailable ("" when enabled/not asked) */
 	uint32_t td_nr;            /* TopDown values per sample */
+	unsigned int spe_data_pages; /* SPE: data ring pages perf uses when -m is not given (0: the
+				      * default) */
 	char td_names[8][32];
 };
 
@@ -72,6 +86,8 @@ struct events_opts {
 				    * 2 --call-graph dwarf: the kernel part, and the user registers
 				    * and stack to unwind (record/unwind-rec.h) */
 	uint32_t stack_user;       /* dwarf: bytes of stack per sample (0: 8192) */
+	int perf_privileged;       /* perf_event_paranoid_check(-1) (record/priv.h): SPE buffer sizes */
+	unsigned int page_size;    /* 0: this machine's */
 };
 
 void events_init(struct ev_list *l);
@@ -94,6 +110,9 @@ int events_add_watch(struct ev_list *l, uint64_t addr, unsigned int len, const c
 int events_add_topdown(struct ev_list *l, const struct events_opts *o);
 /* Apply the common settings; call once after all events were added. */
 int events_finalize(struct ev_list *l, const struct events_opts *o);
+/* The arm_spe_* PMU of an SPE event (by its attr.type); -ENOENT when none has that type. */
+struct pmu;
+int events_spe_pmu(const struct ev_desc *e, struct pmu *p);
 /* The attr flag word at offset 40 (for tests and the trace's event descriptions). */
 uint64_t events_attr_flags(const struct perf_event_attr *a);
 /* Print the memory events this machine offers and the software events (for -e list) into

@@ -82,7 +82,7 @@ void pmu_names_free(char **names)
 	free(names);
 }
 
-int pmu_open_prefix(struct pmu *p, const char *prefix)
+int pmu_open_type(struct pmu *p, const char *prefix, int64_t type)
 {
 	char **names;
 	int err = pmu_list(&names);
@@ -91,10 +91,16 @@ int pmu_open_prefix(struct pmu *p, const char *prefix)
 		return err;
 	err = -ENOENT;
 	for (char **s = names; *s && err; s++)
-		if (!strncmp(*s, prefix, strlen(prefix)))
-			err = pmu_open(p, *s);
+		if (!strncmp(*s, prefix, strlen(prefix)) && !(err = pmu_open(p, *s)) &&
+		    type >= 0 && p->type != type)
+			err = -ENOENT;
 	pmu_names_free(names);
 	return err;
+}
+
+int pmu_open_prefix(struct pmu *p, const char *prefix)
+{
+	return pmu_open_type(p, prefix, -1);
 }
 
 int pmu_cap(const struct pmu *p, const char *cap, char *buf, size_t len)

@@ -35,6 +35,8 @@ struct pmu_term_extra {
 int pmu_open(struct pmu *p, const char *name);
 /* The first PMU (in name order) whose name starts with @prefix, e.g. "arm_spe_". */
 int pmu_open_prefix(struct pmu *p, const char *prefix);
+/* The same among PMUs whose attr.type is @type (any when negative). */
+int pmu_open_type(struct pmu *p, const char *prefix, int64_t type);
 /* All PMU names, sorted; *names is a NULL-terminated array the caller frees with pmu_names_free. */
 int pmu_list(char ***names);
 void pmu_names_free(char **names);

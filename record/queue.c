@@ -8,7 +8,7 @@
 struct oq_item {
 	uint64_t time, seq;
 	struct trace_event ev;
-	char *str;               /* owned copy of the mmap filename, comm or blob data */
+	char *str;               /* owned copy of the mmap filename, comm, region name or blob data */
 };
 
 void oq_init(struct oq *q, oq_write_fn write, void *ctx)
@@ -43,6 +43,8 @@ void oq_add(struct oq *q, const struct trace_event *ev, uint64_t time)
 		it->ev.mmap.filename = it->str = xstrdup(ev->mmap.filename);
 	else if (ev->type == TRACE_REC_COMM && ev->comm.comm)
 		it->ev.comm.comm = it->str = xstrdup(ev->comm.comm);
+	else if (ev->type == TRACE_REC_REGION && ev->region.name)
+		it->ev.region.name = it->str = xstrdup(ev->region.name);
 	else if (ev->type == TRACE_REC_SAMPLE && ev->sample.chain_nr) {
 		it->str = xmalloc(ev->sample.chain_nr * sizeof(*ev->sample.chain));
 		memcpy(it->str, ev->sample.chain, ev->sample.chain_nr * sizeof(*ev->sample.chain));

@@ -73,14 +73,39 @@ void ring_set_aux(struct ring *r, void *aux, uint64_t size)
 int ring_aux_read(struct ring *r, uint64_t offset, uint64_t size, void *out)
 {
 	uint64_t mask = r->aux_size - 1, off = offset & mask, first;
+	uint64_t tail = __atomic_load_n(&r->pc->aux_tail, __ATOMIC_RELAXED);
 
-	if (!r->aux || size > r->aux_size || offset + size < offset)
+	if (!r->aux || size > r->aux_size || offset + size < offset || offset < tail)
 		return -EINVAL;
 	first = size < r->aux_size - off ? size : r->aux_size - off;
 	memcpy(out, r->aux + off, first);
 	memcpy((uint8_t *)out + first, r->aux, size - first);
 	__atomic_store_n(&r->pc->aux_tail, offset + size, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/* The kernel publishes the conversion under the seqlock of pc->lock (perf's
+ * perf_read_tsc_conversion()). */
+int ring_time_conv(const struct ring *r, struct c2c_time_conv *tc)
+{
+	const volatile struct perf_event_mmap_page *pc = r->pc;
+
+	for (int i = 0; i < 10000; i++) {
+		uint32_t seq = pc->lock;
+
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		tc->time_mult = pc->time_mult;
+		tc->time_shift = pc->time_shift;
+		tc->time_zero = pc->time_zero;
+		tc->time_cycles = pc->time_cycles;
+		tc->time_mask = pc->time_mask;
+		tc->cap_user_time_zero = pc->cap_user_time_zero;
+		tc->cap_user_time_short = pc->cap_user_time_short;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (pc->lock == seq && !(seq & 1))
+			return 0;
+	}
+	return -EBUSY;
 }
 
 void ring_unmap(struct ring *r)
@@ -447,6 +472,44 @@ static int decode_mmap(const struct perf_event_header *h, const struct trailer *
 	return RING_EVENT;
 }
 
+/* AUX tracing records: PERF_RECORD_AUX, ITRACE_START and the context switches. */
+static int decode_aux_side(const struct perf_event_header *h, const struct trailer *t,
+			   struct cur *c, struct trace_event *out)
+{
+	uint32_t cpu = t->has_cpu ? t->cpu : TRACE_CPU_NONE, a, b;
+
+	switch (h->type) {
+	case PERF_RECORD_AUX:
+		out->type = TRACE_REC_AUX;
+		out->aux = (struct trace_aux){ .time = t->time, .cpu = cpu, .pid = t->pid,
+					       .tid = t->tid };
+		out->aux.offset = get64(c);
+		out->aux.size = get64(c);
+		out->aux.flags = get64(c);
+		break;
+	case PERF_RECORD_ITRACE_START:
+		out->type = TRACE_REC_ITRACE_START;
+		get32x2(c, &a, &b);
+		out->itrace = (struct trace_itrace_start){ .time = t->time, .cpu = cpu, .pid = a,
+							   .tid = b };
+		break;
+	default:
+		out->type = TRACE_REC_SWITCH;
+		out->sw = (struct trace_switch){ .time = t->time, .cpu = cpu, .pid = t->pid,
+						 .tid = t->tid, .next_prev_pid = UINT32_MAX,
+						 .next_prev_tid = UINT32_MAX };
+		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
+			out->sw.flags |= TRACE_SWITCH_OUT;
+		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+			out->sw.flags |= TRACE_SWITCH_PREEMPT;
+		if (h->type == PERF_RECORD_SWITCH_CPU_WIDE) {
+			out->sw.flags |= TRACE_SWITCH_CPU_WIDE;
+			get32x2(c, &out->sw.next_prev_pid, &out->sw.next_prev_tid);
+		}
+	}
+	return c->bad ? -EBADMSG : RING_EVENT;
+}
+
 static uint16_t event_of(const struct ring_layout *lay, uint64_t id)
 {
 	const struct ring_event *e = id ? find_id(lay, id) : NULL;
@@ -490,6 +553,11 @@ static int decode_other(const struct perf_event_header *h, const struct ring_lay
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 		break;
+	case PERF_RECORD_AUX:
+	case PERF_RECORD_ITRACE_START:
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return decode_aux_side(h, &t, &c, out);
 	default:
 		return RING_SKIP;
 	}

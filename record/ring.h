@@ -5,7 +5,8 @@
  * wraps the end of the area is first copied whole into a scratch buffer), then publishes the new
  * tail. ring_decode() turns one kernel record into a struct trace_event using the attrs the
  * recorder opened (struct ring_layout): SAMPLE, MMAP, MMAP2, COMM, FORK, EXIT, LOST,
- * LOST_SAMPLES, THROTTLE and UNTHROTTLE; other types are reported as skipped.
+ * LOST_SAMPLES, THROTTLE and UNTHROTTLE, and for AUX tracing (Arm SPE) AUX, ITRACE_START,
+ * SWITCH and SWITCH_CPU_WIDE; other types are reported as skipped.
  * ring_init() accepts any memory laid out like a mapped ring, which is how tests feed it. */
 #ifndef C2C_RECORD_RING_H
 #define C2C_RECORD_RING_H
@@ -14,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "c2c/spe.h"
 #include "c2c/trace.h"
 
 struct ring {
@@ -40,9 +42,13 @@ int ring_mmap_aux(struct ring *r, unsigned int pages);
 /* Use a caller's buffer as the AUX area (tests). */
 void ring_set_aux(struct ring *r, void *aux, uint64_t size);
 /* Copy the AUX bytes [@offset, @offset + @size) (free-running offsets, as PERF_RECORD_AUX gives
- * them) into @out (at least @size bytes), then let the kernel reuse them (aux_tail). -EINVAL when
- * the span is larger than the area or lies before the tail. */
+ * them) into @out (at least @size bytes), then let the kernel reuse them (aux_tail). Spans may
+ * leave gaps (padding the driver skipped without a record). -EINVAL when the span is larger than
+ * the area or starts before the tail (already released). */
 int ring_aux_read(struct ring *r, uint64_t offset, uint64_t size, void *out);
+/* The clock conversion the kernel publishes in the control page (perf's TIME_CONV record),
+ * read under its seqlock; -EBUSY when the lock never settles. */
+int ring_time_conv(const struct ring *r, struct c2c_time_conv *tc);
 /* Bytes waiting to be read. */
 uint64_t ring_pending(const struct ring *r);
 

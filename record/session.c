@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "c2c/log.h"
+#include "c2c/spe.h"
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
 #include "record/unwind-rec.h"
@@ -23,13 +24,19 @@
 #include "record/backend-watch.h"
 #include "record/buildid.h"
 #include "record/machine.h"
+#include "record/pmu.h"
+#include "record/priv.h"
 #include "record/queue.h"
+#include "record/regions.h"
 #include "record/ring.h"
 #include "record/session.h"
+#include "record/pagemap.h"
+#include "record/spe-info.h"
 #include "record/synth.h"
 #include "record/sys.h"
 #include "record/sysfs.h"
 #include "record/topdown.h"
+#include "record/uncore.h"
 #include "record/workload.h"
 
 #define DEFAULT_PAGES 128
@@ -58,7 +65,11 @@ struct sess {
 	struct oq q;
 	struct buildid_cache *bc;
 	struct workload wl;
-	int warned_user, warned_phys;
+	int warned_user, warned_phys, warned_pa, warned_aux;
+	int running;                 /* setup succeeded: the trace holds a recording */
+	int aux;                     /* AUX tracing (Arm SPE): the AUX areas are read */
+	int perfmon;                 /* CAP_PERFMON or CAP_SYS_ADMIN */
+	struct c2c_spe_info spe;     /* what the SPE decoder needs (include/c2c/spe.h) */
 	struct ring *cur;            /* the ring being drained */
 	struct soft_backend *soft;   /* soft backend: decoder and code map */
 	struct codemap *cm;          /* the code map of soft or watch (NULL otherwise) */
@@ -75,6 +86,11 @@ struct sess {
 	double next_tick;
 	uint64_t last_time;          /* watch: time of the last hit */
 	char *options;               /* options for the trace header */
+	struct pagemap *pm;          /* soft, watch as root: physical addresses from pagemap */
+	uint64_t no_phys;            /* ... samples with an address but none found */
+	struct regions *reg;         /* the workload's region markers (a command only) */
+	struct uncore unc;           /* AMD L3/DF counters over the run */
+	double unc_t0;
 };
 
 /* --- targets -------------------------------------------------------------------------------- */
@@ -151,6 +167,10 @@ static const char *open_hint(int err, const struct ev_desc *e)
 	if (err == EACCES || err == EPERM)
 		return " (perf_event_paranoid forbids it: run as root or lower "
 		       "kernel.perf_event_paranoid; see 'c2c-lite doctor')";
+	if (err == EBUSY && e->backend == TRACE_BACKEND_SPE)
+		return " (the SPE PMU is exclusive: another perf session uses it)";
+	if (err == EOPNOTSUPP && e->backend == TRACE_BACKEND_SPE)
+		return " (this SPE implementation lacks a requested filter: load/store or latency)";
 	if (err == ENOENT || err == ENODEV || err == EOPNOTSUPP)
 		return e->attr.type >= PERF_TYPE_MAX ? " (the PMU does not support this event here)" :
 		       " (no such event on this kernel/machine; see 'c2c-lite doctor')";
@@ -181,6 +201,14 @@ static int open_one(struct sess *s, int ei, pid_t pid, int cpu, int group_fd)
 			break;
 		if (a.precise_ip && (errno == EINVAL || errno == EOPNOTSUPP)) {
 			a.precise_ip--;   /* perf's :P probing: highest level the PMU accepts */
+		} else if ((errno == EACCES || errno == EPERM) && (a.config & e->pa_mask) &&
+			   !s->perfmon) {
+			/* SPE pa_enable needs CAP_PERFMON whatever perf_event_paranoid says (the
+			 * 6.1 driver); perf c2c record fails here, we go on without it */
+			a.config &= ~e->pa_mask;
+			if (!s->warned_pa++)
+				c2c_warn("SPE physical addresses (pa_enable) need root or "
+					 "CAP_PERFMON; recording without them");
 		} else if ((errno == EACCES || errno == EPERM) && !a.exclude_kernel &&
 			   !s->eo.all_kernel) {
 			/* perf_event_paranoid >= 2: user space only, as perf record falls back */
@@ -188,13 +216,6 @@ static int open_one(struct sess *s, int ei, pid_t pid, int cpu, int group_fd)
 			if (!s->warned_user++)
 				c2c_warn("kernel samples not permitted (perf_event_paranoid); "
 					 "recording user space only");
-		} else if ((errno == EACCES || errno == EPERM) && e->backend == TRACE_BACKEND_SPE &&
-			   (a.config & 2)) {
-			a.config &= ~2ull;        /* SPE pa_enable needs CAP_PERFMON */
-			a.sample_type &= ~(uint64_t)PERF_SAMPLE_PHYS_ADDR;
-			if (!s->warned_phys++)
-				c2c_warn("SPE physical addresses (pa_enable) need root or "
-					 "CAP_PERFMON; recording virtual addresses only");
 		} else if ((errno == EACCES || errno == EPERM) &&
 			   (a.sample_type & PERF_SAMPLE_PHYS_ADDR)) {
 			a.sample_type &= ~(uint64_t)PERF_SAMPLE_PHYS_ADDR;
@@ -274,13 +295,19 @@ static int cmp_ring_event(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The AUX area lives on the CPU's ring: map it once, through the ring's own fd. */
-static int setup_aux(struct sess *s, int c, const struct ev_desc *e)
+/* The AUX area lives on the CPU's ring and is mapped through the ring's own fd, which must be
+ * the AUX event's (the kernel allocates it for that event's PMU): AUX events come first. */
+static int setup_aux(struct sess *s, int c, size_t i)
 {
+	const struct ev_desc *e = &s->l.ev[s->fd[i].ev];
 	int err;
 
 	if (!e->aux_pages || s->ring[c].aux)
 		return 0;
+	if (s->ring[c].fd != s->fd[i].fd)
+		return c2c_err(-EINVAL, "cannot map the AUX area of '%s' on CPU %d: the CPU's ring "
+			       "belongs to another event", e->name, s->ring[c].cpu);
+	s->aux = 1;
 	err = ring_mmap_aux(&s->ring[c], e->aux_pages);
 	if (err)
 		return c2c_err(err, "cannot map the %u-page AUX area of '%s' on CPU %d: %s%s",
@@ -292,7 +319,8 @@ static int setup_aux(struct sess *s, int c, const struct ev_desc *e)
 
 static int setup_rings(struct sess *s)
 {
-	unsigned int pages = s->o->mmap_pages ? s->o->mmap_pages : DEFAULT_PAGES;
+	unsigned int pages = s->o->mmap_pages ? s->o->mmap_pages : s->l.spe_data_pages ?
+			     s->l.spe_data_pages : DEFAULT_PAGES;
 
 	s->ring = xcalloc((size_t)s->ncpu, sizeof(*s->ring));
 	s->pfd = xcalloc((size_t)s->ncpu, sizeof(*s->pfd));
@@ -316,7 +344,7 @@ static int setup_rings(struct sess *s)
 				       s->fd[i].cpu, strerror(errno));
 		}
 		s->pfd[c] = (struct pollfd){ .fd = s->ring[c].fd, .events = POLLIN };
-		err = setup_aux(s, c, &s->l.ev[s->fd[i].ev]);
+		err = setup_aux(s, c, i);
 		if (err)
 			return err;
 	}
@@ -367,35 +395,51 @@ static void count(struct sess *s, const struct trace_event *ev)
 	}
 }
 
-/* PERF_RECORD_AUX: the PMU published AUX bytes (Arm SPE records); keep them raw as a blob. */
-static int on_aux(struct sess *s, const struct perf_event_header *h)
+/* PERF_RECORD_AUX: the PMU published AUX bytes (Arm SPE records). The record goes to the trace
+ * with its flags, followed by the bytes as a TRACE_BLOB_SPE_AUX blob; the decoding happens at
+ * report time. Lost data is counted as perf counts it (session.c: truncated, partial and
+ * collision flags out of all AUX records). */
+static void on_aux(struct sess *s, struct trace_event *ev)
 {
-	struct trace_event ev = { .type = TRACE_REC_BLOB };
-	uint64_t v[3];
+	struct trace_event b = { .type = TRACE_REC_BLOB };
+	struct trace_aux *a = &ev->aux;
 	void *buf;
 
-	if (!s->cur || h->size < sizeof(*h) + sizeof(v))
-		return 0;
-	memcpy(v, h + 1, sizeof(v));
-	if (v[2] & (PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_COLLISION))
-		s->res->aux_truncated++;
-	if (!v[1])
-		return 0;
-	buf = xmalloc(v[1]);
-	if (ring_aux_read(s->cur, v[0], v[1], buf)) {
-		c2c_warn("AUX record beyond the AUX area on CPU %d: dropped", s->cur->cpu);
-		free(buf);
-		return 0;
+	s->res->aux_records++;
+	s->res->aux_truncated += !!(a->flags & TRACE_AUX_TRUNCATED);
+	s->res->aux_partial += !!(a->flags & TRACE_AUX_PARTIAL);
+	s->res->aux_collision += !!(a->flags & TRACE_AUX_COLLISION);
+	if (a->cpu == TRACE_CPU_NONE)
+		a->cpu = (uint32_t)s->cur->cpu;
+	oq_add(&s->q, ev, a->time);
+	if (!a->size)
+		return;
+	if (!s->cur->aux || a->size > s->cur->aux_size) {
+		s->res->aux_dropped += a->size;
+		if (!s->warned_aux++)
+			c2c_warn("AUX record of %llu bytes beyond the %llu-byte AUX area of CPU %d: "
+				 "its data is dropped", (unsigned long long)a->size,
+				 (unsigned long long)s->cur->aux_size, s->cur->cpu);
+		return;
 	}
-	ev.blob.kind = TRACE_BLOB_SPE_AUX;
-	ev.blob.cpu = (uint32_t)s->cur->cpu;
-	ev.blob.offset = v[0];
-	ev.blob.size = v[1];
-	ev.blob.data = buf;
-	ev.blob.time = ring_record_time(h, &s->lay);
-	oq_add(&s->q, &ev, ev.blob.time);
+	buf = xmalloc(a->size);
+	if (ring_aux_read(s->cur, a->offset, a->size, buf)) {
+		s->res->aux_dropped += a->size;
+		if (!s->warned_aux++)
+			c2c_warn("AUX record at offset %llu of CPU %d overlaps data already read: its "
+				 "data is dropped", (unsigned long long)a->offset, s->cur->cpu);
+		free(buf);
+		return;
+	}
+	s->res->aux_bytes += a->size;
+	b.blob.kind = TRACE_BLOB_SPE_AUX;
+	b.blob.cpu = (uint32_t)s->cur->cpu;
+	b.blob.offset = a->offset;
+	b.blob.size = a->size;
+	b.blob.data = buf;
+	b.blob.time = a->time;
+	oq_add(&s->q, &b, b.blob.time);
 	free(buf);
-	return 0;
 }
 
 /* Keep the code map of the soft and watch backends up to date. */
@@ -419,6 +463,22 @@ static int sample_index(const struct sess *s, const struct perf_event_header *h)
 	return ring_sample_index(h, &s->lay);
 }
 
+/* Soft and watch samples: the physical address of the data address from the process's pagemap
+ * (read as the sample is drained: a page that moved or a process that exited since gives none). */
+static void add_phys(struct sess *s, struct trace_sample *o)
+{
+	uint64_t phys;
+
+	if (!s->pm || !(o->flags & TRACE_SAMPLE_HAS_ADDR) || !o->addr)
+		return;
+	if (pagemap_lookup(s->pm, (pid_t)o->pid, o->addr, &phys)) {
+		s->no_phys++;
+		return;
+	}
+	o->phys_addr = phys;
+	o->flags |= TRACE_SAMPLE_HAS_PHYS;
+}
+
 /* A cpu-clock sample of the soft backend: decoded here, with the registers ring_decode()
  * does not read. */
 static int on_soft_sample(struct sess *s, const struct perf_event_header *h)
@@ -440,6 +500,7 @@ static int on_soft_sample(struct sess *s, const struct perf_event_header *h)
 	}
 	if (s->unw)
 		rec_unwind_sample(s->unw, &ev.sample);
+	add_phys(s, &ev.sample);
 	count(s, &ev);
 	oq_add(&s->q, &ev, ev.sample.time);
 	return 0;
@@ -497,6 +558,7 @@ static int on_watch_sample(struct sess *s, const struct perf_event_header *h)
 	if (s->unw)
 		rec_unwind_sample(s->unw, o);
 	s->last_time = o->time;
+	add_phys(s, o);
 	count(s, &ev);
 	oq_add(&s->q, &ev, o->time);
 	return 0;
@@ -508,8 +570,6 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 	struct trace_event ev;
 	int r;
 
-	if (h->type == PERF_RECORD_AUX)
-		return on_aux(s, h);
 	if (h->type == PERF_RECORD_SAMPLE && s->soft)
 		return on_soft_sample(s, h);
 	if (h->type == PERF_RECORD_SAMPLE && s->wd)
@@ -524,6 +584,10 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 	}
 	if (r == RING_SKIP)
 		return 0;
+	if (ev.type == TRACE_REC_AUX) {
+		on_aux(s, &ev);
+		return 0;
+	}
 	if (ev.type == TRACE_REC_SAMPLE && s->l.ev[ev.sample.event].role != EV_ROLE_SAMPLER)
 		return 0;            /* aux leader / tracking samples carry nothing we keep */
 	if (ev.type == TRACE_REC_SAMPLE && s->unw)
@@ -534,7 +598,9 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 	count(s, &ev);
 	oq_add(&s->q, &ev, ev.type == TRACE_REC_SAMPLE ? ev.sample.time :
 		ev.type == TRACE_REC_MMAP ? ev.mmap.time : ev.type == TRACE_REC_COMM ?
-		ev.comm.time : ev.type == TRACE_REC_LOST ? ev.lost.time : ev.task.time);
+		ev.comm.time : ev.type == TRACE_REC_LOST ? ev.lost.time :
+		ev.type == TRACE_REC_SWITCH ? ev.sw.time : ev.type == TRACE_REC_ITRACE_START ?
+		ev.itrace.time : ev.task.time);
 	return 0;
 }
 
@@ -547,6 +613,8 @@ static int drain_round(struct sess *s)
 		if (ring_drain(&s->ring[c], on_record, s) == -EBADMSG)
 			c2c_warn("corrupt record header in the ring of CPU %d", s->ring[c].cpu);
 	}
+	if (s->reg)
+		regions_drain(s->reg, &s->q);
 	return oq_round_end(&s->q);
 }
 
@@ -591,8 +659,8 @@ static int add_auto(struct sess *s)
 	events_release(&s->l);
 	events_init(&s->l);
 	events_detect_cpu(&s->l);
-	c2c_info("no hardware memory sampling (%s): recording with the soft backend (cpu-clock "
-		 "samples and instruction decoding: estimates)", q.msg);
+	c2c_info("no memory-sampling PMU here (-v says why): falling back to the soft backend");
+	c2c_debug("%s", q.msg);
 	return events_add_soft(&s->l, &s->eo);
 }
 
@@ -612,12 +680,33 @@ static int add_backend_events(struct sess *s)
 	case RECORD_BACKEND_HW:
 		err = events_add_default(&s->l, &s->eo);
 		if (err)
-			c2c_info("hint: '--backend=soft' estimates contention without a hardware "
-				 "PMU; '-e page-faults' records software events");
+			c2c_info("hint: --backend=soft estimates without a PMU; -e page-faults works");
 		return err;
 	default:
 		return add_auto(s);
 	}
+}
+
+/* -m N,M: the AUX area of the SPE event, in pages; perf wants at least 8 KiB. */
+static int aux_size(struct sess *s)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int found = 0;
+
+	if (!s->o->aux_pages)
+		return 0;
+	for (size_t i = 0; i < s->l.nr; i++)
+		if (s->l.ev[i].aux_pages) {
+			s->l.ev[i].aux_pages = s->o->aux_pages;
+			found = 1;
+		}
+	if (!found)
+		return c2c_err(-EINVAL, "-m N,%u: an AUX area size applies to Arm SPE events only",
+			       s->o->aux_pages);
+	if ((size_t)s->o->aux_pages * page < 8192 || s->o->aux_pages < 2)
+		return c2c_err(-EINVAL, "-m N,%u: the SPE AUX area needs at least 8 KiB and two "
+			       "pages", s->o->aux_pages);
+	return 0;
 }
 
 static int build_events(struct sess *s)
@@ -641,10 +730,14 @@ static int build_events(struct sess *s)
 		      s->l.ev[i].backend != TRACE_BACKEND_WATCH;
 	if ((err = events_finalize(&s->l, &s->eo)))
 		return err;
+	if ((err = aux_size(s)))
+		return err;
 	if (o->topdown == 1 || (o->topdown < 0 && hw && s->l.backend != TRACE_BACKEND_SWEVENT))
 		err = topdown_add(&s->l, &s->eo);
-	if (!err && s->l.td_reason[0] && o->topdown != 0)
-		c2c_info("TopDown unavailable: %s", s->l.td_reason);
+	if (!err && s->l.td_reason[0] && o->topdown != 0) {
+		c2c_info("TopDown unavailable (-v says why)");
+		c2c_debug("TopDown: %s", s->l.td_reason);
+	}
 	return err;
 }
 
@@ -692,8 +785,60 @@ static int open_writer(struct sess *s)
 		if (!s->l.ev[i].attr.exclude_kernel && s->l.ev[i].role == EV_ROLE_SAMPLER &&
 		    sysfs_exists("/proc/kallsyms"))
 			info.flags |= TRACE_INFO_HAS_KSYMS;
-	err = trace_writer_open(&s->w, out, &info, &wo);
+	if (!strcmp(out, "-"))
+		err = trace_writer_fdopen(&s->w, STDOUT_FILENO, "standard output", &info, &wo);
+	else
+		err = trace_writer_open(&s->w, out, &info, &wo);
 	trace_info_release(&info);
+	return err;
+}
+
+/* The facts the SPE decoder needs (include/c2c/spe.h), as one blob before any AUX data. */
+static int write_spe_info(struct sess *s)
+{
+	static const char *const caps[] = { "min_interval", "count_size", "arch_inst", "ernd" };
+	struct trace_event ev = { .type = TRACE_REC_BLOB };
+	struct c2c_spe_info *in = &s->spe;
+	const struct ev_desc *e = NULL;
+	struct pmu p;
+	char *text;
+	int err;
+
+	for (size_t i = 0; i < s->l.nr; i++) {
+		if (s->l.ev[i].aux_pages && !e)
+			e = &s->l.ev[i];
+		in->switch_events |= s->l.ev[i].attr.context_switch;
+	}
+	if (!e || events_spe_pmu(e, &p))
+		return 0;
+	snprintf(in->pmu, sizeof(in->pmu), "%s", p.name);
+	in->pmu_type = p.type;
+	in->per_cpu = 1;
+	in->min_interval = pmu_cap_u64(&p, caps[0], UINT64_MAX);
+	in->count_size = pmu_cap_u64(&p, caps[1], UINT64_MAX);
+	in->arch_inst = pmu_cap_u64(&p, caps[2], UINT64_MAX);
+	in->ernd = pmu_cap_u64(&p, caps[3], UINT64_MAX);
+	spe_info_midrs(in, s->cpu, s->ncpu);
+	/* perf synthesizes TIME_CONV from its first ring's control page */
+	for (int c = 0, first = 1; c < s->ncpu; c++) {
+		if (s->ring[c].fd < 0)
+			continue;
+		if (!in->aux_bytes && s->ring[c].aux)
+			in->aux_bytes = s->ring[c].aux_size;
+		if (first && ring_time_conv(&s->ring[c], &in->tc))
+			c2c_warn("the clock conversion of CPU %d's ring did not settle: SPE "
+				 "timestamps will not convert to perf time", s->ring[c].cpu);
+		first = 0;
+	}
+	if (!in->tc.cap_user_time_zero)
+		c2c_warn("the kernel publishes no clock conversion (cap_user_time_zero): SPE "
+			 "timestamps will not convert to perf time");
+	ev.blob.kind = TRACE_BLOB_SPE_INFO;
+	ev.blob.cpu = TRACE_CPU_NONE;
+	ev.blob.size = c2c_spe_info_format(in, &text);
+	ev.blob.data = text;
+	err = trace_write(s->w, &ev);
+	free(text);
 	return err;
 }
 
@@ -849,6 +994,34 @@ static int write_duty(struct sess *s)
 	return trace_write(s->w, &ev);
 }
 
+/* AMD with uncore PMUs: the L3 and DF counts of the run as a blob (nothing elsewhere: doctor
+ * says why a machine has none). */
+static int write_uncore(struct sess *s)
+{
+	struct trace_event ev = { .type = TRACE_REC_BLOB };
+	struct c2c_uncore *sum;
+	char *buf;
+	int n, err = 0;
+
+	if (!s->unc.nr)
+		return 0;
+	sum = xmalloc(sizeof(*sum));
+	buf = xmalloc(65536);
+	uncore_read(&s->unc, now_s() - s->unc_t0, sum);
+	n = c2c_uncore_format(sum, buf, 65536);
+	if (n > 0) {
+		ev.blob.kind = TRACE_BLOB_UNCORE;
+		ev.blob.cpu = TRACE_CPU_NONE;
+		ev.blob.size = (uint64_t)n;
+		ev.blob.data = buf;
+		err = trace_write(s->w, &ev);
+	}
+	s->res->uncore = sum->nr;
+	free(buf);
+	free(sum);
+	return err;
+}
+
 static int rotating(const struct sess *s)
 {
 	return s->plan.nr > s->plan.slots;
@@ -860,10 +1033,14 @@ static int loop(struct sess *s)
 	int err = 0;
 
 	while (!err) {
-		if (s->o->stop && *s->o->stop)
+		if (s->o->stop && *s->o->stop) {
+			s->res->stop = RECORD_STOP_SIGNAL;
 			break;
-		if (end && now_s() >= end)
+		}
+		if (end && now_s() >= end) {
+			s->res->stop = RECORD_STOP_DURATION;
 			break;
+		}
 		reap_child(s, 0);
 		if (s->wl.done || !targets_alive(s))
 			break;
@@ -893,6 +1070,8 @@ static int loop(struct sess *s)
 
 static int finish(struct sess *s, int err)
 {
+	const char *out = s->o->output ? s->o->output : "c2c-lite.data";
+
 	if (s->traced && s->wl.pid > 0) {
 		kill(s->wl.pid, SIGKILL);    /* a ptrace-stopped workload ignores SIGTERM */
 		s->wl.started = 0;           /* it never ran: its status is not the result */
@@ -909,6 +1088,8 @@ static int finish(struct sess *s, int err)
 
 		if (!e && !err)
 			e = oq_finish(&s->q);
+		if (!e && !err)
+			e = write_uncore(s);
 		if (!e && !err && s->wd) {
 			duty_tick(s);
 			s->res->watch_seen = c2c_watch_duty_seen(&s->duty.d);
@@ -923,16 +1104,22 @@ static int finish(struct sess *s, int err)
 		e = trace_writer_close(s->w);
 		if (e && !err)
 			err = e;
-		{
+		if (strcmp(out, "-")) {
 			struct stat st;
 
-			if (!stat(s->o->output ? s->o->output : "c2c-lite.data", &st))
+			/* nothing was recorded (the workload could not start, or the setup failed
+			 * after the file was created): leave no trace behind */
+			if (!s->running && !unlink(out))
+				s->res->removed = 1;
+			else if (!stat(out, &st))
 				s->res->bytes = (uint64_t)st.st_size;
 		}
-		if (err == -ENOSPC || err == -EIO || err == -EFBIG)
+		if (err == -ENOSPC || err == -EIO || err == -EFBIG || err == -EPIPE)
 			s->res->write_error = (uint64_t)-err;
 		s->w = NULL;
 	}
+	s->res->exec_errno = s->wl.exec_errno;
+	s->res->regions = regions_count(s->reg);
 	if (s->soft)                     /* after the last drain */
 		s->res->soft_recovered = soft_backend_stats(s->soft)->recovered;
 	return err;
@@ -958,12 +1145,16 @@ static void sess_free(struct sess *s)
 	if (s->unw)
 		rec_unwind_counts(s->unw, &s->res->unwound, &s->res->unwind_walked);
 	rec_unwind_free(s->unw);
+	pagemap_free(s->pm);
 	codemap_free(s->own_cm);
 	watch_plan_release(&s->plan);
 	for (size_t i = 0; i < s->nclock; i++)
 		close(s->clock_fd[i]);
 	free(s->clock_fd);
 	free(s->options);
+	regions_free(s->reg);
+	uncore_release(&s->unc);
+	c2c_spe_info_release(&s->spe);
 	events_release(&s->l);
 }
 
@@ -1015,14 +1206,18 @@ static void describe(struct sess *s)
 	if (s->l.backend == TRACE_BACKEND_SOFT) {
 		snprintf(s->options, size, "%s%sbackend: soft (cpu-clock:u with user registers, "
 			 "data addresses decoded at record time)", base, *base ? "; " : "");
-		c2c_info("backend: soft (cpu-clock samples decoded into data accesses: the report "
-			 "gives estimates)");
+		c2c_info("backend: soft (cpu-clock samples decoded into data accesses: estimates)");
 	} else if (s->l.backend == TRACE_BACKEND_WATCH) {
 		int n = snprintf(s->options, size, "%s%sbackend: ", base, *base ? "; " : "");
 
 		watch_plan_describe(&s->plan, s->o->watch_step_ms ? s->o->watch_step_ms :
 				    WATCH_STEP_MS_DEFAULT, s->options + n, size - (size_t)n);
-		c2c_info("backend: %s", s->options + n);
+		if (s->plan.nr > s->plan.slots)
+			c2c_info("backend: watch, %zu words rotated over %u debug registers",
+				 s->plan.nr, s->plan.slots);
+		else
+			c2c_info("backend: watch, %zu word%s", s->plan.nr, s->plan.nr == 1 ? "" : "s");
+		c2c_debug("backend: %s", s->options + n);
 	} else {
 		snprintf(s->options, size, "%s", base);
 	}
@@ -1036,7 +1231,8 @@ static int setup(struct sess *s)
 		return err;
 	if ((err = read_cpus(s)))
 		return err;
-	if (s->o->argv && (err = workload_fork(&s->wl, s->o->argv)))
+	s->wl.stdout_to_stderr = s->o->output && !strcmp(s->o->output, "-");
+	if (s->o->argv && ((err = regions_open(&s->reg)) || (err = workload_fork(&s->wl, s->o->argv))))
 		return err;
 	if (watch && ((err = watch_prepare(s)) || (err = build_events(s))))
 		return err;
@@ -1047,11 +1243,21 @@ static int setup(struct sess *s)
 	}
 	if (s->o->ev.callchain == 2)
 		s->unw = rec_unwind_new();
+	/* frame numbers are shown to CAP_SYS_ADMIN only: others would read zeros */
+	if ((s->soft || s->wd) && geteuid() == 0)
+		s->pm = pagemap_new();
+	else if (s->soft || s->wd)
+		c2c_debug("no physical addresses: /proc/PID/pagemap gives frame numbers to root only");
 	describe(s);
 	if ((err = read_tasks(s)) || (err = open_all(s)) || (s->wd && (err = open_clocks(s))) ||
 	    (err = setup_rings(s)) ||
-	    (err = setup_layout(s)) || (err = open_writer(s)) || (err = synthesize(s)))
+	    (err = setup_layout(s)) || (err = open_writer(s)) ||
+	    (s->aux && (err = write_spe_info(s))) || (err = synthesize(s)))
 		return err;
+	if ((err = uncore_plan(&s->unc)))
+		return err;
+	uncore_open(&s->unc);
+	s->unc_t0 = now_s();
 	snprintf(s->res->td_reason, sizeof(s->res->td_reason), "%s", s->l.td_reason);
 	s->res->backend = s->l.backend;
 	if (s->o->argv && !watch && (err = workload_start(&s->wl, s->o->argv[0])))
@@ -1078,14 +1284,19 @@ int record_run(const struct record_opts *o, struct record_result *res)
 	events_init(&s.l);
 	s.eo = o->ev;
 	s.eo.workload = o->argv != NULL;
-	if (o->mmap_pages & (o->mmap_pages - 1))
-		return c2c_err(-EINVAL, "-m %u: the number of pages must be a power of two",
-			       o->mmap_pages);
+	s.eo.perf_privileged = priv_perf_privileged();
+	s.perfmon = priv_perfmon();
+	c2c_spe_info_init(&s.spe);
+	if ((o->mmap_pages & (o->mmap_pages - 1)) || (o->aux_pages & (o->aux_pages - 1)))
+		return c2c_err(-EINVAL, "-m %u,%u: the numbers of pages must be powers of two",
+			       o->mmap_pages, o->aux_pages);
 	s.bc = buildid_cache_new();
 	oq_init(&s.q, write_ev, &s);
 	err = setup(&s);
-	if (!err)
+	if (!err) {
+		s.running = 1;
 		err = loop(&s);
+	}
 	err = finish(&s, err);
 	sess_free(&s);
 	return err;

@@ -34,8 +34,11 @@ struct record_opts {
 				      * default, C2C_WATCH_BUDGET_DEFAULT; < 0: unlimited) */
 	const char **events;         /* -e strings; none: the machine's memory events */
 	size_t nr_events;
-	const char *output;          /* default c2c-lite.data */
+	const char *output;          /* default c2c-lite.data; "-": standard output (the
+				      * workload's standard output then goes to standard error) */
 	unsigned int mmap_pages;     /* data pages per ring (power of two); 0: 128 */
+	unsigned int aux_pages;      /* AUX area pages per CPU (Arm SPE; power of two); 0: perf's
+				      * default (4 MiB privileged, 128 KiB otherwise) */
 	double duration;             /* seconds, 0: until the workload ends or a signal */
 	pid_t *pids;                 /* -p (processes) or -t (threads) */
 	size_t nr_pids;
@@ -49,12 +52,27 @@ struct record_opts {
 	volatile sig_atomic_t *stop; /* set by the caller's signal handler (its value: signo) */
 };
 
+/* What ended the recording. */
+enum record_stop {
+	RECORD_STOP_TARGETS = 0,     /* the workload or the -p/-t targets ended (or an error) */
+	RECORD_STOP_DURATION,        /* --duration elapsed */
+	RECORD_STOP_SIGNAL,          /* *opts.stop was set (a signal) */
+};
+
 struct record_result {
 	int have_status;             /* a workload ran */
 	int status;                  /* its wait status */
+	int exec_errno;              /* the workload could not start: its exec failed with this */
+	int removed;                 /* the recording never started: the trace file was removed */
+	enum record_stop stop;
 	uint64_t samples, records, bytes;
 	uint64_t lost_records, lost_samples, throttles;
-	uint64_t aux_truncated;      /* AUX records flagged truncated or collided */
+	uint64_t aux_records;        /* PERF_RECORD_AUX records (Arm SPE) */
+	uint64_t aux_truncated;      /* ... flagged truncated: the AUX area was full, data lost */
+	uint64_t aux_partial;        /* ... flagged partial: a record cut short (gaps) */
+	uint64_t aux_collision;      /* ... flagged collision: the PMU dropped samples */
+	uint64_t aux_bytes;          /* AUX bytes written to the trace */
+	uint64_t aux_dropped;        /* AUX bytes announced but not readable (dropped) */
 	uint64_t malformed;          /* kernel records that did not decode */
 	uint64_t write_error;        /* -errno of a failed write, 0 */
 	char td_reason[256];
@@ -66,6 +84,8 @@ struct record_result {
 	double watch_budget;         /* watch: the overhead bound used (0: unlimited) */
 	uint64_t unwound, unwind_walked;   /* --call-graph dwarf: samples unwound, and those
 					    * that reached a caller */
+	uint64_t regions;            /* region markers of the workload written (include/c2c/region.h) */
+	uint64_t uncore;             /* AMD uncore rows written (include/c2c/uncore.h) */
 };
 
 int record_run(const struct record_opts *o, struct record_result *res);

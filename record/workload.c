@@ -16,11 +16,13 @@ void workload_init(struct workload *w)
 	w->go_fd = w->err_fd = -1;
 }
 
-static void child(int go, int ep, char **argv)
+static void child(int go, int ep, char **argv, int stdout_to_stderr)
 {
 	char c;
 	int e;
 
+	if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		_exit(127);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGXFSZ, SIG_DFL);
@@ -61,7 +63,7 @@ int workload_fork(struct workload *w, char **argv)
 	if (w->pid == 0) {
 		close(go[1]);
 		close(ep[0]);
-		child(go[0], ep[1], argv);
+		child(go[0], ep[1], argv, w->stdout_to_stderr);
 	}
 	close(go[0]);
 	close(ep[1]);
@@ -83,8 +85,10 @@ int workload_start(struct workload *w, const char *name)
 	n = read(w->err_fd, &e, sizeof(e));   /* EOF when exec succeeded (close-on-exec) */
 	close(w->err_fd);
 	w->err_fd = -1;
-	if (n == (ssize_t)sizeof(e))
+	if (n == (ssize_t)sizeof(e)) {
+		w->exec_errno = e;
 		return c2c_err(-e, "cannot run '%s': %s", name, strerror(e));
+	}
 	return 0;
 }
 
@@ -104,7 +108,7 @@ void workload_stop(struct workload *w)
 	if (w->go_fd >= 0) {
 		close(w->go_fd);
 		w->go_fd = -1;
-	} else {
+	} else if (!w->exec_errno) {
 		kill(w->pid, SIGTERM);
 	}
 	workload_reap(w, 1);

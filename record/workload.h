@@ -12,17 +12,20 @@ struct workload {
 	int started;             /* released to exec */
 	int done;                /* reaped; status valid */
 	int status;              /* wait status */
+	int exec_errno;          /* its exec failed with this errno (0: it did not fail) */
+	int stdout_to_stderr;    /* the child's standard output goes to standard error (record
+				  * -o -: standard output carries the trace) */
 };
 
 void workload_init(struct workload *w);
 /* Fork the child; it waits for workload_start() before exec'ing @argv. */
 int workload_fork(struct workload *w, char **argv);
-/* Release the child; -errno (logged) when its exec failed. */
+/* Release the child; -errno (logged, and kept in exec_errno) when its exec failed. */
 int workload_start(struct workload *w, const char *name);
 /* Reap the child if it ended (@block: wait for it); 1 when it is done. */
 int workload_reap(struct workload *w, int block);
-/* End a child still running: never started ones exit on EOF, started ones get SIGTERM; then
- * wait for it. */
+/* End a child still running: never started ones exit on EOF, started ones get SIGTERM (not one
+ * whose exec failed: it is exiting on its own); then wait for it. */
 void workload_stop(struct workload *w);
 void workload_release(struct workload *w);
 

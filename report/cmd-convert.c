@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
@@ -29,9 +30,11 @@ static const char convert_usage[] =
 	"standard input) into a c2c-lite trace.\n"
 	"\n"
 	"  -i, --input FILE    the perf.data file (same as the positional argument)\n"
-	"  -o, --output FILE   the trace to write (required)\n"
+	"  -o, --output FILE   the trace to write (required; '-': standard output, and the\n"
+	"                      summary goes to standard error)\n"
 	"      --zstd[=LEVEL]  compress the trace chunks with zstd (default level 3)\n"
-	"  -q, --quiet         print nothing but errors\n";
+	"  -q, --quiet         print nothing but errors\n"
+	"  -h, --help          this text ('c2c-lite help convert': the manual)\n";
 
 static int parse_opts(int argc, char **argv, struct convert_opts *o)
 {
@@ -66,7 +69,7 @@ static int parse_opts(int argc, char **argv, struct convert_opts *o)
 			fputs(convert_usage, stdout);
 			return 1;
 		default:
-			fputs(convert_usage, stderr);
+			fprintf(stderr, "see 'c2c-lite convert --help'\n");
 			return -1;
 		}
 	}
@@ -118,30 +121,31 @@ static int copy_records(struct perfdata_reader *pr, struct trace_writer *w, uint
 	return rc;
 }
 
-static void print_sizes(const struct convert_opts *o, const struct perfdata_stats *st,
+static void print_sizes(FILE *f, const struct convert_opts *o, const struct perfdata_stats *st,
 			uint64_t nr, uint64_t out_bytes)
 {
 	struct stat sb;
 	double ns = st->nr_samples ? (double)st->nr_samples : 1.0;
 	int have_in = strcmp(o->input, "-") && stat(o->input, &sb) == 0;
 
-	printf("converted %" PRIu64 " records (%" PRIu64 " samples) from '%s' to '%s'\n", nr,
-	       st->nr_samples, o->input, o->output);
+	fprintf(f, "converted %" PRIu64 " records (%" PRIu64 " samples) from '%s' to %s%s%s\n", nr,
+	       st->nr_samples, o->input, strcmp(o->output, "-") ? "'" : "",
+	       strcmp(o->output, "-") ? o->output : "standard output", strcmp(o->output, "-") ? "'" : "");
 	if (have_in)
-		printf("  perf.data: %12lld bytes  %8.1f bytes/sample\n", (long long)sb.st_size,
+		fprintf(f, "  perf.data: %12lld bytes  %8.1f bytes/sample\n", (long long)sb.st_size,
 		       (double)sb.st_size / ns);
 	else
-		printf("  perf.data: (read from a pipe, size unknown)\n");
-	printf("  c2c-lite:  %12" PRIu64 " bytes  %8.1f bytes/sample", out_bytes,
+		fprintf(f, "  perf.data: (read from a pipe, size unknown)\n");
+	fprintf(f, "  c2c-lite:  %12" PRIu64 " bytes  %8.1f bytes/sample", out_bytes,
 	       (double)out_bytes / ns);
 	if (have_in && out_bytes)
-		printf("  (%.1fx smaller)", (double)sb.st_size / (double)out_bytes);
-	printf("\n");
+		fprintf(f, "  (%.1fx smaller)", (double)sb.st_size / (double)out_bytes);
+	fprintf(f, "\n");
 	if (st->nr_lost_records || st->nr_lost_samples || st->nr_throttle)
-		printf("  lost: %" PRIu64 " records, %" PRIu64 " samples; throttled %" PRIu64 " times\n",
+		fprintf(f, "  lost: %" PRIu64 " records, %" PRIu64 " samples; throttled %" PRIu64 " times\n",
 		       st->nr_lost_records, st->nr_lost_samples, st->nr_throttle);
 	if (st->nr_unknown_records || st->nr_unordered)
-		printf("  skipped %" PRIu64 " records of unknown types; %" PRIu64 " out of order\n",
+		fprintf(f, "  skipped %" PRIu64 " records of unknown types; %" PRIu64 " out of order\n",
 		       st->nr_unknown_records, st->nr_unordered);
 }
 
@@ -153,7 +157,7 @@ int cmd_convert(int argc, char **argv)
 	struct trace_writer_opts wo = { 0 };
 	uint64_t nr = 0, bytes;
 	struct stat sb;
-	int rc;
+	int rc, to_stdout;
 
 	rc = parse_opts(argc, argv, &o);
 	if (rc)
@@ -161,7 +165,16 @@ int cmd_convert(int argc, char **argv)
 	if (perfdata_reader_open(&pr, o.input) < 0)
 		return EXIT_FAIL;
 	wo.zstd_level = o.zstd_level;
-	if (trace_writer_open(&w, o.output, perfdata_reader_info(pr), &wo) < 0) {
+	to_stdout = !strcmp(o.output, "-");
+	if (to_stdout && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "c2c-lite convert: -o -: standard output is a terminal; redirect it "
+			"to a file or a pipe\n");
+		perfdata_reader_free(pr);
+		return EXIT_USAGE;
+	}
+	if ((to_stdout ? trace_writer_fdopen(&w, STDOUT_FILENO, "standard output",
+					     perfdata_reader_info(pr), &wo) :
+	     trace_writer_open(&w, o.output, perfdata_reader_info(pr), &wo)) < 0) {
 		perfdata_reader_free(pr);
 		return EXIT_FAIL;
 	}
@@ -171,10 +184,10 @@ int cmd_convert(int argc, char **argv)
 	bytes = trace_writer_bytes(w);
 	if (trace_writer_close(w) < 0 && rc >= 0)
 		rc = -EIO;
-	if (stat(o.output, &sb) == 0)
+	if (!to_stdout && stat(o.output, &sb) == 0)
 		bytes = (uint64_t)sb.st_size;
 	if (rc >= 0 && !o.quiet)
-		print_sizes(&o, perfdata_reader_stats(pr), nr, bytes);
+		print_sizes(to_stdout ? stderr : stdout, &o, perfdata_reader_stats(pr), nr, bytes);
 	perfdata_reader_free(pr);
 	return rc < 0 ? EXIT_FAIL : EXIT_OK;
 }

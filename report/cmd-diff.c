@@ -26,7 +26,8 @@ static const char diff_usage[] =
 	"      --symfs DIR         look for mapped files under DIR\n"
 	"      --json              JSON (schema c2c-lite-diff, version 1: docs/report-json.md)\n"
 	"  -v, --verbose           more messages\n"
-	"  -q, --quiet             errors only\n";
+	"  -q, --quiet             errors only\n"
+	"  -h, --help              this text ('c2c-lite help diff': the manual)\n";
 
 struct diff_opts {
 	const char *old, *new;
@@ -67,7 +68,9 @@ static int parse_opts(struct diff_opts *o, int argc, char **argv)
 		case 'v': c2c_log_set_level(C2C_LOG_DEBUG); break;
 		case 'q': c2c_log_set_level(C2C_LOG_ERROR); break;
 		case 'h': fputs(diff_usage, stdout); return -1;
-		default: fputs(diff_usage, stderr); return EXIT_USAGE;
+		default:
+			fprintf(stderr, "see 'c2c-lite diff --help'\n");
+			return EXIT_USAGE;
 		}
 	}
 	if (argc - optind != 2) {

@@ -35,6 +35,7 @@ static const char report_usage[] =
 	"      --full-symbols      do not cut symbols and source lines at 30 characters\n"
 	"      --cacheline-size N  bytes per cacheline (default: this machine's)\n"
 	"      --double-cl         group two cachelines together\n"
+	"      --phys              lines by physical address (memory shared between processes)\n"
 	"  -k, --vmlinux FILE      kernel image for kernel symbols\n"
 	"      --symfs DIR         look for mapped files under DIR\n"
 	"      --summary N         explain the N costliest findings (default 5; 0: none)\n"
@@ -46,10 +47,14 @@ static const char report_usage[] =
 	"                          with callchains shows them callee first, as perf does; soft\n"
 	"                          and watch rows too (percentages of the line's samples)\n"
 	"      --no-call-graph     no callchains\n"
+	"      --regions           first a table of the program's regions (c2c-region markers\n"
+	"                          recorded by c2c-lite record): samples and time inside each\n"
+	"      --region NAME       report only the samples taken inside region NAME\n"
 	"      --json              the report model as JSON (docs/report-json.md)\n"
 	"      --csv[=TABLE]       one table as CSV: lines (default), rows or members\n"
 	"  -v, --verbose           more messages\n"
-	"  -q, --quiet             errors only\n";
+	"  -q, --quiet             errors only\n"
+	"  -h, --help              this text ('c2c-lite help report': the manual)\n";
 
 struct report_opts {
 	const char *input;
@@ -67,12 +72,15 @@ struct report_opts {
 	int csv;                    /* --csv[=TABLE]: enum csv_table + 1 */
 	int summary_given, text_opt; /* for refusing text options with --json/--csv */
 	int call_graph;             /* -1 --no-call-graph, 0 as the data has them, 1 + order */
+	int phys;                   /* --phys */
+	int regions;                /* --regions: the table of program regions */
+	const char *region;         /* --region NAME: only the samples inside it */
 };
 
 enum {
 	OPT_STDIO = 256, OPT_STATS, OPT_SHOW_ALL, OPT_NO_SOURCE, OPT_FULL_SYMBOLS, OPT_CL_SIZE,
 	OPT_DOUBLE_CL, OPT_SYMFS, OPT_SUMMARY, OPT_NO_DATA_NAMES, OPT_MAP, OPT_JSON, OPT_CSV,
-	OPT_NO_CALL_GRAPH,
+	OPT_NO_CALL_GRAPH, OPT_PHYS, OPT_REGIONS, OPT_REGION,
 };
 
 /* perf c2c report's -g/--call-graph: perf's parameter list (print_type,threshold,order,key,
@@ -144,6 +152,7 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		{ "full-symbols", no_argument, NULL, OPT_FULL_SYMBOLS },
 		{ "cacheline-size", required_argument, NULL, OPT_CL_SIZE },
 		{ "double-cl", no_argument, NULL, OPT_DOUBLE_CL },
+		{ "phys", no_argument, NULL, OPT_PHYS },
 		{ "vmlinux", required_argument, NULL, 'k' }, { "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
 		{ "no-data-names", no_argument, NULL, OPT_NO_DATA_NAMES },
@@ -151,6 +160,8 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON }, { "csv", optional_argument, NULL, OPT_CSV },
 		{ "call-graph", optional_argument, NULL, 'g' },
 		{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH },
+		{ "regions", no_argument, NULL, OPT_REGIONS },
+		{ "region", required_argument, NULL, OPT_REGION },
 		{ "verbose", no_argument, NULL, 'v' }, { "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
@@ -183,6 +194,8 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		case OPT_NO_DATA_NAMES: o->no_data_names = 1; break;
 		case OPT_MAP: o->map = 1; break;
 		case OPT_JSON: o->json = 1; break;
+		case OPT_REGIONS: o->regions = 1; break;
+		case OPT_REGION: o->region = optarg; break;
 		case OPT_CSV:
 			if ((o->csv = optarg ? csv_table_parse(optarg) + 1 : CSV_LINES + 1) <= 0) {
 				c2c_log(C2C_LOG_ERROR, "--csv '%s': the tables are lines, rows and "
@@ -196,6 +209,7 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case OPT_DOUBLE_CL: o->double_cl = 1; break;
+		case OPT_PHYS: o->phys = 1; break;
 		case 'k': o->vmlinux = optarg; break;
 		case OPT_SYMFS: o->symfs = optarg; break;
 		case OPT_SUMMARY:
@@ -210,7 +224,9 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		case 'v': c2c_log_set_level(C2C_LOG_DEBUG); break;
 		case 'q': c2c_log_set_level(C2C_LOG_ERROR); break;
 		case 'h': fputs(report_usage, stdout); return -1;
-		default: fputs(report_usage, stderr); return EXIT_USAGE;
+		default:
+			fprintf(stderr, "see 'c2c-lite report --help'\n");
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
@@ -224,10 +240,10 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if ((o->json || o->csv) && (o->stats || o->node_info || o->no_source || o->full_symbols ||
-				    o->map || o->no_data_names || o->summary_given)) {
+				    o->map || o->no_data_names || o->summary_given || o->regions)) {
 		c2c_log(C2C_LOG_ERROR, "--stats, -N, --no-source, --full-symbols, --map, "
-			"--no-data-names and --summary shape the text report: they do not apply to "
-			"--%s, which holds everything", o->json ? "json" : "csv");
+			"--no-data-names, --summary and --regions shape the text report: they do not "
+			"apply to --%s, which holds everything", o->json ? "json" : "csv");
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -265,6 +281,8 @@ static void print_header(FILE *f, const struct report_session *s)
 	fprintf(f, "# host %s, arch %s, kernel %s, backend %s\n",
 		info->hostname ? info->hostname : "?", info->arch ? info->arch : "?",
 		info->kernel_release ? info->kernel_release : "?", trace_backend_name(info->backend));
+	if (info->cmdline && *info->cmdline)
+		fprintf(f, "# cmdline: %s\n", info->cmdline);
 	for (i = 0; i < info->nr_events; i++)
 		fprintf(f, "# event %s\n", info->events[i].name ? info->events[i].name : "?");
 	if (s->t) {
@@ -274,6 +292,9 @@ static void print_header(FILE *f, const struct report_session *s)
 			(unsigned long long)n->samples, (unsigned long long)n->lost_records,
 			(unsigned long long)n->lost_samples, (unsigned long long)n->throttle);
 	}
+	if (s->opts.phys)
+		fprintf(f, "# lines by physical address (--phys): the Cacheline column is physical, "
+			"names are those of the first process seen there\n");
 	if (info->flags & TRACE_INFO_SYNTHETIC)
 		fprintf(f, "# SYNTHETIC: this trace was generated by a test tool, not measured\n");
 	if (s->truncated)
@@ -381,7 +402,8 @@ static int print_estimate(const struct report_opts *o, struct report_session *s)
 				       .no_data_names = o->no_data_names,
 				       .summary = (size_t)o->summary, .map = o->map,
 				       .duty = s->have_duty ? &s->duty : NULL,
-				       .call_graph = call_graph_mode(o) };
+				       .call_graph = call_graph_mode(o),
+				       .phys = o->phys };
 	int err = stdio_estim_print(stdout, s->m, s->fs, s->e, &po);
 
 	if (err || fflush(stdout))
@@ -398,6 +420,8 @@ static int run(const struct report_opts *o)
 		.verbose = c2c_log_get_level() >= C2C_LOG_DEBUG,
 		.check = check_options, .check_ctx = (void *)o,
 		.no_callchains = o->call_graph < 0,
+		.phys = o->phys,
+		.region = o->region,
 	};
 	struct report_session *s;
 	int err;
@@ -413,7 +437,14 @@ static int run(const struct report_opts *o)
 		if (err || fflush(stdout))
 			err = c2c_err(-EIO, "cannot write the report: %s", strerror(errno));
 	} else {
-		err = s->kind == RM_PMU ? print_pmu(o, s) : print_estimate(o, s);
+		if ((o->regions || o->region) && rg_print(stdout, s->rg))
+			err = c2c_err(-EIO, "cannot write the report: %s", strerror(errno));
+		if (s->unc) {
+			c2c_uncore_print(stdout, s->unc);
+			fputc('\n', stdout);
+		}
+		if (!err)
+			err = s->kind == RM_PMU ? print_pmu(o, s) : print_estimate(o, s);
 	}
 	rs_free(s);
 	return err;

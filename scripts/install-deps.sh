@@ -10,4 +10,4 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 	build-essential pkg-config libelf-dev libdw-dev libncurses-dev libcmocka-dev \
 	libzstd-dev zlib1g-dev libcapstone-dev libdebuginfod-dev libiberty-dev g++ \
 	linux-perf tmux time hyperfine clang libclang-rt-14-dev binutils procps python3-jsonschema \
-	gfortran libbenchmark-dev >/dev/null
+	gfortran libbenchmark-dev man-db groff-base bash-completion zsh >/dev/null

@@ -14,6 +14,7 @@
 #include "c2c/trace.h"
 #include "record/events.h"
 #include "record/topdown.h"
+#include "tests/fake-machine.h"
 
 /* attr flag bits (offset 40) */
 #define F_DIS   (1ull << 0)
@@ -32,6 +33,7 @@
 #define F_EXG   (1ull << 20)
 #define F_MMAP2 (1ull << 23)
 #define F_CEXEC (1ull << 24)
+#define F_CSW   (1ull << 26)
 #define F_KSYM  (1ull << 29)
 #define F_BPF   (1ull << 30)
 #define F_TRACK (F_MMAP | F_COMM | F_TASK | F_MMAP2 | F_CEXEC | F_KSYM | F_BPF)
@@ -44,6 +46,10 @@
 #define ST_IDENT   0x10000ull
 #define ST_PERIOD  0x100ull
 #define ST_READ    0x10ull
+/* perf 6.1's `perf c2c record` on arm64, SPE and its dummy:u alike: IP TID TIME ADDR CPU
+ * IDENTIFIER DATA_SRC PHYS_ADDR WEIGHT (-W -d --phys-data --sample-cpu, IDENTIFIER for AUX
+ * tracing; no PERIOD: the SPE interval is fixed before evsel__config() runs) */
+#define ST_SPE     0x9c08full
 
 struct want {
 	uint32_t type;
@@ -70,6 +76,15 @@ struct row {
 #define MEMBER (F_INH | F_FREQ | F_MDATA | F_SIDA | F_EXG)
 #define OTHER (F_DIS | F_INH | F_FREQ | F_EOE | F_MDATA | F_SIDA | F_EXG)
 #define WL { .workload = 1 }
+/* SPE: the event is no tracking event (mmap_data goes to the dummy); dummy:u tracks, with
+ * context switches */
+#define SPE_WL  (F_DIS | F_INH | F_EOE | F_SIDA | F_EXG)
+#define DUMMY_U (F_EXK | F_EXHV | F_INH | F_SIDA | F_EXG | F_TRACK | F_MDATA | F_CSW)
+#define SPE_ROWS(m, type, period) \
+	{ __LINE__, m, WL, 0, "arm_spe_0", TRACE_BACKEND_SPE, 2, { \
+		{ type, 0x600000003ull, 0, 30, ST_SPE, 0x14, period, SPE_WL, 0, EV_ROLE_SAMPLER }, \
+		{ 1, 9, 0, 0, ST_SPE, 0x14, 1, DUMMY_U | F_DIS | F_EOE, 1, EV_ROLE_TRACKING }, \
+	} }
 
 static const struct row rows[] = {
 	{ __LINE__, "skylake-sp", WL, 0, "skylake", TRACE_BACKEND_PEBS, 2, {
@@ -130,14 +145,49 @@ static const struct row rows[] = {
 		{ 11, 0, 0, 0, ST_C2C_X86 & ~ST_PERIOD, 0x14, 4096, TRK & ~F_EXG & ~F_FREQ, 0,
 		  EV_ROLE_SAMPLER },
 	} },
-	{ __LINE__, "neoverse-n2", WL, 0, "arm_spe_0", TRACE_BACKEND_SPE, 1, {
-		{ 9, 0x600000003ull, 0, 30, ST_C2C_W, 0x14, 1024, TRK & ~F_FREQ, 0,
+	SPE_ROWS("neoverse-n1", 10, 1024),
+	SPE_ROWS("neoverse-v1", 11, 512),
+	SPE_ROWS("neoverse-n2", 9, 1024),
+	{ __LINE__, "neoverse-n1", { .workload = 1, .stores_only = 1 }, 0, "arm_spe_0",
+	  TRACE_BACKEND_SPE, 2, {
+		{ 10, 0x400000003ull, 0, 0, ST_SPE, 0x14, 1024, SPE_WL, 0, EV_ROLE_SAMPLER },
+		{ 1, 9, 0, 0, ST_SPE, 0x14, 1, DUMMY_U | F_DIS | F_EOE, 1, EV_ROLE_TRACKING },
+	} },
+	{ __LINE__, "neoverse-n1", { .workload = 1, .loads_only = 1, .ldlat = 64 }, 0,
+	  "arm_spe_0", TRACE_BACKEND_SPE, 2, {
+		{ 10, 0x200000003ull, 0, 64, ST_SPE, 0x14, 1024, SPE_WL, 0, EV_ROLE_SAMPLER },
+		{ 1, 9, 0, 0, ST_SPE, 0x14, 1, DUMMY_U | F_DIS | F_EOE, 1, EV_ROLE_TRACKING },
+	} },
+	/* -a: the dummy is enabled at once (perf's "immediate" tracking event) */
+	{ __LINE__, "neoverse-v1", { .system_wide = 1 }, 0, "arm_spe_0", TRACE_BACKEND_SPE, 2, {
+		{ 11, 0x600000003ull, 0, 30, ST_SPE, 0x14, 512, SPE_WL & ~F_EOE, 0,
 		  EV_ROLE_SAMPLER },
+		{ 1, 9, 0, 0, ST_SPE, 0x14, 1, DUMMY_U, 1, EV_ROLE_TRACKING },
 	} },
-	{ __LINE__, "neoverse-n2", { .workload = 1, .stores_only = 1 }, 0, "arm_spe_0",
-	  TRACE_BACKEND_SPE, 1, {
-		{ 9, 0x400000003ull, 0, 0, ST_C2C_W, 0x14, 1024, TRK & ~F_FREQ, 0, EV_ROLE_SAMPLER },
+	/* -p: no exec to wait for; -u */
+	{ __LINE__, "neoverse-n1", { .all_user = 1 }, 0, "arm_spe_0", TRACE_BACKEND_SPE, 2, {
+		{ 10, 0x600000003ull, 0, 30, ST_SPE, 0x14, 1024, (SPE_WL & ~F_EOE) | F_EXK, 0,
+		  EV_ROLE_SAMPLER },
+		{ 1, 9, 0, 0, ST_SPE, 0x14, 1, DUMMY_U | F_DIS, 1, EV_ROLE_TRACKING },
 	} },
+	/* -k turns dummy:u into a kernel-only dummy, as perf's --all-kernel does */
+	{ __LINE__, "neoverse-n1", { .workload = 1, .all_kernel = 1 }, 0, "arm_spe_0",
+	  TRACE_BACKEND_SPE, 2, {
+		{ 10, 0x600000003ull, 0, 30, ST_SPE, 0x14, 1024, SPE_WL | F_EXU, 0,
+		  EV_ROLE_SAMPLER },
+		{ 1, 9, 0, 0, ST_SPE, 0x14, 1, (DUMMY_U & ~F_EXK) | F_EXU | F_DIS | F_EOE, 1,
+		  EV_ROLE_TRACKING },
+	} },
+	/* -c: perf 6.1 gives the period to every event, the dummy's 1 included */
+	{ __LINE__, "neoverse-n1", { .workload = 1, .period = 2048, .no_inherit = 1 }, 0,
+	  "arm_spe_0", TRACE_BACKEND_SPE, 2, {
+		{ 10, 0x600000003ull, 0, 30, ST_SPE, 0x14, 2048, SPE_WL & ~F_INH, 0,
+		  EV_ROLE_SAMPLER },
+		{ 1, 9, 0, 0, ST_SPE, 0x14, 2048, (DUMMY_U & ~F_INH) | F_DIS | F_EOE, 1,
+		  EV_ROLE_TRACKING },
+	} },
+	{ __LINE__, "neoverse-n1", { .workload = 1, .freq = 1000 }, -EINVAL, NULL, 0, 0, { { 0 } } },
+	{ __LINE__, "neoverse-n1", { .workload = 1, .ldlat = 4096 }, -EINVAL, NULL, 0, 0, { { 0 } } },
 	{ __LINE__, "power9", WL, 0, "POWER9", TRACE_BACKEND_POWER, 2, {
 		{ 4, 0x34340401e0ull, 0, 0, ST_C2C_W | ST_ID, 0x14, 4000, TRK, 0, EV_ROLE_SAMPLER },
 		{ 4, 0x343c0401e0ull, 0, 0, ST_C2C_W | ST_ID, 0x14, 4000, OTHER, 1, EV_ROLE_SAMPLER },
@@ -147,21 +197,6 @@ static const struct row rows[] = {
 		{ 4, 0x353c0401e0ull, 0, 0, ST_C2C_W | ST_ID, 0x14, 4000, OTHER, 1, EV_ROLE_SAMPLER },
 	} },
 };
-
-static void quiet(enum c2c_log_level level, const char *msg, void *ctx)
-{
-	(void)level;
-	(void)msg;
-	(void)ctx;
-}
-
-static void set_machine(const char *m)
-{
-	char root[256];
-
-	snprintf(root, sizeof(root), "data/sysfs/%s", m);
-	setenv("C2C_SYSFS_ROOT", root, 1);
-}
 
 static void check_ev(int line, size_t i, const struct ev_desc *e, const struct want *w)
 {
@@ -255,19 +290,72 @@ static void test_events_hybrid_cpus(void **state)
 	events_release(&l);
 }
 
+/* perf's AUX and data buffer sizes for SPE: 4 MiB of AUX when privileged; 128 KiB of AUX and
+ * a 256 KiB data ring otherwise; in pages of this machine's size. */
 static void test_events_spe_aux(void **state)
 {
-	struct events_opts o = { .workload = 1, .ldlat = 64 };
-	struct ev_list l;
+	static const struct { int priv; unsigned int page, aux, data; } rows[] = {
+		{ 1, 4096, 1024, 0 }, { 0, 4096, 32, 64 }, { 1, 65536, 64, 0 }, { 0, 65536, 2, 4 },
+		{ 0, 16384, 8, 16 },
+	};
 
 	(void)state;
 	set_machine("neoverse-n2");
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct events_opts o = { .workload = 1, .perf_privileged = rows[i].priv,
+					 .page_size = rows[i].page };
+		struct ev_list l;
+
+		events_init(&l);
+		assert_int_equal(events_add_default(&l, &o), 0);
+		assert_int_equal(events_finalize(&l, &o), 0);
+		if (l.ev[0].aux_pages != rows[i].aux || l.spe_data_pages != rows[i].data ||
+		    l.ev[1].aux_pages)
+			fail_msg("row %zu: aux %u data %u", i, l.ev[0].aux_pages, l.spe_data_pages);
+		assert_int_equal(l.ev[0].pa_mask, 2);
+		events_release(&l);
+	}
+}
+
+/* -e strings with SPE: ts_enable unless the string set it, the SPE event first and the only
+ * tracking event the dummy, one SPE event at most. */
+static void test_events_spe_strings(void **state)
+{
+	struct events_opts o = { .workload = 1 };
+	struct ev_list l;
+
+	(void)state;
+	c2c_log_set_hook(quiet, NULL);
+	set_machine("neoverse-n1");
 	events_init(&l);
-	assert_int_equal(events_add_default(&l, &o), 0);
-	assert_int_equal(l.ev[0].aux_pages, EV_SPE_AUX_PAGES);
-	assert_int_equal(l.ev[0].attr.config2, 64);
-	assert_int_equal(l.ev[0].attr.freq, 0);
+	assert_int_equal(events_add_string(&l, &o, "page-faults"), 0);
+	assert_int_equal(events_add_string(&l, &o, "arm_spe_0/load_filter=1/"), 0);
+	assert_int_equal(events_finalize(&l, &o), 0);
+	assert_int_equal(l.nr, 3);
+	assert_int_equal(l.ev[0].attr.type, 10);
+	assert_int_equal(l.ev[0].attr.config, 0x200000001ull);      /* ts_enable added */
+	assert_int_equal(l.ev[0].attr.sample_period, 1024);
+	assert_int_equal(l.ev[0].attr.sample_type, ST_SPE);
+	assert_int_equal(l.ev[1].attr.config, PERF_COUNT_SW_PAGE_FAULTS);
+	assert_int_equal(l.ev[1].leader, 1);
+	assert_false(l.ev[1].attr.mmap || l.ev[1].attr.mmap_data || l.ev[0].attr.mmap_data);
+	assert_true(l.ev[1].attr.sample_type & ST_IDENT);
+	assert_true(l.ev[2].aux_tracking && l.ev[2].attr.mmap && l.ev[2].attr.context_switch);
 	events_release(&l);
+
+	events_init(&l);
+	assert_int_equal(events_add_string(&l, &o, "arm_spe_0/ts_enable=0,store_filter=1/u"), 0);
+	assert_int_equal(events_finalize(&l, &o), 0);
+	assert_int_equal(l.ev[0].attr.config, 0x400000000ull);      /* the string said no */
+	assert_int_equal(l.ev[0].attr.exclude_kernel, 1);
+	events_release(&l);
+
+	events_init(&l);
+	assert_int_equal(events_add_string(&l, &o, "arm_spe_0/load_filter=1/"), 0);
+	assert_int_equal(events_add_string(&l, &o, "arm_spe_0/store_filter=1/"), 0);
+	assert_int_equal(events_finalize(&l, &o), -EINVAL);
+	events_release(&l);
+	c2c_log_set_hook(NULL, NULL);
 }
 
 struct td_row {
@@ -289,7 +377,7 @@ static const struct td_row td_rows[] = {
 	  { 0x400, 0x8203, 0x1cd, 0x2cd, 0x8000, 0x8100, 0x8200, 0x8300, 0x8400, 0x8500, 0x8600,
 	    0x8700 }, { 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0 }, 8 },
 	{ __LINE__, "zen4", 0, "ibs_op", 1, { 0 }, { 0 }, 0 },
-	{ __LINE__, "neoverse-n2", 0, "SPE", 1, { 0x600000003ull }, { 0 }, 0 },
+	{ __LINE__, "neoverse-n2", 0, "SPE", 2, { 0x600000003ull, 9 }, { 0, 1 }, 0 },
 	{ __LINE__, "power9", 0, "POWER", 2, { 0x34340401e0ull, 0x343c0401e0ull }, { 0, 1 }, 0 },
 };
 
@@ -454,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_events_perf61_flag_word),
 		cmocka_unit_test(test_events_hybrid_cpus),
 		cmocka_unit_test(test_events_spe_aux),
+		cmocka_unit_test(test_events_spe_strings),
 		cmocka_unit_test(test_topdown_per_machine),
 		cmocka_unit_test(test_events_strings),
 		cmocka_unit_test(test_events_software_finalize),

@@ -184,6 +184,69 @@ static void test_maps_anon_and_names(void **state)
 	assert_int_equal(maps_level_char(3), 'H');
 }
 
+/* The brk heap: the kernel names it "//anon" when brk() first makes it (test_maps: a soft
+ * trace's layout), "[heap]" only when it grows. */
+static void test_maps_brk_heap(void **state)
+{
+	static const struct {
+		int line;
+		uint64_t start, len;
+		uint32_t flags, prot;
+		const char *file;
+		int heap;
+	} rows[] = {
+		/* the executable, PIE, and what follows it */
+		{ __LINE__, 0x55cc75bc1000ULL, 0x2000, 2, 1, "/tmp/prog", 0 },
+		{ __LINE__, 0x55cc75bc3000ULL, 0x1000, 2, 5, "/tmp/prog", 0 },
+		{ __LINE__, 0x55cc75bc5000ULL, 0x2000, 2, 3, "/tmp/prog", 0 },
+		/* right after it: the heap without ASLR, or the .bss tail, whose variables
+		 * report/model/names.c names before it asks what the memory is */
+		{ __LINE__, 0x55cc75bc7000ULL, 0x1000, 2, 3, "//anon", 1 },
+		{ __LINE__, 0x55ccb26ec000ULL, 0x21000, 2, 3, "//anon", 1 },  /* 970 MB after it */
+		{ __LINE__, 0x55cd00000000ULL, 0x1000, 2, 7, "//anon", 0 },   /* executable: JIT */
+		{ __LINE__, 0x55cd10000000ULL, 0x1000, 1, 3, "//anon", 0 },   /* shared */
+		/* the libraries, top down below the stack: their anonymous memory is no heap */
+		{ __LINE__, 0x7f7024e1e000ULL, 0x1e2000, 2, 5, "/usr/lib/libc.so.6", 0 },
+		{ __LINE__, 0x7f7025000000ULL, 0x1000, 2, 3, "//anon", 0 },
+		{ __LINE__, 0x7f702461e000ULL, 0x800000, 2, 3, "//anon", 0 },  /* a thread's stack */
+	};
+	struct maps *m = maps_new();
+	struct maps_thread *t = maps_findnew_thread(m, 100, 101);
+	struct maps_loc loc;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct trace_mmap a = mm(100, rows[i].start, rows[i].len, 0, rows[i].flags,
+					 rows[i].file[0] == '/' && rows[i].file[1] != '/' ? 9 : 0,
+					 rows[i].file, 2);
+		a.prot = rows[i].prot;
+		maps_mmap(m, &a);
+	}
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		assert_int_equal(maps_find(m, t, 2, rows[i].start, &loc), 1);
+		if (maps_is_brk_heap(t, loc.map) != rows[i].heap)
+			fail_msg("line %d: brk heap %d", rows[i].line, !rows[i].heap);
+	}
+	/* beyond the 1 GiB the kernel randomizes the heap's start in (2 GiB allowed): no heap */
+	struct trace_mmap far = mm(100, 0x55cd75bc8000ULL, 0x1000, 0, 2, 0, "//anon", 2);
+	maps_mmap(m, &far);
+	assert_int_equal(maps_find(m, t, 2, far.start, &loc), 1);
+	assert_false(maps_is_brk_heap(t, loc.map));
+	/* another file mapped between the executable and the memory: not the heap */
+	struct trace_mmap file = mm(100, 0x55cc90000000ULL, 0x1000, 0, 2, 5, "/tmp/data", 2);
+	maps_mmap(m, &file);
+	assert_int_equal(maps_find(m, t, 2, 0x55ccb26ec000ULL, &loc), 1);
+	assert_false(maps_is_brk_heap(t, loc.map));
+	/* no thread, no file: nothing to tell it by */
+	assert_false(maps_is_brk_heap(NULL, loc.map));
+	t = maps_findnew_thread(m, 200, 200);
+	struct trace_mmap lone = mm(200, 0x1000000, 0x1000, 0, 2, 0, "//anon", 2);
+	maps_mmap(m, &lone);
+	assert_int_equal(maps_find(m, t, 2, lone.start, &loc), 1);
+	assert_false(maps_is_brk_heap(t, loc.map));
+	maps_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +257,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_maps_synthesized_fork_copies_nothing, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_maps_anon_and_names, setup, teardown),
+		cmocka_unit_test(test_maps_brk_heap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,21 +14,7 @@
 #include "record/cpuinfo.h"
 #include "record/pmu.h"
 #include "record/sysfs.h"
-
-static void quiet(enum c2c_log_level level, const char *msg, void *ctx)
-{
-	(void)level;
-	(void)msg;
-	(void)ctx;
-}
-
-static void set_machine(const char *m)
-{
-	char root[256];
-
-	snprintf(root, sizeof(root), "data/sysfs/%s", m);
-	setenv("C2C_SYSFS_ROOT", root, 1);
-}
+#include "tests/fake-machine.h"
 
 struct place_row {
 	int line;

@@ -210,7 +210,7 @@ static void test_ring_corrupt_header(void **state)
 #define ST_SW (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | \
 	       PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
-static void trailer(struct rb *r, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu,
+static void id_trailer(struct rb *r, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu,
 		    uint64_t id)
 {
 	rb32x2(r, pid, tid);
@@ -243,33 +243,33 @@ static void test_ring_sideband(void **state)
 	rb64(&r, 5);                     /* ino generation */
 	rb32x2(&r, 3, 2);                /* prot, flags */
 	rbstr(&r, "/usr/bin/prog");
-	trailer(&r, 10, 11, 500, 1, 50);
+	id_trailer(&r, 10, 11, 500, 1, 50);
 	fake_put(&f, r.b, rb_end(&r)->size);
 	rb_start(&r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
 	rb32x2(&r, 10, 11);
 	rbstr(&r, "prog");
-	trailer(&r, 10, 11, 501, 1, 50);
+	id_trailer(&r, 10, 11, 501, 1, 50);
 	fake_put(&f, r.b, rb_end(&r)->size);
 	rb_start(&r, PERF_RECORD_FORK, 0);
 	rb32x2(&r, 10, 9);
 	rb32x2(&r, 12, 11);
 	rb64(&r, 502);
-	trailer(&r, 10, 12, 502, 0, 50);
+	id_trailer(&r, 10, 12, 502, 0, 50);
 	fake_put(&f, r.b, rb_end(&r)->size);
 	rb_start(&r, PERF_RECORD_LOST, 0);
 	rb64(&r, 60);
 	rb64(&r, 17);
-	trailer(&r, 0, 0, 503, 1, 60);
+	id_trailer(&r, 0, 0, 503, 1, 60);
 	fake_put(&f, r.b, rb_end(&r)->size);
 	rb_start(&r, PERF_RECORD_LOST_SAMPLES, 0);
 	rb64(&r, 4);
-	trailer(&r, 0, 0, 504, 0, 60);
+	id_trailer(&r, 0, 0, 504, 0, 60);
 	fake_put(&f, r.b, rb_end(&r)->size);
 	rb_start(&r, PERF_RECORD_THROTTLE, 0);
 	rb64(&r, 505);
 	rb64(&r, 60);
 	rb64(&r, 60);
-	trailer(&r, 0, 0, 505, 1, 60);
+	id_trailer(&r, 0, 0, 505, 1, 60);
 	fake_put(&f, r.b, rb_end(&r)->size);
 	rb_start(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
 	rb64(&r, 60);                    /* identifier */
@@ -375,9 +375,112 @@ static void test_ring_malformed(void **state)
 	rb32x2(&r, 1, 1);
 	rb64(&r, 0x4141414141414141ull); /* no NUL */
 	assert_int_equal(ring_decode(rb_end(&r), &one, &ev), -EBADMSG);
-	rb_start(&r, PERF_RECORD_SWITCH, 0);
+	rb_start(&r, PERF_RECORD_NAMESPACES, 0);
 	assert_int_equal(ring_decode(rb_end(&r), &(struct ring_layout){ &one_ev, 1, 0 }, &ev),
 			 RING_SKIP);
+	/* AUX and CPU-wide switch records cut short */
+	rb_start(&r, PERF_RECORD_AUX, 0);
+	rb64(&r, 0);
+	rb64(&r, 8);
+	assert_int_equal(ring_decode(rb_end(&r), &(struct ring_layout){ &one_ev, 1, 0 }, &ev),
+			 -EBADMSG);
+	rb_start(&r, PERF_RECORD_SWITCH_CPU_WIDE, 0);
+	assert_int_equal(ring_decode(rb_end(&r), &(struct ring_layout){ &one_ev, 1, 0 }, &ev),
+			 -EBADMSG);
+}
+
+/* The records of AUX tracing (Arm SPE), with the sample_id trailer perf's SPE session gives
+ * them: TID, TIME, CPU, IDENTIFIER. */
+static void test_ring_aux_records(void **state)
+{
+	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+		      PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_DATA_SRC |
+		      PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_WEIGHT;
+	struct ring_event e = { .sample_type = st, .read_format = 0x14, .id = 7, .td_index = -1 };
+	const struct ring_layout lay = { &e, 1, st };
+	struct trace_event ev;
+	struct rb r;
+
+	(void)state;
+	rb_start(&r, PERF_RECORD_AUX, 0);
+	rb64(&r, 0x10000);               /* aux_offset */
+	rb64(&r, 0x2340);                /* aux_size */
+	rb64(&r, PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL);
+	id_trailer(&r, 100, 101, 5000, 2, 7);
+	assert_int_equal(ring_decode(rb_end(&r), &lay, &ev), RING_EVENT);
+	assert_int_equal(ev.type, TRACE_REC_AUX);
+	assert_int_equal(ev.aux.offset, 0x10000);
+	assert_int_equal(ev.aux.size, 0x2340);
+	assert_int_equal(ev.aux.flags, TRACE_AUX_TRUNCATED | TRACE_AUX_PARTIAL);
+	assert_int_equal(ev.aux.time, 5000);
+	assert_int_equal(ev.aux.cpu, 2);
+	assert_int_equal(ev.aux.pid, 100);
+	assert_int_equal(ev.aux.tid, 101);
+	assert_int_equal(ring_record_time(rb_end(&r), &lay), 5000);
+
+	rb_start(&r, PERF_RECORD_ITRACE_START, 0);
+	rb32x2(&r, 200, 201);
+	id_trailer(&r, 200, 201, 4000, 3, 7);
+	assert_int_equal(ring_decode(rb_end(&r), &lay, &ev), RING_EVENT);
+	assert_int_equal(ev.type, TRACE_REC_ITRACE_START);
+	assert_int_equal(ev.itrace.pid, 200);
+	assert_int_equal(ev.itrace.tid, 201);
+	assert_int_equal(ev.itrace.time, 4000);
+	assert_int_equal(ev.itrace.cpu, 3);
+
+	/* per-task: no body, the task in the trailer */
+	rb_start(&r, PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT |
+		 PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+	id_trailer(&r, 300, 301, 6000, 1, 7);
+	assert_int_equal(ring_decode(rb_end(&r), &lay, &ev), RING_EVENT);
+	assert_int_equal(ev.type, TRACE_REC_SWITCH);
+	assert_int_equal(ev.sw.flags, TRACE_SWITCH_OUT | TRACE_SWITCH_PREEMPT);
+	assert_int_equal(ev.sw.pid, 300);
+	assert_int_equal(ev.sw.tid, 301);
+	assert_int_equal(ev.sw.cpu, 1);
+	assert_int_equal(ev.sw.time, 6000);
+	assert_int_equal(ev.sw.next_prev_pid, UINT32_MAX);
+	assert_int_equal(ev.sw.next_prev_tid, UINT32_MAX);
+
+	/* CPU-wide: switching in, from the task in the body */
+	rb_start(&r, PERF_RECORD_SWITCH_CPU_WIDE, 0);
+	rb32x2(&r, 400, 401);
+	id_trailer(&r, 0, 0, 7000, 0, 7);
+	assert_int_equal(ring_decode(rb_end(&r), &lay, &ev), RING_EVENT);
+	assert_int_equal(ev.sw.flags, TRACE_SWITCH_CPU_WIDE);
+	assert_int_equal(ev.sw.next_prev_pid, 400);
+	assert_int_equal(ev.sw.next_prev_tid, 401);
+	assert_int_equal(ev.sw.pid, 0);
+	assert_int_equal(ev.sw.time, 7000);
+}
+
+/* The clock conversion of the control page, read under its lock. */
+static void test_ring_time_conv(void **state)
+{
+	struct c2c_time_conv tc;
+	struct fake f;
+
+	(void)state;
+	fake_init(&f, 0);
+	f.r.pc->time_shift = 21;
+	f.r.pc->time_mult = 0x9999;
+	f.r.pc->time_zero = 0xfffffff000000000ull;
+	f.r.pc->time_cycles = 12345;
+	f.r.pc->time_mask = 0xffffffffffffull;
+	f.r.pc->cap_user_time_zero = 1;
+	f.r.pc->cap_user_time_short = 1;
+	f.r.pc->lock = 4;
+	assert_int_equal(ring_time_conv(&f.r, &tc), 0);
+	assert_int_equal(tc.time_shift, 21);
+	assert_int_equal(tc.time_mult, 0x9999);
+	assert_int_equal(tc.time_zero, 0xfffffff000000000ull);
+	assert_int_equal(tc.time_cycles, 12345);
+	assert_int_equal(tc.time_mask, 0xffffffffffffull);
+	assert_int_equal(tc.cap_user_time_zero, 1);
+	assert_int_equal(tc.cap_user_time_short, 1);
+	f.r.pc->lock = 5;                /* an update that never ends */
+	assert_int_equal(ring_time_conv(&f.r, &tc), -EBUSY);
+	fake_free(&f);
 }
 
 /* SPE-style AUX data: a span that wraps the end of the AUX area is copied whole. */
@@ -396,6 +499,11 @@ static void test_ring_aux(void **state)
 		assert_int_equal(out[i], (56 + i) % 64);
 	assert_int_equal(f.r.pc->aux_tail, 64 * 3 + 72);
 	assert_int_equal(ring_aux_read(&f.r, 0, 65, out), -EINVAL);
+	/* a gap (padding skipped without a record) is fine; data before the tail is gone */
+	assert_int_equal(ring_aux_read(&f.r, 64 * 3 + 80, 8, out), 0);
+	assert_int_equal(out[0], 16);
+	assert_int_equal(f.r.pc->aux_tail, 64 * 3 + 88);
+	assert_int_equal(ring_aux_read(&f.r, 64 * 3 + 84, 8, out), -EINVAL);
 	ring_set_aux(&f.r, NULL, 0);
 	assert_int_equal(ring_aux_read(&f.r, 0, 8, out), -EINVAL);
 	fake_free(&f);
@@ -480,6 +588,8 @@ int main(void)
 		cmocka_unit_test(test_ring_sideband),
 		cmocka_unit_test(test_ring_topdown_group),
 		cmocka_unit_test(test_ring_malformed),
+		cmocka_unit_test(test_ring_aux_records),
+		cmocka_unit_test(test_ring_time_conv),
 		cmocka_unit_test(test_ring_aux),
 		cmocka_unit_test(test_queue_rounds),
 		cmocka_unit_test(test_queue_strings_and_errors),

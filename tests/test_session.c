@@ -73,12 +73,13 @@ static void quiet(enum c2c_log_level level, const char *msg, void *ctx)
 
 struct run {
 	struct record_result res;
+	char uncore[4096];           /* the AMD uncore blob's text, "" when none */
 	struct trace_info info;
 	uint64_t samples, td_samples, max_td_nr;
 	int err;
 };
 
-static void record_once(struct run *out, int topdown)
+static void record_on(struct run *out, int topdown, const char *machine)
 {
 	char out_path[] = "/tmp/c2c-test-session-XXXXXX", wl[512];
 	const char *build = getenv("BUILD");
@@ -97,7 +98,7 @@ static void record_once(struct run *out, int topdown)
 	memset(out, 0, sizeof(*out));
 	ncalls = 0;
 	o.output = out_path;
-	setenv("C2C_SYSFS_ROOT", "data/sysfs/icelake-sp", 1);
+	setenv("C2C_SYSFS_ROOT", machine, 1);
 	out->err = record_run(&o, &out->res);
 	unsetenv("C2C_SYSFS_ROOT");
 	if (out->err) {
@@ -107,6 +108,9 @@ static void record_once(struct run *out, int topdown)
 	assert_int_equal(trace_reader_open(&r, out_path), 0);
 	trace_info_copy(&out->info, trace_reader_info(r));
 	while (trace_reader_next(r, &ev) == 1) {
+		if (ev.type == TRACE_REC_BLOB && ev.blob.kind == TRACE_BLOB_UNCORE &&
+		    ev.blob.size < sizeof(out->uncore))
+			memcpy(out->uncore, ev.blob.data, ev.blob.size);
 		if (ev.type != TRACE_REC_SAMPLE)
 			continue;
 		out->samples++;
@@ -117,6 +121,11 @@ static void record_once(struct run *out, int topdown)
 	}
 	trace_reader_free(r);
 	unlink(out_path);
+}
+
+static void record_once(struct run *out, int topdown)
+{
+	record_on(out, topdown, "data/sysfs/icelake-sp");
 }
 
 static int probe_software(void)
@@ -192,9 +201,36 @@ static void test_session_topdown_refused(void **state)
 	trace_info_release(&run.info);
 }
 
+/* AMD with amd_l3 and amd_df (family 17h): the run's L3, DRAM and link counts end the trace as
+ * one blob: 2 CCX, 8 channels, 4 links; counted (the fake turns them into CPU-wide task-clock
+ * counters) or, where CPU-wide counting is refused, each row "-" with the reason. Intel: none. */
+static void test_session_uncore(void **state)
+{
+	struct run run;
+
+	(void)state;
+	if (!probe_software())
+		skip();
+	c2c_log_set_hook(quiet, NULL);
+	record_on(&run, 0, "data/sysfs/zen2");
+	c2c_log_set_hook(NULL, NULL);
+	assert_int_equal(run.err, 0);
+	assert_int_equal(run.res.uncore, 2 + 8 + 4);
+	assert_non_null(strstr(run.uncore, "c2c-uncore 1\nseconds "));
+	assert_non_null(strstr(run.uncore, "\nl3 1 2 "));
+	assert_non_null(strstr(run.uncore, "\ndram 7 0 "));
+	assert_non_null(strstr(run.uncore, "\nlink 3 0 "));
+	trace_info_release(&run.info);
+	record_once(&run, 0);
+	assert_int_equal(run.err, 0);
+	assert_string_equal(run.uncore, "");
+	trace_info_release(&run.info);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_session_uncore),
 		cmocka_unit_test(test_session_topdown_group),
 		cmocka_unit_test(test_session_topdown_refused),
 	};

@@ -20,6 +20,10 @@ struct fix {
 	struct bin o2, o1, o2nodebug, nopie;
 	struct bin a64;  /* AArch64 cross build with clang, when clang and lld are there */
 	struct bin cxx;  /* prog_heap_ref.cc, when c++ is there */
+	struct bin cxx2; /* prog_cxx.cc, likewise */
+	struct bin hoist[3];  /* prog_hoist.c at -O0, -O1, -O2 */
+	struct bin omp[3];    /* prog_omp.c at -O0, -O1, -O2, when cc has -fopenmp */
+	struct bin fortran[2]; /* prog_omp.f90 at -O0 and -O2, when gfortran is there */
 };
 
 static struct fix *F;
@@ -51,8 +55,9 @@ static void read_func(const char *path, const char *name, struct func *fn)
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
 		gelf_getshdr(scn, &sh);
-		if (sh.sh_type != SHT_PROGBITS || fn->addr < sh.sh_addr ||
-		    fn->addr + fn->size > sh.sh_addr + sh.sh_size)
+		/* a code section (not a debug section, at address 0, that happens to be as long) */
+		if (sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR) ||
+		    fn->addr < sh.sh_addr || fn->addr + fn->size > sh.sh_addr + sh.sh_size)
 			continue;
 		Elf_Data *d = elf_getdata(scn, NULL);
 		fn->code = xmalloc(fn->size);
@@ -109,6 +114,33 @@ static int group_setup(void **state)
 	f->cxx.machine = EM_X86_64;
 	if (!system("c++ --version >/dev/null 2>&1"))
 		build_src(f, &f->cxx, "heap-cxx", "c++", "-g -O2", "prog_heap_ref.cc");
+	f->cxx2.machine = EM_X86_64;
+	if (f->cxx.ok)
+		build_src(f, &f->cxx2, "cxx", "c++", "-g -O2 -pthread", "prog_cxx.cc");
+	for (int i = 0; i < 3; i++) {
+		char name[32], flags[64];
+		snprintf(name, sizeof(name), "hoist-O%d", i);
+		snprintf(flags, sizeof(flags), "-g -O%d", i);
+		if (build_src(f, &f->hoist[i], name, "cc", flags, "prog_hoist.c")) {
+			free(f);
+			return -1;
+		}
+		f->hoist[i].machine = EM_X86_64;
+		/* OpenMP needs libgomp's header and library: without them, skipped */
+		snprintf(name, sizeof(name), "omp-O%d", i);
+		snprintf(flags, sizeof(flags), "-g -O%d -fopenmp 2>/dev/null", i);
+		if (!system("echo 'int main(void){return 0;}' | cc -fopenmp -x c -o /dev/null - "
+			    "2>/dev/null") &&
+		    build_src(f, &f->omp[i], name, "cc", flags, "prog_omp.c") == 0)
+			f->omp[i].machine = EM_X86_64;
+	}
+	for (int i = 0; i < 2 && !system("gfortran --version >/dev/null 2>&1"); i++) {
+		char name[32], flags[64];
+		snprintf(name, sizeof(name), "omp-f90-O%d", 2 * i);
+		snprintf(flags, sizeof(flags), "-g -O%d -fopenmp 2>/dev/null", 2 * i);
+		f->fortran[i].machine = EM_X86_64;
+		build_src(f, &f->fortran[i], name, "gfortran", flags, "prog_omp.f90");
+	}
 	c2c_log_set_hook(log_hook, NULL);
 	F = f;
 	*state = f;
@@ -130,6 +162,7 @@ struct found {
 	int nr_mem, nr_named, nr_unknown;
 	const char *last_reason;      /* of the last -ENOENT */
 	const char *type_of[MAX_NAMES];
+	struct sym_data_info info[MAX_NAMES];  /* the first answer of each */
 };
 
 static void open_cs(csh *cs, int machine)
@@ -148,6 +181,7 @@ static void note(struct found *fd, const struct sym_data_info *info)
 			return;
 	assert_true(fd->nr < MAX_NAMES);
 	fd->type_of[fd->nr] = info->type;
+	fd->info[fd->nr] = *info;
 	fd->name[fd->nr++] = info->member;
 }
 
@@ -538,10 +572,64 @@ static void test_symtype_order(void **state)
 	}
 }
 
-/* C++ references are named with ".", pointers with "->" (g++ 12 -O2). */
+/* What one function's accesses must be named: @member with its variable, type and element
+ * (sym_data_info.elem_size, elem_count; 0, 0: no unknown index), and no name containing
+ * @never. */
+struct want {
+	int line;
+	const char *func;
+	const char *member, *var, *type;
+	uint64_t elem_size, elem_count;
+	const char *never;
+};
+
+static void check_wants(struct sym_session *s, const struct bin *b, const struct want *w,
+			size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct sym_data_info *got = NULL;
+		struct found fd;
+		walk_func(s, b, w[i].func, &fd);
+		for (int k = 0; k < fd.nr; k++) {
+			if (!strcmp(fd.name[k], w[i].member))
+				got = &fd.info[k];
+			if (w[i].never && strstr(fd.name[k], w[i].never))
+				fail_msg("line %d: %s: %s named '%s'", w[i].line, b->path, w[i].func,
+					 fd.name[k]);
+		}
+		if (!got)
+			fail_msg("line %d: %s: %s: '%s' not named (%d named, last reason %s)",
+				 w[i].line, b->path, w[i].func, w[i].member, fd.nr,
+				 fd.last_reason ? fd.last_reason : "-");
+		if (strcmp(got->var, w[i].var) || strcmp(got->type, w[i].type) ||
+		    got->elem_size != w[i].elem_size || got->elem_count != w[i].elem_count)
+			fail_msg("line %d: %s: %s: '%s' is var '%s' type '%s' element %llu of %llu",
+				 w[i].line, b->path, w[i].func, w[i].member, got->var, got->type,
+				 (unsigned long long)got->elem_size,
+				 (unsigned long long)got->elem_count);
+	}
+}
+
+/* C++ references are named with ".", pointers with "->" (g++ 12 -O2); base classes are not
+ * named, and an empty base does not hide the member at its offset. */
 static const struct row cxx_rows[] = {
 	{ __LINE__, "byref", SET("s.b[2]", "s.next", "s.next->a"), "struct S", 1 },
 	{ __LINE__, "byptr", SET("p->a"), "struct S", 1 },
+	{ __LINE__, "ebo", SET("s.h.p", "s.len", "*s.h.p"), NULL, 1 },
+	{ __LINE__, "based", SET("d[1].v", "d->w"), "struct Der", 1 },
+};
+
+/* prog_cxx.cc: past the object a reference to a polymorphic class designates lies a derived
+ * class's member, not a next element: g++ devirtualized churn's w.step(i) into Adder's, whose
+ * sum is 8 bytes past the Worker (not "(&w)[1]._vptr.Worker"); std::string's pointer shares
+ * its offset with the empty allocator base (not the allocator's padding); a class whose base
+ * is only declared here names that base ("this->_State (+0)": its vtable pointer). */
+static const struct row cxx2_rows[] = {
+	{ __LINE__, "_ZL5churnRN5shard6WorkerEl.constprop.0", NONE, NULL, 0 },
+};
+
+static const struct want cxx2_wants[] = {
+	{ __LINE__, "cxx_c_entry", "s._M_dataplus._M_p", "s", "string", 0, 0, "padding" },
 };
 
 static void test_symtype_cxx_ref(void **state)
@@ -553,7 +641,124 @@ static void test_symtype_cxx_ref(void **state)
 		skip();
 	assert_int_equal(sym_session_new(&s, NULL), 0);
 	run_rows(s, &f->cxx, cxx_rows, sizeof(cxx_rows) / sizeof(cxx_rows[0]));
+	if (f->cxx2.ok) {
+		run_rows(s, &f->cxx2, cxx2_rows, sizeof(cxx2_rows) / sizeof(cxx2_rows[0]));
+		check_wants(s, &f->cxx2, cxx2_wants, sizeof(cxx2_wants) / sizeof(cxx2_wants[0]));
+	}
 	sym_session_free(s);
+}
+
+/* -O1 and -O2: nothing else is named in these (test_symtype_hoisted()). */
+static const struct row hoist_rows[] = {
+	{ __LINE__, "thread_fn", SET("memory[]"), "size_t", 1 },
+	{ __LINE__, "calc_hist", SET("thread_arg->data", "thread_arg->data_pos", "thread_arg->data_len",
+				     "thread_arg->red[]", "thread_arg->green[]", "thread_arg->blue[]",
+				     "thread_arg->data[]"), NULL, 1 },
+};
+
+/* Pointers computed before the loop (prog_hoist.c), at every level: the pointer arithmetic and
+ * copies that made the base register are followed back to a variable DWARF names, through
+ * "add rax, 8" in a loop (the pointer then moves by a multiple of 8: memory[] at -O2), the
+ * member address a hoisted "int *blue" holds (the object is *thread_arg, not an int), and an
+ * index register that carries an array's offset (G->ints[t].i as (t + 1) << 4 at -O0, shl and
+ * an add of G at -O2: not G[].sp). -O0 keeps the pointer variables in the frame. */
+static void test_symtype_hoisted(void **state)
+{
+	static const struct want all[] = {
+		{ __LINE__, "thread_fn", "memory[]", "*memory", "size_t", 8, 0, NULL },
+		{ __LINE__, "bump_ints", "G->ints[].i", "*G", "struct glob", 16, 8, "G[]" },
+		{ __LINE__, "calc_hist", "thread_arg->data", "*thread_arg", "thread_arg_t", 0, 0, NULL },
+	};
+	static const struct want opt[] = {  /* -O1 and -O2: the hoisted member pointers */
+		{ __LINE__, "calc_hist", "thread_arg->blue[]", "*thread_arg", "thread_arg_t", 4, 256,
+		  "->sp" },
+		{ __LINE__, "calc_hist", "thread_arg->green[]", "*thread_arg", "thread_arg_t", 4, 256,
+		  NULL },
+		{ __LINE__, "calc_hist", "thread_arg->red[]", "*thread_arg", "thread_arg_t", 4, 256,
+		  NULL },
+	};
+	struct fix *f = *state;
+	struct sym_session *s;
+
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(sym_session_new(&s, NULL), 0);
+		check_wants(s, &f->hoist[i], all, sizeof(all) / sizeof(all[0]));
+		if (i) {
+			check_wants(s, &f->hoist[i], opt, sizeof(opt) / sizeof(opt[0]));
+			run_rows(s, &f->hoist[i], hoist_rows, sizeof(hoist_rows) / sizeof(hoist_rows[0]));
+		}
+		sym_session_free(s);
+	}
+}
+
+/* OpenMP (prog_omp.c, gcc -fopenmp -O0): the outlined main._omp_fn.0 is a DW_TAG_subprogram
+ * nested in main's DIE, outside main's range: it is found, and its locals are named. */
+static void test_symtype_omp_nested(void **state)
+{
+	struct fix *f = *state;
+	struct sym_session *s;
+	struct found fd;
+	int id = 0;
+
+	if (!f->omp[0].ok)
+		skip();
+	assert_int_equal(sym_session_new(&s, NULL), 0);
+	walk_func(s, &f->omp[0], "main._omp_fn.0", &fd);
+	for (int i = 0; i < fd.nr; i++)
+		id |= !strcmp(fd.name[i], "id") && !strcmp(fd.type_of[i], "int");
+	if (!id)
+		fail_msg("main._omp_fn.0: 'id' not named (%d named, last reason %s)", fd.nr,
+			 fd.last_reason ? fd.last_reason : "-");
+	sym_session_free(s);
+}
+
+/* check_wants() on each of the @nb builds @b the compiler could make (one session each): the
+ * test is skipped when it made none. */
+static void check_built(const struct bin *b, int nb, const struct want *w, size_t n)
+{
+	struct sym_session *s;
+	int ran = 0;
+
+	for (int i = 0; i < nb; i++) {
+		if (!b[i].ok)
+			continue;
+		assert_int_equal(sym_session_new(&s, NULL), 0);
+		check_wants(s, &b[i], w, n);
+		sym_session_free(s);
+		ran++;
+	}
+	if (!ran)
+		skip();
+}
+
+/* OpenMP (prog_omp.c, gcc -fopenmp at -O0, -O1, -O2): the outlined main._omp_fn.0 is found
+ * though its DIE is nested in main's, and its sum[id] names main's sum, which DWARF locates at
+ * *(.omp_data_i->sum); main's own loop over sum, through a copy of rsp advanced by 8, too. */
+static void test_symtype_openmp(void **state)
+{
+	static const struct want fn[] = {
+		{ __LINE__, "main._omp_fn.0", "sum[]", "sum", "double[4]", 8, 4, NULL },
+		{ __LINE__, "main._omp_fn.0", "actual_nthreads", "actual_nthreads", "int", 0, 0, NULL },
+		{ __LINE__, "main", "sum[]", "sum", "double[4]", 8, 4, NULL },
+	};
+	struct fix *f = *state;
+
+	check_built(f->omp, 3, fn, sizeof(fn) / sizeof(fn[0]));
+}
+
+/* gfortran -fopenmp (prog_omp.f90): the outlined function reaches sum(0:3) at
+ * *(*(frame - 56) + 8) at -O0, at *(*rdi) at -O2 (the block pointer copied to rbp before the
+ * calls), as DWARF says; a column-major array with bounds from 1 is indexed in
+ * source order from 0 (grid(2,3), 72 bytes into grid(4,8), is grid[1][2]). */
+static void test_symtype_fortran(void **state)
+{
+	static const struct want fn[] = {
+		{ __LINE__, "MAIN__._omp_fn.0", "sum[]", "sum", "real(kind=8)[4]", 8, 4, NULL },
+		{ __LINE__, "MAIN__", "grid[1][2]", "grid", "real(kind=8)[4][8]", 0, 0, NULL },
+	};
+	struct fix *f = *state;
+
+	check_built(f->fortran, 2, fn, sizeof(fn) / sizeof(fn[0]));
 }
 
 /* Every byte of .text as an IP (mid-instruction ones decode to anything): each lookup returns 0
@@ -561,7 +766,9 @@ static void test_symtype_cxx_ref(void **state)
 static void test_symtype_every_byte(void **state)
 {
 	struct fix *f = *state;
-	const struct bin *bins[] = { &f->o2, &f->o1, &f->a64 };
+	const struct bin *bins[] = { &f->o2, &f->o1, &f->a64, &f->hoist[0], &f->hoist[2],
+				     &f->omp[0], &f->omp[1], &f->fortran[0],
+				     &f->fortran[1] };
 
 	for (size_t k = 0; k < sizeof(bins) / sizeof(bins[0]); k++) {
 		const struct bin *b = bins[k];
@@ -717,6 +924,10 @@ int main(void)
 		cmocka_unit_test(test_symtype_nopie),
 		cmocka_unit_test(test_symtype_a64),
 		cmocka_unit_test(test_symtype_cxx_ref),
+		cmocka_unit_test(test_symtype_omp_nested),
+		cmocka_unit_test(test_symtype_hoisted),
+		cmocka_unit_test(test_symtype_openmp),
+		cmocka_unit_test(test_symtype_fortran),
 		cmocka_unit_test(test_symtype_reasons),
 		cmocka_unit_test(test_symtype_no_info),
 		cmocka_unit_test(test_symtype_cache),

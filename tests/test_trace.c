@@ -245,11 +245,28 @@ static int event_cmp(const struct trace_event *a, const struct trace_event *b)
 		return a->lost.time != b->lost.time || a->lost.kind != b->lost.kind ||
 		       a->lost.cpu != b->lost.cpu || a->lost.event != b->lost.event ||
 		       a->lost.count != b->lost.count;
+	case TRACE_REC_AUX:
+		return a->aux.time != b->aux.time || a->aux.cpu != b->aux.cpu ||
+		       a->aux.pid != b->aux.pid || a->aux.tid != b->aux.tid ||
+		       a->aux.offset != b->aux.offset || a->aux.size != b->aux.size ||
+		       a->aux.flags != b->aux.flags;
+	case TRACE_REC_ITRACE_START:
+		return a->itrace.time != b->itrace.time || a->itrace.cpu != b->itrace.cpu ||
+		       a->itrace.pid != b->itrace.pid || a->itrace.tid != b->itrace.tid;
+	case TRACE_REC_SWITCH:
+		return a->sw.time != b->sw.time || a->sw.cpu != b->sw.cpu || a->sw.pid != b->sw.pid ||
+		       a->sw.tid != b->sw.tid || a->sw.flags != b->sw.flags ||
+		       a->sw.next_prev_pid != b->sw.next_prev_pid ||
+		       a->sw.next_prev_tid != b->sw.next_prev_tid;
 	case TRACE_REC_BLOB:
 		return a->blob.time != b->blob.time || a->blob.kind != b->blob.kind ||
 		       a->blob.cpu != b->blob.cpu || a->blob.offset != b->blob.offset ||
 		       a->blob.size != b->blob.size ||
 		       (a->blob.size && memcmp(a->blob.data, b->blob.data, a->blob.size));
+	case TRACE_REC_REGION:
+		return a->region.time != b->region.time || a->region.pid != b->region.pid ||
+		       a->region.tid != b->region.tid || a->region.kind != b->region.kind ||
+		       a->region.depth != b->region.depth || str_cmp(a->region.name, b->region.name);
 	}
 	return 1;
 }
@@ -350,6 +367,27 @@ static const struct ev_row ev_rows[] = {
 	{ __LINE__, { .type = TRACE_REC_BLOB, .blob = { 17, TRACE_BLOB_SPE_AUX, 5, UINT64_MAX,
 						       sizeof(spe_bytes), spe_bytes } } },
 	{ __LINE__, { .type = TRACE_REC_BLOB, .blob = { 18, TRACE_BLOB_SPE_AUX, 0, 0, 0, NULL } } },
+	{ __LINE__, { .type = TRACE_REC_REGION, .region = { 19, 7, 8, TRACE_REGION_BEGIN, 1,
+							   "queue-push" } } },
+	{ __LINE__, { .type = TRACE_REC_REGION, .region = { UINT64_MAX, UINT32_MAX, UINT32_MAX,
+							   TRACE_REGION_END, UINT32_MAX, "" } } },
+	{ __LINE__, { .type = TRACE_REC_AUX, .aux = { 19, 2, 100, 101, 4096, 512,
+						     TRACE_AUX_TRUNCATED | TRACE_AUX_PARTIAL } } },
+	{ __LINE__, { .type = TRACE_REC_AUX, .aux = { UINT64_MAX, TRACE_CPU_NONE, UINT32_MAX,
+						     UINT32_MAX, UINT64_MAX, UINT64_MAX,
+						     UINT64_MAX } } },
+	{ __LINE__, { .type = TRACE_REC_AUX, .aux = { 0, 0, 0, 0, 0, 0, 0 } } },
+	{ __LINE__, { .type = TRACE_REC_ITRACE_START, .itrace = { 20, 3, 100, 102 } } },
+	{ __LINE__, { .type = TRACE_REC_ITRACE_START, .itrace = { 0, UINT32_MAX, UINT32_MAX,
+								 UINT32_MAX } } },
+	{ __LINE__, { .type = TRACE_REC_SWITCH, .sw = { 21, 1, 100, 101, TRACE_SWITCH_OUT |
+						       TRACE_SWITCH_PREEMPT, UINT32_MAX,
+						       UINT32_MAX } } },
+	{ __LINE__, { .type = TRACE_REC_SWITCH, .sw = { 22, 1, 0, 0, TRACE_SWITCH_CPU_WIDE, 100,
+						       101 } } },
+	{ __LINE__, { .type = TRACE_REC_SWITCH, .sw = { UINT64_MAX, UINT32_MAX, UINT32_MAX,
+						       UINT32_MAX, UINT32_MAX, UINT32_MAX,
+						       UINT32_MAX } } },
 	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
 		.time = 2000, .ip = KADDR + 0x1234, .addr = 0xffff888100001040ull,
 		.phys_addr = 0x100001040ull, .weight = 30, .data_src = 0x68100142ull, .pid = 7,

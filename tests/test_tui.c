@@ -185,8 +185,8 @@ static void write_trace(const char *path, enum trace_backend backend, const stru
 			size_t nr, int repeat)
 {
 	static const int32_t node[4] = { 0, 0, 1, 1 };
-	static char arch[] = "x86_64";
-	struct trace_info info = { .arch = arch, .cacheline_size = 64, .nr_cpus = 4,
+	static char arch[] = "x86_64", cmdline[] = "c2c-lite record -o 'a b.data' -- ./app";
+	struct trace_info info = { .arch = arch, .cmdline = cmdline, .cacheline_size = 64, .nr_cpus = 4,
 				   .cpu_node = (int32_t *)node, .nr_nodes = 2, .backend = backend,
 				   .flags = TRACE_INFO_SYNTHETIC };
 	struct trace_event ev[32];
@@ -789,6 +789,9 @@ static void test_tui_draw_stats_and_help(void **state)
 	assert_true(grid_find(&g, "  Load Remote HITM                  :         25") >= 0);
 	assert_true(grid_find(&g, "  Total Shared Cache Lines          :          4") >= 0);
 	assert_true(grid_find(&g, "Global Shared Cache Line Event Information") >= 0);
+	/* where the figures come from: the recorded command line */
+	assert_true(grid_find(&g, "  Recorded with                     : c2c-lite record -o 'a b.data' "
+			      "-- ./app") >= 0);
 	KEYS(f, 'q', '?');
 	draw(f, &g, 50, 100);
 	assert_true(grid_find(&g, "search any text on the screen") >= 0);

@@ -31,7 +31,9 @@ static const char tui_usage[] =
 	"  -c, --coalesce KEYS     offset grouping keys: pid,tid,iaddr,dso (default iaddr)\n"
 	"      --cacheline-size N  bytes per cacheline (default: this machine's)\n"
 	"  -k, --vmlinux FILE      kernel image for kernel symbols\n"
-	"      --symfs DIR         look for mapped and source files under DIR\n";
+	"      --symfs DIR         look for mapped and source files under DIR\n"
+	"  -q, --quiet             errors only (no warnings on the status line)\n"
+	"  -h, --help              this text ('c2c-lite help tui': the manual)\n";
 
 enum { OPT_CL_SIZE = 256, OPT_SYMFS };
 
@@ -64,12 +66,13 @@ static int tui_parse_opts(struct tui_cmd *c, int argc, char **argv)
 		{ "coalesce", required_argument, NULL, 'c' },
 		{ "cacheline-size", required_argument, NULL, OPT_CL_SIZE },
 		{ "vmlinux", required_argument, NULL, 'k' }, { "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "i:d:c:k:h", lopts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "i:d:c:k:qh", lopts, NULL)) != -1) {
 		switch (o) {
 		case 'i': c->lo.input = optarg; break;
 		case 'd':
@@ -91,8 +94,11 @@ static int tui_parse_opts(struct tui_cmd *c, int argc, char **argv)
 			break;
 		case 'k': c->lo.vmlinux = optarg; break;
 		case OPT_SYMFS: c->lo.symfs = optarg; break;
+		case 'q': c2c_log_set_level(C2C_LOG_ERROR); break;
 		case 'h': fputs(tui_usage, stdout); return -1;
-		default: fputs(tui_usage, stderr); return EXIT_USAGE;
+		default:
+			fprintf(stderr, "see 'c2c-lite tui --help'\n");
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
@@ -249,6 +255,11 @@ int cmd_tui(int argc, char **argv)
 
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
+	if (c.lo.input && !strcmp(c.lo.input, "-")) {
+		fprintf(stderr, "c2c-lite: tui -i -: the TUI reads its keys from standard input; save "
+			"the stream to a file, or use 'c2c-lite report --stdio -i -'\n");
+		return EXIT_USAGE;
+	}
 	if (!isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "c2c-lite: stdout is not a terminal; use 'c2c-lite report --stdio'\n");
 		return EXIT_FAIL;

@@ -155,12 +155,16 @@ static void tui_info_row(struct tui_ctx *c, size_t row, struct tui_buf *b)
 		tui_bufaddf(b, "  %-34s: %u bytes, offset,%s", "Cacheline size, data grouping",
 			    m->rm->cl_size, c->v->coalesce_name);
 		break;
+	case 4:
+		if (i && i->cmdline && *i->cmdline)
+			tui_bufaddf(b, "  %-34s: %s", "Recorded with", i->cmdline);
+		break;
 	default:
 		break;
 	}
 }
 
-#define TUI_INFO_ROWS 5
+#define TUI_INFO_ROWS 6
 
 /* The statistics of a soft or watch trace, one line each. */
 static size_t tui_estim_stats(const struct tui_model *m, size_t row, struct tui_buf *b)

@@ -16,7 +16,9 @@ int cmd_report(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_selftest(int argc, char **argv);
 
 #endif

@@ -30,9 +30,11 @@
 
 #define TRACE_MAGIC         "C2CTRACE"
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 4   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
-				 * carry the accessed address, and the duty-cycle blob; 1.4: CHAIN
-				 * records (callchains; 1.3 is taken by the SPE record work) */
+#define TRACE_VERSION_MINOR 5   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
+				 * carry the accessed address, and the duty-cycle blob; 1.3: AUX,
+				 * ITRACE_START and SWITCH records, the SPE recording blob; 1.4: REGION
+				 * records and the AMD uncore blob (older readers skip both); 1.5: CHAIN
+				 * records, a sample's callchain (older readers skip them) */
 
 #define TRACE_CPU_NONE      UINT32_MAX  /* sample carried no CPU */
 #define TRACE_NODE_NONE     (-1)
@@ -216,6 +218,10 @@ enum trace_blob_kind {
 	TRACE_BLOB_KALLSYMS = 1, /* /proc/kallsyms text */
 	TRACE_BLOB_SPE_AUX,      /* raw Arm SPE AUX data of one CPU (aux.cpu, aux.offset) */
 	TRACE_BLOB_WATCH_DUTY,   /* the watch backend's duty cycle, text (include/c2c/watch.h) */
+	TRACE_BLOB_SPE_INFO,     /* 1.3: what decoding SPE needs (PMU, MIDRs, time conversion),
+				  * text (include/c2c/spe.h) */
+	/* numbered apart so that kinds added beside the ones above do not collide */
+	TRACE_BLOB_UNCORE = 16,  /* AMD L3/DF counts over the run, text (include/c2c/uncore.h) */
 };
 
 struct trace_blob {
@@ -227,6 +233,63 @@ struct trace_blob {
 	const void *data;
 };
 
+enum trace_region_kind {
+	TRACE_REGION_BEGIN = 1,
+	TRACE_REGION_END = 2,
+};
+
+/* A region marker of the program (include/c2c/region.h) that record copied into the trace: a
+ * thread entered or left the named region at @time (perf clock, like samples). */
+struct trace_region {
+	uint64_t time;
+	uint32_t pid, tid;
+	uint32_t kind;           /* enum trace_region_kind */
+	uint32_t depth;          /* nesting depth of this instance, from 1 */
+	const char *name;
+};
+
+/* PERF_RECORD_AUX (1.3): the kernel published the AUX bytes [offset, offset + size) of one
+ * CPU's AUX area; their data is the TRACE_BLOB_SPE_AUX blob with the same cpu and offset (none
+ * when size is 0). */
+enum trace_aux_flags {             /* the kernel's PERF_AUX_FLAG_* values */
+	TRACE_AUX_TRUNCATED = 0x01,    /* the AUX area was full: data after this was lost */
+	TRACE_AUX_OVERWRITE = 0x02,    /* snapshot mode */
+	TRACE_AUX_PARTIAL = 0x04,      /* the last record of the span is incomplete */
+	TRACE_AUX_COLLISION = 0x08,    /* the PMU dropped samples (SPE: sample collisions) */
+	TRACE_AUX_PMU_FORMAT = 0xff00, /* PMU-specific format bits */
+};
+
+struct trace_aux {
+	uint64_t time;
+	uint32_t cpu;            /* TRACE_CPU_NONE when unknown */
+	uint32_t pid, tid;       /* the task running when the span was published */
+	uint64_t offset, size;   /* free-running offsets in the CPU's AUX stream */
+	uint64_t flags;          /* enum trace_aux_flags */
+};
+
+/* PERF_RECORD_ITRACE_START (1.3): AUX tracing began for a task on a CPU. */
+struct trace_itrace_start {
+	uint64_t time;
+	uint32_t cpu;
+	uint32_t pid, tid;
+};
+
+/* PERF_RECORD_SWITCH and PERF_RECORD_SWITCH_CPU_WIDE (1.3). */
+enum trace_switch_flags {
+	TRACE_SWITCH_OUT = 1 << 0,       /* switched out (else in): PERF_RECORD_MISC_SWITCH_OUT */
+	TRACE_SWITCH_PREEMPT = 1 << 1,   /* switched out while runnable (MISC_SWITCH_OUT_PREEMPT) */
+	TRACE_SWITCH_CPU_WIDE = 1 << 2,  /* a CPU-wide record: next_prev_pid/tid are valid */
+};
+
+struct trace_switch {
+	uint64_t time;
+	uint32_t cpu;            /* TRACE_CPU_NONE when unknown */
+	uint32_t pid, tid;       /* the record's sample_id: the task switching out or in */
+	uint32_t flags;          /* enum trace_switch_flags */
+	uint32_t next_prev_pid, next_prev_tid;  /* CPU-wide: the task switched to (out) or from (in);
+						 * UINT32_MAX otherwise */
+};
+
 enum trace_rec_type {
 	TRACE_REC_SAMPLE = 1,
 	TRACE_REC_MMAP,
@@ -235,6 +298,13 @@ enum trace_rec_type {
 	TRACE_REC_EXIT,
 	TRACE_REC_LOST,
 	TRACE_REC_BLOB,
+	TRACE_REC_AUX,           /* 1.3 */
+	TRACE_REC_ITRACE_START,  /* 1.3 */
+	TRACE_REC_SWITCH,        /* 1.3 */
+	/* numbered apart from the kinds above so that kinds added beside it do not collide */
+	TRACE_REC_REGION = 16,
+	/* 17 is taken by the CHAIN record (1.5, lib/trace_codec.h's TRACE_TAG_CHAIN): the reader
+	 * attaches it to the sample that follows (trace_sample.chain), never returns it alone */
 };
 
 struct trace_event {
@@ -246,6 +316,10 @@ struct trace_event {
 		struct trace_task task;   /* FORK and EXIT */
 		struct trace_lost lost;
 		struct trace_blob blob;
+		struct trace_region region;
+		struct trace_aux aux;
+		struct trace_itrace_start itrace;
+		struct trace_switch sw;
 	};
 };
 
@@ -282,6 +356,9 @@ struct trace_reader;
 
 /* Open @path and read the header chunk. */
 int trace_reader_open(struct trace_reader **out, const char *path);
+/* Read from @fd (a pipe, a FIFO, a file at its start), named @name in messages; the reader
+ * reads it in sequence, never seeks, and does not close it. */
+int trace_reader_fdopen(struct trace_reader **out, int fd, const char *name);
 /* Open from a memory buffer (fuzzing, tests); @buf must outlive the reader. */
 int trace_reader_open_mem(struct trace_reader **out, const void *buf, size_t len, const char *name);
 const struct trace_info *trace_reader_info(const struct trace_reader *r);

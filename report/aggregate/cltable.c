@@ -58,6 +58,7 @@ struct cltab_lrec {
 struct cltab_lcold {
 	const struct maps_map *dmap;
 	uint64_t addr;
+	uint8_t cpumode;             /* of the first sample (--phys keys lines without it) */
 };
 
 /* One offset entry (80 bytes). Most entries see one sample: that sample's class, node, weight,
@@ -390,6 +391,14 @@ static void cltab_sample_lkey(const struct cltab *t, const struct cltab_sample *
 	k->anon = s->dmap ? (uint8_t)!!maps_is_anon_private(s->dmap, s->cpumode) : 0;
 	k->pid = k->anon ? s->thread->pid : 0;
 	k->cl = s->al_addr & t->cl_mask;
+	if (t->opts.phys) {          /* the physical line alone, whoever maps it where */
+		k->cpumode = 0;
+		k->has_map = k->anon = 0;
+		k->maj = k->min = 0;
+		k->ino = k->gen = 0;
+		k->pid = 0;
+		k->cl = s->phys_addr & t->cl_mask;
+	}
 }
 
 static uint64_t cltab_lkey_hash(const struct cltab_lrec *k)
@@ -617,6 +626,7 @@ static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_sample *s
 	lc = cltab_arr_new(&t->lcold, &idx);
 	lc->dmap = s->dmap;
 	lc->addr = s->addr & t->cl_mask;
+	lc->cpumode = s->cpumode;
 	cltab_hash_put(&t->lhash, j, (uint32_t)hv, idx);
 	return idx;
 }
@@ -921,6 +931,10 @@ static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct t
 	s.data_src = (ts->flags & TRACE_SAMPLE_HAS_DSRC) ? ts->data_src : DSRC_NONE;
 	if (!(ts->flags & TRACE_SAMPLE_HAS_CPU))
 		s.cpu = TRACE_CPU_NONE;
+	if (t->opts.phys && !s.phys_addr) {
+		t->counts.no_phys++;
+		return;
+	}
 	maps_find(maps, th, ts->cpumode, s.addr, &loc);
 	s.dmap = loc.map;
 	s.al_addr = loc.al_addr;
@@ -1227,6 +1241,8 @@ static void cltab_fill_offset(const struct cltab *t, struct cltab_offset *o,
 	o->disp_offset = e->disp_offset;
 	o->ip = e->ip;
 	o->cpumode = l->cpumode;   /* part of the line key: every sample of the entry has it */
+	if (t->opts.phys)          /* not of a physical line's: the kernel half of a 64-bit space */
+		o->cpumode = e->ip >> 63 ? MAPS_CPUMODE_KERNEL : MAPS_CPUMODE_USER;
 	o->thread = e->thread;
 	o->cmap = e->cmap;
 	o->code_al = e->code_al;
@@ -1264,11 +1280,12 @@ static struct cltab_line *cltab_new_line(struct cltab *t, uint32_t idx,
 						  cltab_off_size(t)));
 	struct cltab_line *l = (struct cltab_line *)mem;
 
-	l->cpumode = r->cpumode;
+	l->cpumode = t->opts.phys ? rc->cpumode : r->cpumode;
 	l->dmap = rc->dmap;
 	l->key_pid = r->pid;
 	l->cl = r->cl;
-	l->addr = rc->addr;
+	l->addr = t->opts.phys ? r->cl : rc->addr;
+	l->vaddr = rc->addr;
 	l->stats = *st;
 	l->nodeset = (uint64_t *)(l + 1);
 	memcpy(l->nodeset, cltab_lrec_nodeset(r), t->node_words * sizeof(uint64_t));

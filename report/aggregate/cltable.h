@@ -73,6 +73,9 @@ struct cltab_opts {
 	int no_node_stats;                /* leave cltab_offset.node_stats zero (faster, smaller):
 					   * for front ends that show no per-node columns */
 	int callchains;                   /* keep the samples' callchains (report -g) */
+	int phys;                         /* --phys: a line is a physical cacheline, whatever maps
+					   * it; samples without a physical address are counted in
+					   * cltab_counts.no_phys and left out */
 };
 
 enum { CLTAB_CYC_RMT_HITM, CLTAB_CYC_LCL_HITM, CLTAB_CYC_RMT_PEER, CLTAB_CYC_LCL_PEER,
@@ -131,9 +134,10 @@ struct cltab_line {
 	uint8_t cpumode;
 	const struct maps_map *dmap;  /* data map of the first sample, or NULL */
 	int32_t key_pid;              /* pid for anonymous private memory, else 0 */
-	uint64_t cl;                  /* cl_address(map-relative address) */
+	uint64_t cl;                  /* cl_address(map-relative address); --phys: (physical) */
 	/* first sample */
-	uint64_t addr;                /* cl_address(virtual address): displayed */
+	uint64_t addr;                /* cl_address(virtual address): displayed; --phys: = cl */
+	uint64_t vaddr;               /* cl_address(virtual address): where names are looked up */
 	/* aggregates */
 	struct dsrc_stats stats;
 	uint64_t *nodeset;
@@ -185,6 +189,7 @@ const struct callers *cltab_callers(const struct cltab *t);
 struct cltab_counts {
 	uint64_t samples, lost_records, lost_samples, throttle, unthrottle;
 	uint64_t no_cpu, bad_cpu, no_node;   /* warnings perf prints once */
+	uint64_t no_phys;                    /* --phys: samples without a physical address */
 };
 const struct cltab_counts *cltab_counts(const struct cltab *t);
 

@@ -30,7 +30,7 @@ struct estim {
 
 /* What one sample contributes, after decoding and map lookup. */
 struct estim_in {
-	uint64_t addr, al_addr, ip, code_al, weight, time;
+	uint64_t addr, al_addr, phys, ip, code_al, weight, time;
 	unsigned int back;
 	uint32_t tid, cpu;
 	int32_t pid;
@@ -175,7 +175,10 @@ static void estim_key_of(struct estim_key *k, uint8_t cpumode, const struct maps
 
 static void estim_line_key(const struct estim_line *l, struct estim_key *k)
 {
-	estim_key_of(k, l->cpumode, l->dmap, l->key_pid, l->cl);
+	if (l->phys)
+		estim_key_of(k, 0, NULL, 0, l->cl);
+	else
+		estim_key_of(k, l->cpumode, l->dmap, l->key_pid, l->cl);
 }
 
 static int estim_u64_cmp(uint64_t a, uint64_t b)
@@ -248,7 +251,10 @@ static struct estim_line *estim_findnew_line(struct estim *e, const struct estim
 	struct estim_line *l;
 	size_t i;
 
-	estim_key_of(&k, in->cpumode, in->dmap, in->pid, in->al_addr & mask);
+	if (e->opts.phys)            /* the physical line alone, whoever maps it where */
+		estim_key_of(&k, 0, NULL, 0, in->phys & mask);
+	else
+		estim_key_of(&k, in->cpumode, in->dmap, in->pid, in->al_addr & mask);
 	for (i = estim_key_hash(&k) & (e->hash_size - 1); (l = e->hash[i]);
 	     i = (i + 1) & (e->hash_size - 1)) {
 		estim_line_key(l, &lk);
@@ -261,7 +267,9 @@ static struct estim_line *estim_findnew_line(struct estim *e, const struct estim
 	l->thread = in->thread;
 	l->key_pid = k.pid;
 	l->cl = k.cl;
-	l->addr = in->addr & mask;
+	l->vaddr = in->addr & mask;
+	l->addr = e->opts.phys ? k.cl : l->vaddr;
+	l->phys = e->opts.phys;
 	l->seq = (uint32_t)e->nr_lines;
 	e->lines = xgrow(e->lines, &e->cap_lines, e->nr_lines + 1, sizeof(*e->lines));
 	e->lines[e->nr_lines++] = l;
@@ -484,6 +492,11 @@ static void estim_feed_sample(struct estim *e, struct maps *maps, const struct t
 		e->tot.reason_weight[b] += in.weight;
 		return;
 	}
+	if (e->opts.phys && (!(ts->flags & TRACE_SAMPLE_HAS_PHYS) || !ts->phys_addr)) {
+		e->tot.no_phys++;
+		return;
+	}
+	in.phys = ts->phys_addr;
 	e->tot.recovered++;
 	e->tot.recovered_weight += in.weight;
 	if (e->opts.mode == ESTIM_WATCH)

@@ -59,6 +59,9 @@ struct estim_opts {
 	estim_code_fn code_sym;  /* NULL: no symbols */
 	void *sym_ctx;
 	int callchains;          /* keep the samples' callchains */
+	int phys;                /* --phys: a line is a physical cacheline, whatever maps it;
+				  * samples without a physical address are counted in
+				  * estim_totals.no_phys and left out */
 };
 
 /* Counters of a line, an offset or a site. Weights are ns (soft) or accesses (watch). */
@@ -111,8 +114,10 @@ struct estim_line {
 	const struct maps_map *dmap;
 	const struct maps_thread *thread;    /* of the first sample */
 	int32_t key_pid;
-	uint64_t cl;             /* cacheline of the map-relative address */
-	uint64_t addr;           /* cacheline of the virtual address (first sample) */
+	uint64_t cl;             /* cacheline of the map-relative address; --phys: physical */
+	uint64_t addr;           /* cacheline of the virtual address (first sample); --phys: = cl */
+	uint64_t vaddr;          /* cacheline of the virtual address: where names are looked up */
+	int phys;                /* keyed by the physical line */
 	struct estim_counts c;
 	struct estim_set tids, cpus;
 	uint32_t nr_ips;         /* distinct code addresses (estim_finish) */
@@ -134,6 +139,7 @@ struct estim_totals {
 	uint64_t no_cpu;                 /* watch: accesses left out of the model (no CPU) */
 	uint64_t model_errors;           /* watch: accesses the model refused */
 	uint64_t unknown_kind;           /* recovered samples of unknown kind (shown as loads) */
+	uint64_t no_phys;                /* --phys: recovered samples without a physical address */
 	/* watch: how the hits with an address were placed in their word (ESTIM_PLACED_*) */
 	uint64_t placed[3];
 };

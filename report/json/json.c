@@ -41,6 +41,69 @@ static const char *display_key(const struct report_session *s)
 
 /* --- JSON --------------------------------------------------------------------------------------- */
 
+/* The program's regions (REGION markers) and the samples inside each; absent without markers. */
+static void regions(struct jw *w, const struct report_session *s)
+{
+	if (!rg_nr(s->rg))
+		return;
+	jw_obj(w, "regions");
+	jw_str(w, "filter", s->opts.region);
+	jw_u64(w, "outside", rg_outside(s->rg));
+	jw_u64(w, "ignored_markers", rg_dropped(s->rg));
+	jw_arr(w, "list");
+	for (size_t i = 0; i < rg_nr(s->rg); i++) {
+		const struct rg_region *r = rg_get(s->rg, i);
+
+		jw_obj(w, NULL);
+		jw_str(w, "name", r->name);
+		jw_u64(w, "entries", r->entries);
+		jw_u64(w, "ns", r->ns);
+		jw_u64(w, "samples", r->self);
+		jw_u64(w, "samples_incl", r->incl);
+		jw_end(w);
+	}
+	jw_aend(w);
+	jw_end(w);
+}
+
+static void uncore_count(struct jw *w, const char *key, uint64_t v)
+{
+	if (v == C2C_UNCORE_NONE)
+		jw_str(w, key, NULL);
+	else
+		jw_u64(w, key, v);
+}
+
+/* AMD L3/DF counts of the run (include/c2c/uncore.h). */
+static void uncore(struct jw *w, const struct c2c_uncore *u)
+{
+	static const char *const arr[] = { "l3", "dram", "links" };
+
+	jw_obj(w, "amd_uncore");
+	jw_num(w, "seconds", u->seconds);
+	for (int k = 0; k < 3; k++) {
+		jw_arr(w, arr[k]);
+		for (size_t i = 0; i < u->nr; i++) {
+			const struct c2c_uncore_row *r = &u->row[i];
+
+			if ((int)r->kind != k)
+				continue;
+			jw_obj(w, NULL);
+			jw_u64(w, "unit", r->unit);
+			jw_u64(w, "cpu", r->cpu);
+			uncore_count(w, k == C2C_UNCORE_L3 ? "accesses" : "count", r->a);
+			uncore_count(w, k == C2C_UNCORE_L3 ? "misses" : "bytes", r->b);
+			jw_end(w);
+		}
+		jw_aend(w);
+	}
+	jw_arr(w, "notes");
+	for (size_t i = 0; i < u->nr_notes; i++)
+		jw_str(w, NULL, u->note[i]);
+	jw_aend(w);
+	jw_end(w);
+}
+
 static void header(struct jw *w, const struct report_session *s)
 {
 	const struct trace_info *in = s->info;
@@ -51,6 +114,7 @@ static void header(struct jw *w, const struct report_session *s)
 	jw_str(w, "host", in->hostname);
 	jw_str(w, "arch", in->arch);
 	jw_str(w, "kernel", in->kernel_release);
+	jw_str(w, "cmdline", in->cmdline && *in->cmdline ? in->cmdline : NULL);
 	jw_str(w, "backend", trace_backend_name(in->backend));
 	jw_str(w, "kind", rm_kind_name(s->kind));
 	jw_arr(w, "events");
@@ -66,6 +130,7 @@ static void header(struct jw *w, const struct report_session *s)
 	jw_bool(w, "synthetic", !!(in->flags & TRACE_INFO_SYNTHETIC));
 	jw_bool(w, "truncated", s->truncated);
 	jw_bool(w, "estimated", s->kind == RM_SOFT);
+	jw_bool(w, "phys", s->opts.phys);
 	if (s->have_duty) {
 		char text[1024];
 
@@ -82,6 +147,9 @@ static void header(struct jw *w, const struct report_session *s)
 		jw_str(w, "text", text);
 		jw_end(w);
 	}
+	regions(w, s);
+	if (s->unc)
+		uncore(w, s->unc);
 	jw_end(w);
 }
 

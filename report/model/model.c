@@ -371,6 +371,7 @@ static void pmu_line(struct rm_model *m, const struct cltab *t, struct rm_line *
 	size_t i, k, nt = 0;
 
 	l->addr = ln->addr;
+	l->vaddr = ln->vaddr;
 	l->cost = cltab_metric(d, &ln->stats);
 	pmu_values(l->v, &ln->stats, d);
 	for (i = 0; i < ARRAY_SIZE(pmu_map); i++)
@@ -460,6 +461,7 @@ static void estim_line_model(struct rm_model *m, struct rm_line *l, const struct
 	size_t i, k, nt = 0;
 
 	l->addr = el->addr;
+	l->vaddr = el->vaddr;
 	l->cost = estim_cost(m, &el->c, &el->ws);
 	counts_values(l->v, &el->c);
 	watch_values(l->v, &el->ws);
@@ -650,6 +652,31 @@ static void where_of(const struct rm_model *m, const struct rm_line *l, const st
 			w->code_cpumode = el->cpumode;
 		}
 	}
+	w->brk_heap = w->dmap && w->cpumode != MAPS_CPUMODE_KERNEL &&
+		      maps_is_brk_heap(w->thread, w->dmap);
+}
+
+/* A row whose member has an unknown index, to be told apart from the other elements. */
+struct elem_row {
+	struct rm_row *row;
+	struct rm_line *line;
+};
+
+/* Give the rows named with an unknown index ("sum[]") their element (names.h, ELEMENTS). */
+static void index_elems(struct rm_model *m, struct rm_elem *e, struct elem_row *er, size_t n)
+{
+	char buf[512];
+
+	for (size_t i = 0; i < n; i++)
+		e[i].object = er[i].line->object;
+	rm_elem_index(e, n);
+	for (size_t i = 0; i < n; i++) {
+		struct rm_row *r = er[i].row;
+		rm_elem_text(&e[i], r->data, buf, sizeof(buf));
+		r->data = pool_str(m, buf);
+		rm_elem_text(&e[i], r->member, buf, sizeof(buf));
+		r->member = pool_str(m, buf);
+	}
 }
 
 /* PMU rows at the same offset are named once: their data address is the same, and the first
@@ -659,6 +686,10 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 	struct sym_data_info d;
 	struct rm_where w;
 	struct rm_what what;
+	struct rm_aliases al = {0};
+	struct rm_elem *el = NULL;
+	struct elem_row *er = NULL;
+	size_t nel = 0, cap_el = 0, cap_er = 0;
 	char buf[512];
 	size_t i, k;
 	int rc;
@@ -668,13 +699,17 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 
 		rm_what_init(&what);
 		where_of(m, l, NULL, &w);
-		rc = rm_name_data(o->sym, o->maps, &w, l->addr, &d);
+		rc = rm_name_data(o->sym, o->maps, &w, l->vaddr, &d);
+		if (rc >= 0)
+			d.var = rm_alias_var(&al, l->vaddr, &d);
 		rm_what_add(&what, rc, &d);
 		for (k = 0; k < l->nr_row; k++) {
 			struct rm_row *r = &l->row[k];
 
 			where_of(m, l, r, &w);
-			rc = rm_name_data(o->sym, o->maps, &w, l->addr + r->offset, &d);
+			rc = rm_name_data(o->sym, o->maps, &w, l->vaddr + r->offset, &d);
+			if (rc >= 0)
+				d.var = rm_alias_var(&al, l->vaddr + r->offset, &d);
 			if (r->visible)
 				rm_what_add(&what, rc, &d);
 			rm_row_text(rc, &d, &w, o->verbose, buf, sizeof(buf));
@@ -692,6 +727,15 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 				rm_what_text(&one, &w, o->verbose, buf, sizeof(buf));
 				r->object_what = pool_str(m, buf);
 			}
+			if (rc >= 0 && d.elem_size && strstr(r->member, "[]")) {
+				el = xgrow(el, &cap_el, nel + 1, sizeof(*el));
+				er = xgrow(er, &cap_er, nel + 1, sizeof(*er));
+				el[nel] = (struct rm_elem){ .member = r->member,
+							    .addr = l->vaddr + r->offset,
+							    .size = d.elem_size, .off = d.elem_off,
+							    .count = d.elem_count };
+				er[nel++] = (struct elem_row){ r, l };
+			}
 			if (o->sym && w.cmap && !w.cmap->dso->kernel &&
 			    sym_access_size(o->sym, &w.cmap->mmap, w.ip, w.back, &r->size))
 				r->size = 0;
@@ -704,6 +748,10 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 		l->object = rm_what_object(&what, &w, buf, sizeof(buf)) ? NULL : pool_str(m, buf);
 		l->object_what = NULL;
 	}
+	index_elems(m, el, er, nel);
+	rm_aliases_free(&al);
+	free(el);
+	free(er);
 }
 
 /* --- lookups and text ---------------------------------------------------------------------------- */

@@ -179,7 +179,8 @@ struct rm_member {
 
 struct rm_line {
 	uint32_t index;          /* position in the display order (0-based) */
-	uint64_t addr;           /* cacheline of the virtual address */
+	uint64_t addr;           /* cacheline of the virtual address; report --phys: physical */
+	uint64_t vaddr;          /* cacheline of the virtual address (names are looked up there) */
 	const char *what;        /* what the line holds: "buf1 (struct _buf, 64 bytes)" */
 	const char *object;      /* the data object, the findings' grouping key: "buf1"; NULL when
 				  * no variable names the line (an object of its own). rm_name() gives

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c2c/xalloc.h"
 #include "report/model/names.h"
 
 /* A .bss tail: anonymous memory right after a file's last mapping that the file's image covers. */
@@ -52,6 +53,8 @@ int rm_name_data(struct sym_session *s, const struct maps *maps, const struct rm
 	if (w->cpumode == MAPS_CPUMODE_KERNEL || (m && m->dso->kernel))
 		return sym_kernel_data(s, addr, out) || !out->var ? -ENOENT : 0;
 	k = m ? sym_map_kind(m->dso->name) : SYM_MAP_ANON;
+	if (k == SYM_MAP_ANON && w->brk_heap)
+		k = SYM_MAP_HEAP;
 	if (m && (k == SYM_MAP_FILE || k == SYM_MAP_DELETED))
 		return sym_data(s, &m->mmap, addr, out) || !out->var ? -ENOENT : 0;
 	if (m && (k == SYM_MAP_ANON || k == SYM_MAP_HEAP) && !bss_tail(s, maps, w, addr, out) &&
@@ -96,6 +99,9 @@ void rm_memory_text(const struct rm_where *w, const char *reason, int verbose, c
 	const char *name = m ? m->dso->name : "";
 	long tid;
 
+	if (k == SYM_MAP_ANON && w->brk_heap)
+		k = SYM_MAP_HEAP;
+
 	if (m && !m->dso->kernel && (k == SYM_MAP_HEAP || k == SYM_MAP_ANON) && w->key_pid) {
 		snprintf(buf, n, "%s of pid %d", k == SYM_MAP_HEAP ? "heap" : "anon", w->key_pid);
 	} else if (m && !m->dso->kernel && k == SYM_MAP_HEAP) {
@@ -134,8 +140,7 @@ void rm_what_add(struct rm_what *w, int rc, const struct sym_data_info *d)
 	}
 	w->by_code |= rc == RM_NAME_BY_CODE;
 	if (!w->object[0])
-		snprintf(w->object, sizeof(w->object), "%s%s", rc == RM_NAME_BY_CODE &&
-			 d->var[0] != '*' ? "*" : "", d->var);
+		snprintf(w->object, sizeof(w->object), "%s", d->var);
 	var_desc(one, sizeof(one), d);
 	if (strstr(w->vars, one) || w->nr_vars >= 3) {
 		if (w->nr_vars == 3 && !strstr(w->vars, one) && len + 5 < sizeof(w->vars)) {
@@ -182,4 +187,110 @@ void rm_row_text(int rc, const struct sym_data_info *d, const struct rm_where *w
 		snprintf(buf, n, "%s", verbose ? d->reason : "[type unknown]");
 	else
 		rm_memory_text(w, d->reason, verbose, buf, n);
+}
+
+/* --- elements ------------------------------------------------------------------------------ */
+
+static int same_group(const struct rm_elem *a, const struct rm_elem *b)
+{
+	return a->size == b->size && !strcmp(a->member, b->member) &&
+	       (a->object == b->object || (a->object && b->object && !strcmp(a->object, b->object)));
+}
+
+void rm_elem_index(struct rm_elem *e, size_t n)
+{
+	char *done = calloc(n ? n : 1, 1);
+
+	for (size_t i = 0; done && i < n; i++) {
+		uint64_t lo, hi;
+		if (done[i] || !e[i].size)
+			continue;
+		lo = hi = e[i].addr - e[i].off;
+		for (size_t k = i; k < n; k++)
+			if (!done[k] && same_group(&e[i], &e[k])) {
+				uint64_t at = e[k].addr - e[k].off;
+				lo = at < lo ? at : lo;
+				hi = at > hi ? at : hi;
+			}
+		/* the elements seen span the array: the lowest is its first */
+		int absolute = e[i].count && (hi - lo) / e[i].size + 1 == e[i].count;
+		for (size_t k = i; k < n; k++)
+			if (!done[k] && same_group(&e[i], &e[k])) {
+				e[k].index = (int64_t)((e[k].addr - e[k].off - lo) / e[k].size);
+				e[k].absolute = absolute;
+				done[k] = 1;
+			}
+	}
+	free(done);
+}
+
+void rm_elem_text(const struct rm_elem *e, const char *text, char *buf, size_t n)
+{
+	const char *open = strstr(text, "[]");
+	char idx[32];
+
+	if (e->absolute)
+		snprintf(idx, sizeof(idx), "%lld", (long long)e->index);
+	else if (e->index)
+		snprintf(idx, sizeof(idx), "i+%lld", (long long)e->index);
+	else
+		snprintf(idx, sizeof(idx), "i");
+	if (!open || !e->size)
+		snprintf(buf, n, "%s", text);
+	else if (strstr(open + 2, "[]"))
+		snprintf(buf, n, "%s (element %s)", text, idx);
+	else
+		snprintf(buf, n, "%.*s[%s]%s", (int)(open - text), text, idx, open + 2);
+}
+
+/* --- aliases ------------------------------------------------------------------------------- */
+
+static size_t alias_hash(uint64_t base, uint64_t size, size_t cap)
+{
+	uint64_t h = (base ^ (size * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+
+	return (size_t)(h >> 17) & (cap - 1);
+}
+
+/* The slot of (@base, @size, @type): its entry, or the empty slot where it goes. */
+static struct rm_alias *alias_slot(struct rm_alias *slot, size_t cap, uint64_t base,
+				   uint64_t size, const char *type)
+{
+	for (size_t i = alias_hash(base, size, cap);; i = (i + 1) & (cap - 1)) {
+		struct rm_alias *a = &slot[i];
+		if (!a->var || (a->base == base && a->size == size && !strcmp(a->type, type)))
+			return a;
+	}
+}
+
+const char *rm_alias_var(struct rm_aliases *al, uint64_t addr, const struct sym_data_info *d)
+{
+	struct rm_alias *a;
+
+	if (!d->var || !d->type || !d->var_size || d->var_offset > addr ||
+	    (d->member && strstr(d->member, " (+?)")))
+		return d->var;
+	if ((al->nr + 1) * 2 > al->cap) {  /* at most half full */
+		size_t cap = al->cap ? al->cap * 2 : 64;
+		struct rm_alias *slot = xcalloc(cap, sizeof(*slot));
+		for (size_t i = 0; i < al->cap; i++)
+			if (al->slot[i].var)
+				*alias_slot(slot, cap, al->slot[i].base, al->slot[i].size,
+					    al->slot[i].type) = al->slot[i];
+		free(al->slot);
+		al->slot = slot;
+		al->cap = cap;
+	}
+	a = alias_slot(al->slot, al->cap, addr - d->var_offset, d->var_size, d->type);
+	if (!a->var) {
+		*a = (struct rm_alias){ addr - d->var_offset, d->var_size, d->type, d->var };
+		al->nr++;
+	}
+	return a->var;
+}
+
+void rm_aliases_free(struct rm_aliases *al)
+{
+	free(al->slot);
+	memset(al, 0, sizeof(*al));
 }

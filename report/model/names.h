@@ -21,6 +21,8 @@ struct rm_where {
 	const struct maps_map *dmap;      /* the line's data map, NULL: none */
 	int32_t key_pid;                  /* pid of private anonymous memory (perf's key), else 0 */
 	const struct maps_thread *thread; /* a thread that touched the line, or NULL */
+	int brk_heap;                     /* dmap is the brk heap though named "//anon"
+					   * (maps_is_brk_heap()) */
 	/* the row's code: names memory no symbol covers through its instruction (cmap NULL: no row) */
 	const struct maps_map *cmap;
 	uint64_t ip;
@@ -51,8 +53,9 @@ void rm_what_add(struct rm_what *w, int rc, const struct sym_data_info *d);
 void rm_what_text(const struct rm_what *w, const struct rm_where *line, int verbose, char *buf,
 		  size_t n);
 /* The data object of the heading: the first variable ("buf1"), or for memory typed by code what
- * it is and the pointer ("heap of pid 12: *c"). -ENOENT when no variable names the line (then
- * the line is an object of its own). */
+ * it is and the pointer ("heap of pid 12: *c") or the variable the code reached by its address
+ * ("stack of tid 7: sum", the same for every line of it). -ENOENT when no variable names the
+ * line (then the line is an object of its own). */
 int rm_what_object(const struct rm_what *w, const struct rm_where *line, char *buf, size_t n);
 
 /* What a row touches: the member path ("buf1.lock0", "q.head (+8)", "c->hits"), "[type
@@ -64,8 +67,49 @@ void rm_row_text(int rc, const struct sym_data_info *d, const struct rm_where *w
 /* The member without " (+N)": the bytes of one scalar are one member ("q.head"). */
 void rm_member_name(const struct sym_data_info *d, char *buf, size_t n);
 
-/* What memory that no variable names is: "heap of pid N", "stack of tid N", "anon", a shared
- * mapping's name, or "[unknown]" (with @reason when verbose). */
+/* ELEMENTS. The code may not tell which element of an array it accesses: the resolver names it
+ * "sum[]", "memory[]", "arg->blue[].x" and says how big one element is (sym_data_info.elem_*).
+ * Rows of one object and member at different addresses are then different elements, told apart
+ * by their addresses: the lowest element seen is element i, the next ones i+1, i+2 (or 0, 1, 2
+ * when the elements seen span the whole array, whose first element is then the lowest). */
+struct rm_elem {
+	const char *object;      /* the row's data object (rm_what_object() of its line) */
+	const char *member;      /* the member with its "[]" (rm_member_name()) */
+	uint64_t addr;           /* the byte accessed */
+	uint64_t size, off, count;   /* sym_data_info.elem_size, elem_off, elem_count */
+	int64_t index;           /* out: the element's index from the lowest one of its group */
+	int absolute;            /* out: ... which is the array's first */
+};
+
+/* Index the elements @e of every group of one object, member and element size. */
+void rm_elem_index(struct rm_elem *e, size_t n);
+/* @text ("sum[]", "p->y[].x (+2)") with the index of @e in its "[]": "sum[2]", "p->y[i+1].x
+ * (+2)"; with several "[]" the element is appended: "sum[][] (element i+1)". */
+void rm_elem_text(const struct rm_elem *e, const char *text, char *buf, size_t n);
+
+/* ALIASES. The code may reach one object through several pointers ("*test" in main, "*this" in
+ * the method it calls): the same bytes (the same start and size) of the same type are one
+ * object, named after the first variable seen for them, so that a line lists it once and the
+ * findings group its lines as one. The rows keep the code's own paths ("this->iters_"). */
+struct rm_alias {
+	uint64_t base, size;     /* the object's first byte and size */
+	const char *type, *var;  /* as sym_data_info has them (the session's strings) */
+};
+
+struct rm_aliases {
+	struct rm_alias *slot;   /* open addressing, a power of two of them */
+	size_t nr, cap;
+};
+
+/* The variable that names the object @d at @addr describes: the first one seen for the same
+ * bytes and type, else d->var (now that object's name). An access whose offset inside the
+ * object is unknown ("*p (+?)") or an object without a type or size keeps d->var. */
+const char *rm_alias_var(struct rm_aliases *al, uint64_t addr, const struct sym_data_info *d);
+void rm_aliases_free(struct rm_aliases *al);
+
+/* What memory that no variable names is: "heap of pid N" (the brk heap however it was named),
+ * "stack of tid N", "anon", a shared mapping's name, or "[unknown]" (with @reason when
+ * verbose). */
 void rm_memory_text(const struct rm_where *w, const char *reason, int verbose, char *buf,
 		    size_t n);
 

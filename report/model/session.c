@@ -101,6 +101,7 @@ static void new_table(struct report_session *s)
 		.sym_ctx = s->sym,
 		.no_node_stats = !s->opts.node_stats,
 		.callchains = !s->opts.no_callchains,
+		.phys = s->opts.phys,
 	};
 
 	memcpy(co.coalesce, s->opts.coalesce, sizeof(co.coalesce));
@@ -116,6 +117,7 @@ static void new_estim(struct report_session *s)
 		.code_sym = s->sym ? estim_sym : NULL,
 		.sym_ctx = s->sym,
 		.callchains = !s->opts.no_callchains,
+		.phys = s->opts.phys,
 	};
 
 	s->e = estim_new(&eo);
@@ -135,6 +137,48 @@ static void read_duty(struct report_session *s, const struct trace_blob *b)
 	s->have_duty = 1;
 }
 
+/* The uncore summary; a bad one is reported and ignored. */
+static void read_uncore(struct report_session *s, const struct trace_blob *b)
+{
+	if (!s->unc)
+		s->unc = xmalloc(sizeof(*s->unc));
+	if (c2c_uncore_parse(b->data, b->size, s->unc)) {
+		c2c_warn("'%s': a corrupt AMD uncore record was ignored", s->opts.input);
+		free(s->unc);
+		s->unc = NULL;
+	}
+}
+
+static void feed(struct report_session *s, const struct trace_event *ev)
+{
+	if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_UNCORE)
+		read_uncore(s, &ev->blob);
+	else if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_KALLSYMS && s->sym)
+		sym_session_add_kallsyms(s->sym, ev->blob.data, ev->blob.size);
+	else if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_WATCH_DUTY)
+		read_duty(s, &ev->blob);
+	else if (s->t)
+		cltab_feed(s->t, s->maps, ev);
+	else
+		estim_feed(s->e, s->maps, ev);
+	if (ev->type == TRACE_REC_SAMPLE && s->td)
+		td_agg_sample(s->td, &ev->sample);
+}
+
+/* A perf.data sample with user registers and stack gets its chain unwound here; the unwinder
+ * follows the side-band records for the maps. */
+static void unwind(struct report_session *s, struct trace_event *ev)
+{
+	if (ev->type == TRACE_REC_SAMPLE && ev->sample.regs_mask && ev->sample.stack_size &&
+	    !s->opts.no_callchains) {
+		if (!s->us)
+			s->us = unwind_sample_new(s->maps);
+		unwind_sample_chain(s->us, &ev->sample);
+	} else if (s->us && ev->type != TRACE_REC_SAMPLE) {
+		unwind_sample_event(s->us, ev);
+	}
+}
+
 static int read_all(struct report_session *s)
 {
 	struct trace_event ev;
@@ -144,24 +188,12 @@ static int read_all(struct report_session *s)
 	int rc;
 
 	while ((rc = source_next(s->src, &ev)) > 0) {
-		if (ev.type == TRACE_REC_SAMPLE && ev.sample.regs_mask && ev.sample.stack_size &&
-		    !s->opts.no_callchains) {
-			if (!s->us)
-				s->us = unwind_sample_new(s->maps);
-			unwind_sample_chain(s->us, &ev.sample);
-		} else if (s->us && ev.type != TRACE_REC_SAMPLE) {
-			unwind_sample_event(s->us, &ev);
+		if (ev.type == TRACE_REC_REGION) {
+			rg_marker(s->rg, &ev.region);
+		} else if (ev.type != TRACE_REC_SAMPLE || rg_sample(s->rg, &ev.sample)) {
+			unwind(s, &ev);      /* perf.data --call-graph dwarf stacks */
+			feed(s, &ev);        /* samples outside a --region are left out */
 		}
-		if (ev.type == TRACE_REC_BLOB && ev.blob.kind == TRACE_BLOB_KALLSYMS && s->sym)
-			sym_session_add_kallsyms(s->sym, ev.blob.data, ev.blob.size);
-		else if (ev.type == TRACE_REC_BLOB && ev.blob.kind == TRACE_BLOB_WATCH_DUTY)
-			read_duty(s, &ev.blob);
-		else if (s->t)
-			cltab_feed(s->t, s->maps, &ev);
-		else
-			estim_feed(s->e, s->maps, &ev);
-		if (ev.type == TRACE_REC_SAMPLE && s->td)
-			td_agg_sample(s->td, &ev.sample);
 		if (++s->records % RS_PROGRESS_EVERY == 0 && s->opts.progress &&
 		    s->opts.progress(s->opts.progress_ctx, s->records, size))
 			return c2c_err(-EINTR, "loading '%s' interrupted", s->opts.input);
@@ -170,6 +202,32 @@ static int read_all(struct report_session *s)
 		return c2c_err(rc, "'%s': cannot read the records: %s", s->opts.input,
 			       strerror(-rc));
 	s->truncated = source_truncated(s->src);
+	return 0;
+}
+
+/* --phys: refused when no sample has a physical address, a warning when some lack one. */
+static int check_phys(struct report_session *s)
+{
+	uint64_t none, with;
+
+	if (!s->opts.phys)
+		return 0;
+	if (s->t) {
+		none = cltab_counts(s->t)->no_phys;
+		with = cltab_counts(s->t)->samples;
+	} else {
+		none = estim_totals(s->e)->no_phys;
+		with = estim_totals(s->e)->recovered;
+	}
+	if (!with)
+		return c2c_err(-ENOENT, "'%s': --phys: no sample carries a physical address (%s)",
+			       s->opts.input, s->kind == RM_PMU ?
+			       "record as root or with perf_event_paranoid <= 1; perf c2c record "
+			       "and c2c-lite record ask for them, perf record needs --phys-data" :
+			       "c2c-lite record reads them from /proc/PID/pagemap as root only");
+	if (none)
+		c2c_warn("--phys: %llu of %llu samples carry no physical address and are left out",
+			 (unsigned long long)none, (unsigned long long)(none + with));
 	return 0;
 }
 
@@ -255,13 +313,24 @@ int rs_open(struct report_session **out, const struct rs_opts *o)
 		new_estim(s);
 	if (!o->no_topdown)
 		s->td = td_agg_new(s->info, s->cl_size);
+	s->rg = rg_new(o->region);
 	rc = read_all(s);
 	if (rc)
 		goto err;
+	if (o->region && !rg_has(s->rg, o->region)) {
+		rc = c2c_err(-ENOENT, "'%s' has no region '%s'%s", o->input, o->region,
+			     rg_nr(s->rg) ? " (c2c-lite report --regions lists them)" :
+			     " (no region markers: the program did not use the c2c-region library "
+			     "under c2c-lite record)");
+		goto err;
+	}
 	if (s->t)
 		cltab_finish(s->t);
 	else
 		estim_finish(s->e);
+	rc = check_phys(s);
+	if (rc)
+		goto err;
 	build(s);
 	*out = s;
 	return 0;
@@ -285,6 +354,8 @@ void rs_free(struct report_session *s)
 	rm_findings_free(s->fs);
 	rm_free(s->m);
 	td_agg_free(s->td);
+	rg_free(s->rg);
+	free(s->unc);
 	cltab_free(s->t);
 	estim_free(s->e);
 	sym_session_free(s->sym);

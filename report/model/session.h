@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "c2c/uncore.h"
 #include "c2c/watch.h"
 
 #include "report/aggregate/cltable.h"
@@ -18,6 +19,7 @@
 #include "report/model/findings.h"
 #include "report/model/model.h"
 #include "report/read/source.h"
+#include "report/aggregate/regions.h"
 #include "report/aggregate/topdown-agg.h"
 
 struct rs_opts {
@@ -34,6 +36,9 @@ struct rs_opts {
 	int verbose;                  /* unknown data names carry their reason */
 	int no_topdown;               /* skip the TopDown aggregation */
 	int no_callchains;            /* do not keep the samples' callchains */
+	int phys;                     /* --phys: lines by physical address (a one-line error when
+				       * no sample carries one) */
+	const char *region;           /* keep only the samples inside this program region */
 	/* called once the input is open and its kind known, before anything is read: a negative
 	 * return (with its one-line error through the log hook) stops rs_open() */
 	int (*check)(void *ctx, enum rm_kind kind, const struct trace_info *info);
@@ -59,6 +64,8 @@ struct report_session {
 	struct cltab *t;              /* PMU */
 	struct estim *e;              /* soft, watch */
 	struct td_agg *td;
+	struct rg_table *rg;          /* program regions (REGION markers) */
+	struct c2c_uncore *unc;       /* AMD uncore counts of the run, NULL when none */
 	struct rm_model *m;
 	struct rm_findings *fs;
 	int have_duty;                /* watch: the trace holds its duty cycle (format 1.2) */

@@ -902,7 +902,7 @@ static int map_input(struct perfdata_reader *r, int fd, int is_stdin, const char
 
 	/* standard input redirected from a file is mapped like a named file */
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (!is_stdin || lseek(0, 0, SEEK_CUR) == 0)) {
+	    (!is_stdin || lseek(fd, 0, SEEK_CUR) == 0)) {
 		r->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (r->map == MAP_FAILED) {
 			int err = errno;
@@ -980,6 +980,20 @@ int perfdata_reader_open(struct perfdata_reader **out, const char *path)
 		r = reader_new(path);
 	}
 	rc = map_input(r, fd, is_stdin, path);
+	if (rc) {
+		perfdata_reader_free(r);
+		return rc;
+	}
+	return open_done(out, r);
+}
+
+int perfdata_reader_fdopen(struct perfdata_reader **out, int fd, const char *name)
+{
+	struct perfdata_reader *r = reader_new(name);
+	int rc;
+
+	*out = NULL;
+	rc = map_input(r, fd, 1, name);   /* as standard input: the caller's fd, not closed */
 	if (rc) {
 		perfdata_reader_free(r);
 		return rc;

@@ -31,6 +31,8 @@ int perfdata_is_perfdata(const void *buf, size_t len);
 
 /* Open @path ("-" reads a pipe-mode stream from standard input). */
 int perfdata_reader_open(struct perfdata_reader **out, const char *path);
+/* Read @fd (a pipe-mode stream, or a file at its start), named @name; it is not closed. */
+int perfdata_reader_fdopen(struct perfdata_reader **out, int fd, const char *name);
 /* Open from memory (fuzzing, tests); @buf must outlive the reader. */
 int perfdata_reader_open_mem(struct perfdata_reader **out, const void *buf, size_t len,
 			     const char *name);

@@ -1,10 +1,15 @@
 /* The report's event source (see report/read/source.h): opens a file, tells a c2c-lite trace from a
  * perf.data file by its first bytes, and hands out the records of whichever reader fits. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "c2c/log.h"
@@ -15,6 +20,7 @@
 struct source {
 	enum source_kind kind;
 	char *path;
+	int fd;                     /* a stream this source opened (-1: none, or stdin) */
 	struct trace_reader *trace;
 	struct perfdata_reader *pd;
 };
@@ -67,6 +73,92 @@ static int source_sniff(const char *path, unsigned char *buf, size_t *len)
 	return 0;
 }
 
+/* The first @n bytes of a stream, left in it for the reader: tee(2) copies a pipe's bytes without
+ * consuming them, a socket is peeked, a regular file read in place. Returns the bytes seen
+ * (fewer only at the end of the stream) or a negative errno. */
+static ssize_t stream_peek(int fd, unsigned char *buf, size_t n)
+{
+	struct stat st;
+	ssize_t got;
+	int p[2];
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (S_ISREG(st.st_mode)) {
+		off_t pos = lseek(fd, 0, SEEK_CUR);
+
+		got = pos < 0 ? -1 : pread(fd, buf, n, pos);
+		return got < 0 ? -errno : got;
+	}
+	if (S_ISSOCK(st.st_mode)) {
+		got = recv(fd, buf, n, MSG_PEEK | MSG_WAITALL);
+		return got < 0 ? -errno : got;
+	}
+	if (!S_ISFIFO(st.st_mode))
+		return -ESPIPE;
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	for (;;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		struct timespec ms = { 0, 1000000 };
+
+		got = tee(fd, p[1], n, 0);   /* waits for the first bytes; 0 at an empty end */
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 || (size_t)got >= n || !got)
+			break;
+		/* fewer than @n so far: wait for more unless the writer is gone */
+		if (poll(&pf, 1, 0) == 1 && (pf.revents & POLLHUP))
+			break;
+		nanosleep(&ms, NULL);
+	}
+	if (got > 0)
+		got = read(p[0], buf, (size_t)got);
+	if (got < 0)
+		got = -errno;
+	close(p[0]);
+	close(p[1]);
+	return got;
+}
+
+/* Standard input ("-") or a FIFO: the format is told by the first bytes, peeked without taking
+ * them, and the reader of that format reads the stream in sequence. */
+static int stream_open(struct source *s, const char *path)
+{
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	unsigned char magic[8];
+	ssize_t n;
+	int fd = 0;
+
+	if (strcmp(path, "-")) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return c2c_err(-errno, "cannot open '%s': %s", path, strerror(errno));
+		s->fd = fd;
+	} else if (isatty(0)) {
+		return c2c_err(-EINVAL, "-i -: standard input is a terminal; pipe a trace or a "
+			       "perf.data stream into it");
+	}
+	n = stream_peek(fd, magic, sizeof(magic));
+	if (n == -ESPIPE) {          /* a device: what streams carry, pipe-mode perf.data */
+		s->kind = SOURCE_PERFDATA;
+		return perfdata_reader_fdopen(&s->pd, fd, name);
+	}
+	if (n < 0)
+		return c2c_err((int)n, "cannot read '%s': %s", name, strerror((int)-n));
+	if (!n)
+		return c2c_err(-EINVAL, "'%s': empty input", name);
+	if ((size_t)n == sizeof(magic) && trace_is_trace(magic, (size_t)n)) {
+		s->kind = SOURCE_TRACE;
+		return trace_reader_fdopen(&s->trace, fd, name);
+	}
+	if ((size_t)n == sizeof(magic) && perfdata_is_perfdata(magic, (size_t)n)) {
+		s->kind = SOURCE_PERFDATA;
+		return perfdata_reader_fdopen(&s->pd, fd, name);
+	}
+	return c2c_err(-EINVAL, "'%s': not a c2c-lite trace or perf.data stream", name);
+}
+
 int source_open(struct source **out, const char *path)
 {
 	unsigned char magic[16];
@@ -75,8 +167,8 @@ int source_open(struct source **out, const char *path)
 	int err, stream;
 
 	*out = NULL;
-	/* A stream cannot be sniffed without losing its first bytes: standard input ("-") and
-	 * FIFOs are read as what streams carry, pipe-mode perf.data (perf record -o -). */
+	/* Standard input ("-") and FIFOs carry a c2c-lite trace (record -o -) or pipe-mode
+	 * perf.data (perf record -o -), read as they come. */
 	stream = is_stream(path);
 	if (!stream) {
 		err = source_sniff(path, magic, &len);
@@ -85,9 +177,9 @@ int source_open(struct source **out, const char *path)
 	}
 	s = xcalloc(1, sizeof(*s));
 	s->path = xstrdup(path);
+	s->fd = -1;
 	if (stream) {
-		s->kind = SOURCE_PERFDATA;
-		err = perfdata_reader_open(&s->pd, path);
+		err = stream_open(s, path);
 	} else if (!len) {
 		err = c2c_err(-EINVAL, "'%s': empty file", path);
 	} else if (len >= 8 && trace_is_trace(magic, len)) {
@@ -103,6 +195,11 @@ int source_open(struct source **out, const char *path)
 		source_free(s);
 		return err;
 	}
+	/* record stores Arm SPE AUX data raw (docs/architecture.md); until the SPE decoder reads
+	 * c2c-lite traces, say so rather than show an empty table */
+	if (s->trace && (trace_reader_info(s->trace)->flags & TRACE_INFO_SPE_RAW))
+		c2c_warn("'%s': Arm SPE data recorded raw: SPE decoding of c2c-lite traces is not "
+			 "implemented yet, so the report has no SPE samples", path);
 	*out = s;
 	return 0;
 }
@@ -149,6 +246,8 @@ void source_free(struct source *s)
 		return;
 	trace_reader_free(s->trace);
 	perfdata_reader_free(s->pd);
+	if (s->fd >= 0)
+		close(s->fd);
 	free(s->path);
 	free(s);
 }

@@ -479,6 +479,40 @@ int maps_find_any(const struct maps *m, const struct maps_thread *t, uint64_t ad
 	return maps_find(m, t, MAPS_CPUMODE_KERNEL, addr, loc);
 }
 
+/* A file the process mapped (not anonymous memory, a JIT map, [stack], [vdso]). */
+static int maps_is_file(const struct maps_map *map)
+{
+	const char *f = map->dso->name;
+
+	return !map->dso->kernel && f[0] == '/' && !maps_is_anon_name(f) && !maps_is_nodso_name(f) &&
+	       strncmp(f, "/tmp/perf-", 10);
+}
+
+#define MAPS_BRK_RANGE (2ull << 30)
+
+int maps_is_brk_heap(const struct maps_thread *t, const struct maps_map *map)
+{
+	const struct maps_space *sp = t ? t->space : NULL;
+	const struct maps_dso *exe = NULL;
+	uint64_t exe_end = 0;
+	size_t i;
+
+	if (!sp || map->dso->kernel || strcmp(map->dso->name, "//anon") ||
+	    (map->flags & MAPS_MAP_SHARED) || (map->prot & MAPS_PROT_EXEC))
+		return 0;
+	for (i = 0; i < sp->nr && sp->map[i]->start < map->start; i++) {
+		const struct maps_map *p = sp->map[i];
+		if (!maps_is_file(p))
+			continue;
+		if (!exe)
+			exe = p->dso;  /* the lowest file: the executable */
+		else if (p->dso != exe)
+			return 0;      /* another file between the executable and the map */
+		exe_end = p->end;
+	}
+	return exe && map->start >= exe_end && map->start - exe_end < MAPS_BRK_RANGE;
+}
+
 int maps_is_anon_private(const struct maps_map *map, uint8_t cpumode)
 {
 	const struct maps_dso *d = map->dso;

@@ -83,6 +83,14 @@ int maps_find_any(const struct maps *m, const struct maps_thread *t, uint64_t ad
  * mode. */
 int maps_is_anon_private(const struct maps_map *map, uint8_t cpumode);
 
+/* 1 when @map of @t's process is its brk heap, which the kernel reports as "//anon" when it
+ * is first made (perf_event_mmap() names a mapping "[heap]" only when it lies between
+ * mm->start_brk and mm->brk, and brk() updates mm->brk after the event) and as "[heap]" only
+ * when it grows: a private, not executable "//anon" mapping above the executable (the lowest
+ * file mapped) with no other file between them, within the range the kernel randomizes the
+ * start of the heap in (1 GiB on x86-64; 2 GiB allowed). */
+int maps_is_brk_heap(const struct maps_thread *t, const struct maps_map *map);
+
 /* The level character perf shows before a symbol: '.', 'k', or 'H' (hypervisor, guest). */
 char maps_level_char(uint8_t cpumode);
 

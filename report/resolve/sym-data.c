@@ -200,17 +200,28 @@ uint64_t sym_type_size(Dwarf_Die *t)
 	return dwarf_aggregate_size(t, &n) == 0 ? n : 0;
 }
 
-/* The element count of a DW_TAG_subrange_type, 0 when unknown (flexible arrays). */
+/* The element count of a DW_TAG_subrange_type, 0 when unknown (flexible arrays): DW_AT_count,
+ * else upper - lower + 1, the lower bound by default the language's (0 in C, 1 in Fortran:
+ * DWARF 5 section 7.13). */
 static uint64_t subrange_count(Dwarf_Die *sub)
 {
 	Dwarf_Attribute at;
-	Dwarf_Word w;
+	Dwarf_Word w, lo = 0;
+	Dwarf_Sword dflt;
+	Dwarf_Die cu;
 
 	if (dwarf_formudata(dwarf_attr(sub, DW_AT_count, &at), &w) == 0)
 		return w;
-	if (dwarf_formudata(dwarf_attr(sub, DW_AT_upper_bound, &at), &w) == 0)
-		return w + 1;
-	return 0;
+	if (dwarf_formudata(dwarf_attr(sub, DW_AT_upper_bound, &at), &w))
+		return 0;
+	if (dwarf_attr(sub, DW_AT_lower_bound, &at)) {
+		if (dwarf_formudata(&at, &lo))
+			return 0;
+	} else if (dwarf_diecu(sub, &cu, NULL, NULL) &&
+		   dwarf_default_lower_bound(dwarf_srclang(&cu), &dflt) == 0 && dflt > 0) {
+		lo = (Dwarf_Word)dflt;
+	}
+	return w >= lo ? w - lo + 1 : 0;
 }
 
 static void type_name(Dwarf_Die *t, struct sym_buf *b, int depth);
@@ -313,48 +324,122 @@ static uint64_t member_size(Dwarf_Die *m, Dwarf_Die *type)
 	return sym_type_size(type);
 }
 
-/* A path walk: @scale is the step of an index register (0: none); the first array level whose
- * stride it divides is printed "[]" and @opened set (sym_type_path()). */
+/* A path walk: @scale is the step of an index register (0: none): the offsets accessed are
+ * off + k * scale for unknown k. The first array whose elements the step moves over whole (its
+ * stride divides the step, and the step is shorter than the array) takes the index: its
+ * dimensions down to that stride are printed "[]" and @opened set (sym_type_path()). An array
+ * the step moves inside of elements, or beyond, cannot take it: @failed, nothing deeper opens. */
 struct walk {
 	struct sym_buf *b;
 	uint64_t scale;
-	int opened;
+	int opened, failed;
+	struct sym_elem *el;
 };
 
 static void path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth);
 
+/* The bytes member @m (at @moff, of type @mt) of struct @t occupies: its size, else, when its
+ * type is only declared here (a base class defined in another unit, as a class with a vtable
+ * defined in a library), up to the next member or the end of @t. */
+static uint64_t member_extent(Dwarf_Die *t, Dwarf_Die *m, Dwarf_Die *mt, uint64_t moff)
+{
+	uint64_t size = member_size(m, mt), end = sym_type_size(t), o;
+	Dwarf_Die x, xt;
+
+	if (size || dwarf_child(t, &x))
+		return size;
+	do {
+		int tag = dwarf_tag(&x);
+		if ((tag == DW_TAG_member || tag == DW_TAG_inheritance) && member_offset(&x, &o) == 0 &&
+		    o > moff && o < end && sym_die_type(&x, &xt) == 0)
+			end = o;
+	} while (dwarf_siblingof(&x, &x) == 0);
+	return end > moff ? end - moff : 0;
+}
+
+/* The member of struct @t holding byte @off: data members first, then base classes (an empty
+ * base shares its offset with the first member), the first whose path names the byte (not
+ * padding), else the first that holds it. A base class whose layout is known is not named (C++
+ * reaches its members directly: "x2[1]._M_i", "this->_M_impl._M_finish"); one only declared here
+ * is, with the offset into it ("this->_State (+0)"). */
 static void struct_path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
 {
-	struct sym_buf *b = w->b;
+	struct sym_buf first = {0}, one = {0};
+	struct sym_elem el_first = {0}, el_one;
+	struct walk w_first = *w;
+	int have = 0;
 	Dwarf_Die m, mt;
 
-	if (dwarf_child(t, &m) == 0) {
+	if (dwarf_hasattr(t, DW_AT_declaration)) {
+		sym_buf_add(w->b, " (+%llu)", (unsigned long long)off);
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		if (dwarf_child(t, &m))
+			break;
 		do {
 			int tag = dwarf_tag(&m);
-			uint64_t moff, msize;
-			if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
-			    member_offset(&m, &moff) || sym_die_type(&m, &mt))
-				continue;
-			msize = member_size(&m, &mt);
-			if (off < moff || off - moff >= msize)
-				continue;
+			uint64_t moff;
+			struct walk try = *w;
 			const char *name = dwarf_diename(&m);
+			Dwarf_Die u;
+			if (tag != (pass ? DW_TAG_inheritance : DW_TAG_member) ||
+			    member_offset(&m, &moff) || sym_die_type(&m, &mt) || off < moff ||
+			    off - moff >= member_extent(t, &m, &mt, moff))
+				continue;
+			one.len = 0;
+			sym_buf_add(&one, "%s", "");
+			try.b = &one;
+			try.el = w->el ? &el_one : NULL;
+			u = mt;
 			if (name)
-				sym_buf_add(b, ".%s", name);
-			else if (tag == DW_TAG_inheritance && sym_type_peel(&mt) == 0 && dwarf_diename(&mt))
-				sym_buf_add(b, ".%s", dwarf_diename(&mt));
-			return path(&mt, off - moff, w, depth + 1);
+				sym_buf_add(&one, ".%s", name);
+			else if (tag == DW_TAG_inheritance && sym_type_peel(&u) == 0 &&
+				 dwarf_hasattr(&u, DW_AT_declaration) && dwarf_diename(&u))
+				sym_buf_add(&one, ".%s", dwarf_diename(&u));
+			path(&mt, off - moff, &try, depth + 1);
+			if (!strstr(one.p, " (padding +")) {
+				sym_buf_add(w->b, "%s", one.p);
+				try.b = w->b;
+				try.el = w->el;
+				if (w->el && try.opened && !w->opened)
+					*w->el = el_one;
+				*w = try;
+				free(one.p);
+				free(first.p);
+				return;
+			}
+			if (!have) {
+				have = 1;
+				sym_buf_add(&first, "%s", one.p);
+				w_first = try;
+				el_first = el_one;
+			}
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
-	sym_buf_add(b, " (padding +%llu)", (unsigned long long)off);
+	if (have) {
+		/* padding inside the member holding the byte */
+		sym_buf_add(w->b, "%s", first.p);
+		w_first.b = w->b;
+		w_first.el = w->el;
+		if (w->el && w_first.opened && !w->opened)
+			*w->el = el_first;
+		*w = w_first;
+	} else {
+		sym_buf_add(w->b, " (padding +%llu)", (unsigned long long)off);
+	}
+	free(one.p);
+	free(first.p);
 }
 
 static void array_path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
 {
 	struct sym_buf *b = w->b;
-	uint64_t count[8], stride, es;
+	uint64_t count[8], stride[8], es, total;
+	Dwarf_Attribute at;
+	Dwarf_Word ord = DW_ORD_row_major;
 	Dwarf_Die elem, sub;
-	int nd = 0;
+	int nd = 0, outer, open = -1, col;
 
 	if (sym_die_type(t, &elem) || !(es = sym_type_size(&elem)))
 		return sym_buf_add(b, " (+%llu)", (unsigned long long)off);
@@ -364,19 +449,52 @@ static void array_path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
 				count[nd++] = subrange_count(&sub);
 		} while (dwarf_siblingof(&sub, &sub) == 0);
 	}
-	for (int i = 0; i < nd || i == 0; i++) {
-		stride = es;
-		for (int j = i + 1; j < nd; j++)
-			stride *= count[j] ? count[j] : 1;
-		if (w->scale && !w->opened && stride % w->scale == 0) {
+	if (!nd)
+		count[nd++] = 0;
+	/* the strides: row major, the last dimension is contiguous; column major (Fortran's
+	 * DW_AT_ordering), the first. Dimension k by decreasing stride is rank(k). */
+	dwarf_formudata(dwarf_attr(t, DW_AT_ordering, &at), &ord);
+	col = ord == DW_ORD_col_major;
+	total = es;
+	for (int k = nd; k-- > 0;) {
+		int i = col ? nd - 1 - k : k;
+		stride[i] = total;
+		total *= count[i] ? count[i] : 1;
+	}
+	outer = col ? nd - 1 : 0;
+#define RANK(k) (col ? nd - 1 - (k) : (k))
+	if (w->scale && !w->opened && !w->failed) {
+		/* the index moves over whole elements of the first dimension (by decreasing stride)
+		 * whose stride divides the step, and so over every dimension of a larger stride */
+		for (int k = 0; k < nd && open < 0; k++)
+			if (w->scale % stride[RANK(k)] == 0)
+				open = k;
+		if (open < 0 || (count[outer] && w->scale >= total)) {
+			open = -1;
+			w->failed = 1;
+		} else if (w->el) {
+			w->el->stride = stride[RANK(open)];
+			w->el->off = off % w->el->stride;
+			w->el->count = 1;
+			w->el->dims = open + 1;
+			for (int k = 0; k <= open; k++)
+				w->el->count *= count[RANK(k)];
+		}
+	}
+	for (int i = 0; i < nd; i++) {
+		int k = col ? nd - 1 - i : i;
+		uint64_t idx = off / stride[i];
+		if (k <= open) {
 			sym_buf_add(b, "[]");
 			w->opened = 1;
-		} else {
-			sym_buf_add(b, "[%llu]", (unsigned long long)(off / stride));
+			continue;
 		}
-		off %= stride;
+		if (i != outer && count[i])
+			idx %= count[i];
+		sym_buf_add(b, "[%llu]", (unsigned long long)idx);
 	}
-	path(&elem, off, w, depth + 1);
+#undef RANK
+	path(&elem, off % es, w, depth + 1);
 }
 
 /* Append to @w->b the path of byte @off inside type @t. */
@@ -398,9 +516,10 @@ static void path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
 		sym_buf_add(w->b, " (+%llu)", (unsigned long long)off);
 }
 
-int sym_type_path(Dwarf_Die *t, uint64_t off, uint64_t index_scale, struct sym_buf *b)
+int sym_type_path(Dwarf_Die *t, uint64_t off, uint64_t index_scale, struct sym_buf *b,
+		  struct sym_elem *el)
 {
-	struct walk w = { .b = b, .scale = index_scale };
+	struct walk w = { .b = b, .scale = index_scale, .el = el };
 
 	path(t, off, &w, 0);
 	return w.opened;
@@ -411,54 +530,45 @@ void sym_type_name(Dwarf_Die *t, struct sym_buf *b)
 	type_name(t, b, 0);
 }
 
-/* The member of struct/union @t (peeled) whose bytes hold @off, its type in *mt. */
-static int member_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *mt, uint64_t *moff)
+static int type_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *out, int depth)
 {
-	Dwarf_Die m;
+	Dwarf_Die u = *t, m, mt;
+	uint64_t moff, es;
 
-	if (dwarf_child(t, &m))
+	if (depth > MAX_DEPTH || sym_type_peel(&u))
 		return -1;
-	do {
-		int tag = dwarf_tag(&m);
-		if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
-		    member_offset(&m, moff) || sym_die_type(&m, mt))
-			continue;
-		if (off >= *moff && off - *moff < member_size(&m, mt))
-			return 0;
-	} while (dwarf_siblingof(&m, &m) == 0);
-	return -1;
+	switch (dwarf_tag(&u)) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		/* data members first, then base classes (an empty base shares an offset) */
+		for (int pass = 0; pass < 2; pass++) {
+			if (dwarf_child(&u, &m))
+				return -1;
+			do {
+				if (dwarf_tag(&m) == (pass ? DW_TAG_inheritance : DW_TAG_member) &&
+				    member_offset(&m, &moff) == 0 && sym_die_type(&m, &mt) == 0 &&
+				    off >= moff && off - moff < member_size(&m, &mt) &&
+				    type_at(&mt, off - moff, out, depth + 1) == 0)
+					return 0;
+			} while (dwarf_siblingof(&m, &m) == 0);
+		}
+		return -1;
+	case DW_TAG_array_type:
+		if (sym_die_type(&u, &mt) || !(es = sym_type_size(&mt)))
+			return -1;
+		return type_at(&mt, off % es, out, depth + 1);
+	default:
+		if (off)
+			return -1;
+		*out = u;
+		return 0;
+	}
 }
 
 int sym_type_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *out)
 {
-	Dwarf_Die u = *t, inner;
-	uint64_t moff, es;
-
-	for (int depth = 0; depth < MAX_DEPTH; depth++) {
-		if (sym_type_peel(&u))
-			return -1;
-		switch (dwarf_tag(&u)) {
-		case DW_TAG_structure_type:
-		case DW_TAG_class_type:
-		case DW_TAG_union_type:
-			if (member_at(&u, off, &inner, &moff))
-				return -1;
-			off -= moff;
-			break;
-		case DW_TAG_array_type:
-			if (sym_die_type(&u, &inner) || !(es = sym_type_size(&inner)))
-				return -1;
-			off %= es;
-			break;
-		default:
-			if (off)
-				return -1;
-			*out = u;
-			return 0;
-		}
-		u = inner;
-	}
-	return -1;
+	return type_at(t, off, out, 0);
 }
 
 static void describe(struct sym_session *s, const struct sym_var *v, uint64_t off,
@@ -469,7 +579,7 @@ static void describe(struct sym_session *s, const struct sym_var *v, uint64_t of
 
 	sym_buf_add(&b, "%s", v->name);
 	if (v->has_die && sym_die_type(&var, &type) == 0) {
-		sym_type_path(&type, off, 0, &b);
+		sym_type_path(&type, off, 0, &b, NULL);
 		out->member = sym_str(&s->str, b.p);
 		b.len = 0;
 		sym_type_name(&type, &b);

@@ -196,14 +196,24 @@ int sym_data_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
  * DW_AT_abstract_origin), 0 or -1. sym_type_peel: @t through typedefs and qualifiers.
  * sym_type_size: bytes, 0 when unknown. sym_type_name: "struct _buf", "long int *".
  * sym_type_path: append the member path of byte @off in @t (".a.b[3] (+2)"); with
- * @index_scale != 0 the first array level whose stride is a multiple of it is printed "[]",
- * and the return value is 1 when that happened. */
+ * @index_scale != 0 (the bytes accessed are off + k * index_scale for an unknown k) the first
+ * array whose stride divides index_scale, the step shorter than the array, is printed "[]"
+ * (down to the dimension of that stride) and the return value is 1, @el (when not NULL) then
+ * saying which elements "[]" counts; 0 when no array takes the step (the byte is then
+ * unknown). Column-major arrays (DW_AT_ordering, Fortran) are indexed in source order. */
+struct sym_elem {
+	uint64_t stride;      /* bytes of the elements "[]" counts (its innermost dimension) */
+	uint64_t off;         /* the byte inside that element */
+	uint64_t count;       /* how many there are (the opened dimensions'), 0: unknown */
+	int dims;             /* dimensions printed "[]" */
+};
 int sym_die_type(Dwarf_Die *die, Dwarf_Die *type);
 int sym_type_peel(Dwarf_Die *t);
 uint64_t sym_type_size(Dwarf_Die *t);
 struct sym_buf;
 void sym_type_name(Dwarf_Die *t, struct sym_buf *b);
-int sym_type_path(Dwarf_Die *t, uint64_t off, uint64_t index_scale, struct sym_buf *b);
+int sym_type_path(Dwarf_Die *t, uint64_t off, uint64_t index_scale, struct sym_buf *b,
+		  struct sym_elem *el);
 /* The scalar or pointer type (peeled) that starts exactly at byte @off of @t: 0, else -1. */
 int sym_type_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *out);
 /* The DWARF type of the static variable holding ELF @vaddr, *off bytes into it: 0, else

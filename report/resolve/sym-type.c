@@ -1,17 +1,22 @@
 /* Data-type profiling: the type and member a memory access touches, named from the code side.
  * The instruction at the sample's IP is decoded (capstone) to its memory operand; the variables
- * of the DWARF scopes around that pc (inlined ones included, concrete nesting) are searched for
- * a pointer whose location there is the operand's base register; the pointee type and the
- * displacement give the member path, with sym-data.c's naming rules and "->" after the pointer.
- * When no variable holds the base register, the registers are followed forward through the
- * function: loads of pointer members, pointer variables kept in memory, static pointers, copies
- * and pointer arithmetic type the destination (step()). A forward dataflow over the function's
- * control-flow graph (basic blocks split at branch targets and after branches, calls and
- * returns; edges for fall-through and direct jumps) gives each block's entry state: the meet of
- * its predecessors' exit states, where a register stays typed only when every predecessor gives
- * the same pointer, so a join of disagreeing paths names nothing. The entry block starts empty.
- * Last, an access into the stack frame is matched against the locals' slots (DW_OP_fbreg with
- * the CFA from the CFI).
+ * of the DWARF scopes around that pc (inlined ones included, concrete nesting; the function
+ * found among nested ones too, as OpenMP's outlined functions) are searched for a pointer whose
+ * location there is the operand's base register; the pointee type and the displacement give the
+ * member path, with sym-data.c's naming rules and "->" after the pointer. The registers are
+ * followed forward through the function (step()): loads of pointer members, pointer variables
+ * kept in memory, static pointers, variables DWARF locates through the memory loaded (a chain
+ * of derefs), copies, pointer arithmetic, the addresses of locals, and integers known to be a
+ * multiple of a step (scaled indexes) type the destination. A forward dataflow over the
+ * function's control-flow graph (basic blocks split at branch targets and after branches, calls
+ * and returns; edges for fall-through and direct jumps) gives each block's entry state: the meet
+ * of its predecessors' exit states, where a register stays typed only when every predecessor
+ * gives a pointer into the same object (offsets that differ widen to a multiple of their
+ * distance), so a join of disagreeing paths names nothing. The entry block starts empty. The
+ * variable in the base register names the access, unless what the code put there is a larger
+ * object holding it (a hoisted member pointer); else what the code put there; last, an access
+ * into the stack frame is matched against the locals' slots (DW_OP_fbreg with the CFA from the
+ * CFI).
  * Results are cached per (file, ELF address); per file each function's blocks and their entry
  * states are computed once, its subprogram DIE is remembered, and sym_data_type_back() keeps
  * each function's instruction boundaries. The disassemblers and caches live in the session
@@ -108,7 +113,10 @@ struct mem_op {
 
 /* One candidate: a pointer variable (or a register typed by a load) and its pointee. The
  * register holds name + off bytes + an unknown multiple of scale (0: none), which pointer
- * arithmetic tracked through the block ("lea rax, [rdi + rsi*8]") adds. */
+ * arithmetic tracked through the block ("lea rax, [rdi + rsi*8]", "add rax, 8" in a loop)
+ * adds. With obj, the register holds the address of the variable called name itself (a local
+ * whose slot was taken with lea, a variable DWARF locates through memory, as OpenMP's shared
+ * "sum" at *(.omp_data_i + 0)): named "sum[]", and never beyond the variable. */
 struct ptr {
 	const char *name;     /* "p", or "p->next" for a tracked load */
 	Dwarf_Die pointee;    /* cv-qualifiers stripped, typedefs kept */
@@ -116,6 +124,9 @@ struct ptr {
 	int64_t off;
 	unsigned scale;
 	int ref;              /* a C++ reference: named "s.x", not "s->x" */
+	int obj;              /* the address of the variable name (see above) */
+	int poly;             /* the pointee is a polymorphic class: what lies past it is more
+			       * likely a derived class's member than a next element */
 };
 
 /* --- session state ---------------------------------------------------------------------- */
@@ -393,6 +404,29 @@ static void collect(Dwarf_Die *parent, Dwarf_Addr pc, struct scopes *sc, int dep
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* The DW_TAG_subprogram holding @pc nested in another function's DIE (gcc's OpenMP outlined
+ * "main._omp_fn.0" is a child of main's DIE, with its own range outside main's): the functions,
+ * lexical blocks, namespaces and types under @parent are searched depth first. 0, else -1. */
+static int find_nested(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > MAX_DEPTH || dwarf_child(parent, &child))
+		return -1;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_subprogram && dwarf_haspc(&child, pc) > 0) {
+			*out = child;
+			return 0;
+		}
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+		     tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+		     tag == DW_TAG_structure_type) && find_nested(&child, pc, out, depth + 1) == 0)
+			return 0;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return -1;
+}
+
 /* The scopes at CU addresses inside one function, recomputed only when the address changes:
  * register tracking asks at the pc of each instruction it steps, whose scopes (an inlined call,
  * a lexical block) need not be those of the access it names. */
@@ -401,6 +435,16 @@ struct pcscopes {
 	Dwarf_Addr pc;
 	int have;
 	struct scopes sc;
+	struct sym_file *f;
+	int64_t delta;        /* ELF vaddr - CU address */
+	Dwarf_Addr fb_pc;     /* the frame base (register + offset) at fb_pc, fb_have */
+	int fb_have, fb_reg;
+	int64_t fb_off;
+	Dwarf_Addr cfa_pc;    /* the CFA (register + offset) at cfa_pc: cfa_have 1, -1 none */
+	int cfa_have, cfa_reg;
+	int64_t cfa_off;
+	int chains;           /* the function has variables located through memory (chain_of()):
+			       * 0 not looked at, 1 yes, -1 no */
 };
 
 static struct scopes *pcs_at(struct pcscopes *ps, Dwarf_Addr pc)
@@ -415,20 +459,44 @@ static struct scopes *pcs_at(struct pcscopes *ps, Dwarf_Addr pc)
 	return &ps->sc;
 }
 
-/* The pointee of pointer or reference type @t (peeled): 0, else -1 (void *, unsized). */
-static int pointee_from(Dwarf_Die *t, struct ptr *p)
+/* 1 when class @t (peeled) has a vtable: a "_vptr" member or a virtual function, its own or
+ * a base class's. */
+static int polymorphic(Dwarf_Die *t, int depth)
 {
-	Dwarf_Die u;
+	Dwarf_Die c, bt;
 	int tag = dwarf_tag(t);
 
-	if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type &&
-	    tag != DW_TAG_rvalue_reference_type)
-		return -1;
-	p->ref = tag != DW_TAG_pointer_type;
-	if (sym_die_type(t, &p->pointee))
-		return -1;  /* void * */
+	if (depth > MAX_DEPTH || (tag != DW_TAG_structure_type && tag != DW_TAG_class_type) ||
+	    dwarf_child(t, &c))
+		return 0;
+	do {
+		const char *name = dwarf_diename(&c);
+		switch (dwarf_tag(&c)) {
+		case DW_TAG_member:
+			if (name && !strncmp(name, "_vptr", 5))
+				return 1;
+			break;
+		case DW_TAG_subprogram:
+			if (dwarf_hasattr(&c, DW_AT_virtuality))
+				return 1;
+			break;
+		case DW_TAG_inheritance:
+			if (sym_die_type(&c, &bt) == 0 && sym_type_peel(&bt) == 0 &&
+			    polymorphic(&bt, depth + 1))
+				return 1;
+			break;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/* p->pointee without cv-qualifiers, and its size: 0, else -1 (unsized, a function). */
+static int sized(struct ptr *p)
+{
+	Dwarf_Die u;
+
 	for (int i = 0; i < MAX_DEPTH; i++) {
-		tag = dwarf_tag(&p->pointee);
+		int tag = dwarf_tag(&p->pointee);
 		if (tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
 		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
 			break;
@@ -439,7 +507,33 @@ static int pointee_from(Dwarf_Die *t, struct ptr *p)
 	if (sym_type_peel(&u) || dwarf_tag(&u) == DW_TAG_subroutine_type)
 		return -1;
 	p->size = sym_type_size(&u);
+	p->poly = polymorphic(&u, 0);
 	return p->size ? 0 : -1;
+}
+
+/* The pointee of pointer or reference type @t (peeled): 0, else -1 (void *, unsized). */
+static int pointee_from(Dwarf_Die *t, struct ptr *p)
+{
+	int tag = dwarf_tag(t);
+
+	if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type &&
+	    tag != DW_TAG_rvalue_reference_type)
+		return -1;
+	p->ref = tag != DW_TAG_pointer_type;
+	if (sym_die_type(t, &p->pointee))
+		return -1;  /* void * */
+	return sized(p);
+}
+
+/* Variable @v named @name as an object reached by its address (ptr.obj): 0, else -1. */
+static int object_of(struct sym_session *s, Dwarf_Die *v, const char *name, struct ptr *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (sym_die_type(v, &p->pointee) || sized(p))
+		return -1;
+	p->obj = 1;
+	p->name = sym_str(&s->str, name);
+	return 0;
 }
 
 /* The pointee of the pointer or reference type of @typed (a variable): 0, else -1. */
@@ -452,11 +546,14 @@ static int pointee_of(Dwarf_Die *typed, struct ptr *p)
 	return pointee_from(&t, p);
 }
 
-/* Where a variable is: its value in register @reg, or, with @mem, in memory at [reg + disp]. */
+/* Where a variable is: its value in register @reg, or, with @mem, in memory at [reg + disp];
+ * a DW_OP_fbreg slot is at [fb_reg + fb_off + its offset] (fb_reg -1: not known). */
 struct where {
 	int reg;
 	int mem;
 	int64_t disp;
+	int fb_reg;
+	int64_t fb_off;
 };
 
 /* The register and offset of "DW_OP_breg<N> c" / "DW_OP_bregx N c": 0, else -1. */
@@ -475,10 +572,187 @@ static int breg_of(const Dwarf_Op *op, int *reg, int64_t *c)
 	return -1;
 }
 
+/* The CFA at @vaddr as register + offset, from .eh_frame or .debug_frame: 0, else -1. */
+static int cfa_at(struct sym_file *f, uint64_t vaddr, int *reg, int64_t *off)
+{
+	Dwarf_CFI *cfi[2];
+	Dwarf_Addr bias[2];
+	int rc = -1;
+
+	cfi[0] = dwfl_module_eh_cfi(f->mod, &bias[0]);
+	cfi[1] = dwfl_module_dwarf_cfi(f->mod, &bias[1]);
+	for (int i = 0; i < 2 && rc; i++) {
+		Dwarf_Frame *fr;
+		Dwarf_Op *ops;
+		size_t n;
+		if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], vaddr + f->bias - bias[i], &fr))
+			continue;
+		if (dwarf_frame_cfa(fr, &ops, &n) == 0 && n == 1 && breg_of(&ops[0], reg, off) == 0)
+			rc = 0;
+		free(fr);
+	}
+	return rc;
+}
+
+/* Where the frame base of function @fn is at @pc, as register + offset: 0, else -1. */
+static int frame_base(struct sym_file *f, Dwarf_Die *fn, Dwarf_Addr pc, uint64_t vaddr,
+		      int *reg, int64_t *off)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!dwarf_attr_integrate(fn, DW_AT_frame_base, &at) ||
+	    dwarf_getlocation_addr(&at, pc, &expr, &len, 1) != 1 || len != 1)
+		return -1;
+	if (expr[0].atom == DW_OP_call_frame_cfa)
+		return cfa_at(f, vaddr, reg, off);
+	if (expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg31) {
+		*reg = expr[0].atom - DW_OP_reg0;  /* the frame base is the register's value */
+		*off = 0;
+		return 0;
+	}
+	return breg_of(&expr[0], reg, off);
+}
+
+/* The memory slot of variable @v at @pc as register + offset (DW_OP_fbreg from the frame base
+ * @fb_reg + @fb_off, or DW_OP_breg<N>, alone or with a DW_OP_plus_uconst: gcc places a
+ * variable an OpenMP outlined function shares by copy at "DW_OP_breg12 0; DW_OP_plus_uconst
+ * 8", inside the block its caller passed): 0, else -1. */
+static int slot_of(Dwarf_Die *v, Dwarf_Addr pc, int fb_reg, int64_t fb_off, int *reg,
+		   int64_t *off)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!dwarf_attr(v, DW_AT_location, &at) ||
+	    dwarf_getlocation_addr(&at, pc, &expr, &len, 1) != 1 || len < 1 || len > 2 ||
+	    (len == 2 && expr[1].atom != DW_OP_plus_uconst))
+		return -1;
+	if (expr[0].atom == DW_OP_fbreg && fb_reg >= 0) {
+		*reg = fb_reg;
+		*off = fb_off + (int64_t)expr[0].number;
+	} else if (breg_of(&expr[0], reg, off)) {
+		return -1;
+	}
+	if (len == 2)
+		*off += (int64_t)expr[1].number;
+	return 0;
+}
+
+/* The frame base of the function of @ps at @pc as register + offset, cached per pc: 0, else
+ * -1. */
+static int pcs_frame(struct pcscopes *ps, Dwarf_Addr pc, int *reg, int64_t *off)
+{
+	if (!ps->fb_have || ps->fb_pc != pc) {
+		ps->fb_have = 1;
+		ps->fb_pc = pc;
+		if (frame_base(ps->f, &ps->fn, pc, pc + ps->delta, &ps->fb_reg, &ps->fb_off))
+			ps->fb_reg = -1;
+	}
+	*reg = ps->fb_reg;
+	*off = ps->fb_off;
+	return *reg >= 0 ? 0 : -1;
+}
+
+/* The address @reg + @off at @pc as an offset from the CFA (stable through the function, where
+ * the registers that address the frame move): 0 and *c, else -1. */
+static int cfa_rel(struct pcscopes *ps, Dwarf_Addr pc, int reg, int64_t off, int64_t *c)
+{
+	if (!ps->cfa_have || ps->cfa_pc != pc) {
+		ps->cfa_pc = pc;
+		ps->cfa_have = cfa_at(ps->f, pc + ps->delta, &ps->cfa_reg, &ps->cfa_off) ? -1 : 1;
+	}
+	if (ps->cfa_have < 0 || ps->cfa_reg != reg)
+		return -1;
+	*c = off - ps->cfa_off;  /* CFA = cfa_reg + cfa_off */
+	return 0;
+}
+
+/* A variable DWARF locates through memory at one pc: its address is *(B + c[0]) + c[1] (n 1)
+ * or *(*(B + c[0]) + c[1]) + c[2] (n 2), B the CFA (cfa) or register reg. gcc describes the
+ * variables an OpenMP outlined function shares with its caller so: "sum" at "DW_OP_breg12 0;
+ * DW_OP_deref" (.omp_data_i->sum in r12 at -O1), "DW_OP_fbreg -56; DW_OP_deref;
+ * DW_OP_plus_uconst 8; DW_OP_deref" at -O0 and in gfortran; Fortran dummy arguments, passed by
+ * reference, are "DW_OP_fbreg d; DW_OP_deref" at -O0. */
+struct chain {
+	int cfa, reg, n;
+	int64_t c[3];
+};
+
+/* 1 when a variable or parameter under @die has a location with a DW_OP_deref somewhere in
+ * its function (chain_of() may find something there). */
+static int has_chains(Dwarf_Die *die, int depth)
+{
+	Dwarf_Die c;
+
+	if (depth > MAX_DEPTH || dwarf_child(die, &c))
+		return 0;
+	do {
+		int tag = dwarf_tag(&c);
+		Dwarf_Attribute at;
+		Dwarf_Addr base, lo, hi;
+		Dwarf_Op *expr;
+		size_t len;
+		ptrdiff_t off = 0;
+		if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
+		    dwarf_attr(&c, DW_AT_location, &at))
+			while ((off = dwarf_getlocations(&at, off, &base, &lo, &hi, &expr, &len)) > 0)
+				for (size_t i = 1; i < len; i++)
+					if (expr[i].atom == DW_OP_deref)
+						return 1;
+		if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
+		    has_chains(&c, depth + 1))
+			return 1;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+static int chain_of(Dwarf_Die *fn, Dwarf_Die *v, Dwarf_Addr pc, struct chain *ch)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *expr, *fb;
+	size_t len, nfb;
+
+	memset(ch, 0, sizeof(*ch));
+	if (!dwarf_attr(v, DW_AT_location, &at) ||
+	    dwarf_getlocation_addr(&at, pc, &expr, &len, 1) != 1 || len < 2)
+		return -1;
+	if (expr[0].atom == DW_OP_fbreg) {
+		if (!dwarf_attr_integrate(fn, DW_AT_frame_base, &at) ||
+		    dwarf_getlocation_addr(&at, pc, &fb, &nfb, 1) != 1 || nfb != 1)
+			return -1;
+		ch->c[0] = (int64_t)expr[0].number;
+		if (fb[0].atom == DW_OP_call_frame_cfa) {
+			ch->cfa = 1;
+		} else if (fb[0].atom >= DW_OP_reg0 && fb[0].atom <= DW_OP_reg31) {
+			ch->reg = fb[0].atom - DW_OP_reg0;
+		} else {
+			int64_t k;
+			if (breg_of(&fb[0], &ch->reg, &k))
+				return -1;
+			ch->c[0] += k;
+		}
+	} else if (breg_of(&expr[0], &ch->reg, &ch->c[0])) {
+		return -1;
+	}
+	for (size_t i = 1; i < len; i++) {
+		if (expr[i].atom == DW_OP_deref && ch->n < 2)
+			ch->c[++ch->n] = 0;
+		else if (expr[i].atom == DW_OP_plus_uconst)
+			ch->c[ch->n] += (int64_t)expr[i].number;
+		else
+			return -1;
+	}
+	return ch->n ? 0 : -1;
+}
+
 /* 1 when the location of @v at @pc is @w, *c the constant its value exceeds the register by.
  * Register values are DW_OP_reg<N>/DW_OP_regx N (c = 0) and "DW_OP_breg<N> c,
  * DW_OP_stack_value" (the variable's value is reg + c: a pointer in disguise, the register
- * holding p - c); memory is "DW_OP_breg<N> disp"/"DW_OP_bregx N disp" alone (a location). */
+ * holding p - c); memory is "DW_OP_breg<N> disp"/"DW_OP_bregx N disp" or "DW_OP_fbreg d"
+ * alone (a location: gcc -O0 keeps every variable in its frame so). */
 static int lives_in(Dwarf_Die *v, Dwarf_Addr pc, const struct where *w, int64_t *c)
 {
 	Dwarf_Attribute at;
@@ -493,7 +767,8 @@ static int lives_in(Dwarf_Die *v, Dwarf_Addr pc, const struct where *w, int64_t 
 		return 0;
 	atom = expr[0].atom;
 	if (w->mem)
-		return len == 1 && breg_of(&expr[0], &reg, c) == 0 && reg == w->reg && *c == w->disp;
+		return len == 1 && slot_of(v, pc, w->fb_reg, w->fb_off, &reg, c) == 0 &&
+		       reg == w->reg && *c == w->disp;
 	if (len == 1 && atom >= DW_OP_reg0 && atom <= DW_OP_reg31)
 		return (int)(atom - DW_OP_reg0) == w->reg;
 	if (len == 1 && atom == DW_OP_regx)
@@ -535,14 +810,15 @@ static struct mem_op effective(const struct ptr *p, const struct mem_op *m)
 }
 
 /* How well pointer @p explains displacement @disp: 2 inside *p (or indexed), 1 past it (p[k]),
- * 0 before it. */
+ * 0 before it, or past the one object a variable, a reference or a pointer to a polymorphic
+ * class designates. */
 static int fit(const struct ptr *p, const struct mem_op *raw)
 {
 	struct mem_op e = effective(p, raw), *m = &e;
 
 	if (m->index != -1 || (m->disp >= 0 && (uint64_t)m->disp < p->size))
 		return 2;
-	return m->disp >= 0;
+	return m->disp >= 0 && !p->obj && !p->ref && !p->poly;
 }
 
 /* The best pointer variable at @w at @pc for access @m, innermost scope first: 0, else
@@ -581,7 +857,7 @@ static int find_var(struct sym_session *s, struct scopes *sc, Dwarf_Addr pc,
 static int find_ptr_var(struct sym_session *s, struct scopes *sc, Dwarf_Addr pc,
 			const struct mem_op *m, struct ptr *best)
 {
-	struct where w = { .reg = m->base };
+	struct where w = { .reg = m->base, .fb_reg = -1 };
 
 	return find_var(s, sc, pc, &w, m, best);
 }
@@ -589,12 +865,12 @@ static int find_ptr_var(struct sym_session *s, struct scopes *sc, Dwarf_Addr pc,
 /* --- naming ------------------------------------------------------------------------------- */
 
 /* "p->a.b", "(*p)[2]", "*p (+4)" for byte @off of *p, "s.a.b", "s[2]", "s (+4)" when p is a
- * reference s; @elem "" (inside *p), "[]" or "[k]". */
+ * reference s or the object s itself; @elem "" (inside *p), "[]" or "[k]". */
 static void compose(struct sym_buf *b, const struct ptr *p, const char *elem, const char *path)
 {
 	const char *name = p->name;
 
-	if (p->ref)
+	if (p->ref || p->obj)
 		sym_buf_add(b, *elem ? "(&%s)%s%s" : "%s%s%s", name, elem, path);
 	else if (*elem)
 		sym_buf_add(b, "%s%s%s", name, elem, path);
@@ -606,76 +882,141 @@ static void compose(struct sym_buf *b, const struct ptr *p, const char *elem, co
 		sym_buf_add(b, "*%s%s", name, path);
 }
 
+#define SHIFT_TRIES 4096  /* offsets tried by shifted() */
+
+/* An indexed access whose displacement @d lands in no array of *p that could take the index:
+ * the compiler may have folded the offset of the array into the index register ((t + 1) << 4
+ * for G->ints[t], ints 16 bytes into *G). The offsets d + k * @step inside *p that lie in an
+ * array taking the index must all give one path ("ints[].i"), put in @path, the first such
+ * offset in *off: 0, else -1 (none, or several arrays: which one is unknown). */
+static int shifted(const struct ptr *p, int64_t d, unsigned step, struct sym_buf *path,
+		   uint64_t *off, struct sym_elem *el)
+{
+	struct sym_elem el1;
+	struct sym_buf one = {0};
+	int64_t k0 = d >= 0 ? -(d / (int64_t)step) : (-d + step - 1) / (int64_t)step;
+	int found = 0, rc = 0;
+
+	if ((p->size - 1) / step > SHIFT_TRIES)
+		return -1;
+	for (int64_t e = d + k0 * (int64_t)step; e < (int64_t)p->size && rc == 0; e += step) {
+		if (e == d)
+			continue;
+		one.len = 0;
+		sym_buf_add(&one, "%s", "");
+		if (!sym_type_path((Dwarf_Die *)&p->pointee, (uint64_t)e, step, &one, &el1))
+			continue;
+		if (!found) {
+			sym_buf_add(path, "%s", one.p);
+			*off = (uint64_t)e;
+			*el = el1;
+			found = 1;
+		} else if (strcmp(one.p, path->p)) {
+			rc = -1;
+		}
+	}
+	free(one.p);
+	return found && !rc ? 0 : -1;
+}
+
 /* The element of *p an access lands in and the offset inside it: without an index register
- * @m->disp is exact ("" or "[k]"); with one the first array on the path whose stride is a
- * multiple of the scale takes the index ("p->a[]"), else whole elements of *p when sizeof(*p)
- * is a multiple of the scale ("p[]"); otherwise the offset is unknown (returns -1). */
+ * @m->disp is exact ("" or "[k]"; an object, p->obj, only inside itself). With one, the bytes
+ * accessed are disp + k * scale (scale: the index's step, what the code shows it a multiple
+ * of): the first array on the path whose stride divides the step takes the index ("p->a[]"),
+ * else whole elements of *p when the step is a multiple of sizeof(*p) ("p[]", not for an
+ * object), else one array at another offset of that step (shifted()); otherwise the byte is
+ * unknown (returns -1). */
 static int place(const struct ptr *p, const struct mem_op *m, struct sym_buf *path, char *elem,
-		 size_t cap, uint64_t *off)
+		 size_t cap, uint64_t *off, struct sym_elem *el)
 {
 	uint64_t d = (uint64_t)m->disp;
 
 	elem[0] = 0;
+	memset(el, 0, sizeof(*el));
 	if (m->index == -1) {
-		if (m->disp < 0)
+		if (m->disp < 0 || (p->obj && d >= p->size))
 			return -1;  /* callers check fit() first */
 		*off = d % p->size;
 		if (d >= p->size)
 			snprintf(elem, cap, "[%llu]", (unsigned long long)(d / p->size));
-		sym_type_path((Dwarf_Die *)&p->pointee, *off, 0, path);
+		sym_type_path((Dwarf_Die *)&p->pointee, *off, 0, path, NULL);
 		return 0;
 	}
-	if (m->disp >= 0 && d < p->size && sym_type_path((Dwarf_Die *)&p->pointee, d, m->scale, path)) {
+	if (m->disp >= 0 && d < p->size &&
+	    sym_type_path((Dwarf_Die *)&p->pointee, d, m->scale, path, el)) {
 		*off = d;
 		return 0;
 	}
 	path->len = 0;
 	if (path->p)
 		path->p[0] = 0;
-	if (p->size % m->scale)
-		return -1;
-	*off = (uint64_t)(m->disp % (int64_t)p->size + (int64_t)p->size) % p->size;
-	snprintf(elem, cap, "[]");
-	sym_type_path((Dwarf_Die *)&p->pointee, *off, 0, path);
-	return 0;
+	if (!p->obj && !p->ref && m->scale % p->size == 0) {
+		*off = (uint64_t)(m->disp % (int64_t)p->size + (int64_t)p->size) % p->size;
+		snprintf(elem, cap, "[]");
+		sym_type_path((Dwarf_Die *)&p->pointee, *off, 0, path, NULL);
+		*el = (struct sym_elem){ .stride = p->size, .off = *off, .dims = 1 };
+		return 0;
+	}
+	memset(el, 0, sizeof(*el));
+	return shifted(p, m->disp, m->scale, path, off, el);
 }
 
-static void describe(struct sym_session *s, const struct ptr *p, const struct mem_op *m,
-		     struct sym_data_info *out)
+/* Name the access @m (relative to p itself: effective()) through @p: 0, else -1 when p is an
+ * object the access may leave (an index no array of it takes). A pointer whose pointee's byte
+ * is unknown still names the object: "*p (+?)", with a reason. */
+static int describe(struct sym_session *s, const struct ptr *p, const struct mem_op *m,
+		    struct sym_data_info *out)
 {
 	struct sym_buf b = {0}, path = {0};
 	char elem[32];
 	uint64_t off = 0;
+	int named = p->ref || p->obj;
+	struct sym_elem el;
 
+	out->elem_size = out->elem_off = out->elem_count = 0;
 	sym_buf_add(&path, "%s", "");
-	sym_buf_add(&b, p->ref ? "%s" : "*%s", p->name);
+	if (place(p, m, &path, elem, sizeof(elem), &off, &el)) {
+		free(path.p);
+		if (p->obj)
+			return -1;
+		sym_buf_add(&b, named ? "%s (+?)" : "*%s (+?)", p->name);
+		out->reason = "indexed access: offset inside the object unknown";
+	} else {
+		compose(&b, p, elem, path.p);
+		free(path.p);
+		if (el.dims) {
+			out->elem_size = el.stride;
+			out->elem_off = el.off;
+			out->elem_count = el.count;
+		}
+	}
+	out->member = sym_str(&s->str, b.p);
+	out->var_offset = off;
+	out->var_size = p->size;
+	b.len = 0;
+	sym_buf_add(&b, named ? "%s" : "*%s", p->name);
 	out->var = sym_str(&s->str, b.p);
 	b.len = 0;
 	sym_type_name((Dwarf_Die *)&p->pointee, &b);
 	out->type = sym_str(&s->str, b.p);
-	out->var_size = p->size;
-	b.len = 0;
-	if (place(p, m, &path, elem, sizeof(elem), &off)) {
-		sym_buf_add(&b, p->ref ? "%s (+?)" : "*%s (+?)", p->name);
-		out->reason = "indexed access: offset inside the object unknown";
-	} else {
-		compose(&b, p, elem, path.p);
-	}
-	out->var_offset = off;
-	out->member = sym_str(&s->str, b.p);
 	free(b.p);
-	free(path.p);
+	return 0;
 }
 
 /* --- register state through a basic block -------------------------------------------------- */
 
-/* What the block has put in each register: a typed pointer (valid) or a constant address
- * (kvalid: adrp/adr, lea from rip, and additions to those). */
+/* What the block has put in each register: a typed pointer (valid), a constant address
+ * (kvalid: adrp/adr, lea from rip, and additions to those), an integer known to be a multiple
+ * of mult (an index scaled by shl, imul or lea: 0 when nothing is known), or (svalid) the value
+ * loaded from the stack slot at CFA + slot, while no store may have changed it. */
 struct regstate {
 	int valid[NREGS];
 	struct ptr p[NREGS];
 	int kvalid[NREGS];
 	uint64_t k[NREGS];
+	uint32_t mult[NREGS];
+	int svalid[NREGS];
+	int64_t slot[NREGS];
 };
 
 /* The immediate target of a direct branch, or 0 when @in has none. */
@@ -842,9 +1183,12 @@ static void written(csh cs, const cs_insn *in, int machine, int *w)
 }
 
 /* A 64-bit general register load "dst = [base + disp]" or copy "dst = src" (src in *base,
- * *disp -1 marks a copy); 0 when @in is one. */
-static int move_of(const cs_insn *in, int machine, int *dst, int *base, int64_t *disp)
+ * *copy 1); 0 when @in is one. */
+static int move_of(const cs_insn *in, int machine, int *dst, int *base, int64_t *disp,
+		   int *copy)
 {
+	*disp = 0;
+	*copy = 0;
 	if (machine == EM_X86_64) {
 		const cs_x86 *x = &in->detail->x86;
 		if (in->id != X86_INS_MOV || x->op_count != 2 || x->operands[0].type != X86_OP_REG ||
@@ -853,7 +1197,7 @@ static int move_of(const cs_insn *in, int machine, int *dst, int *base, int64_t 
 		*dst = x86_dwreg(x->operands[0].reg);
 		if (x->operands[1].type == X86_OP_REG) {
 			*base = x86_dwreg(x->operands[1].reg);
-			*disp = -1;
+			*copy = 1;
 		} else if (x->operands[1].type == X86_OP_MEM && x->operands[1].mem.index == X86_REG_INVALID &&
 			   x->operands[1].mem.segment == X86_REG_INVALID) {
 			*base = x86_dwreg(x->operands[1].mem.base);
@@ -870,7 +1214,7 @@ static int move_of(const cs_insn *in, int machine, int *dst, int *base, int64_t 
 		*dst = a64_dwreg(a->operands[0].reg);
 		if (in->id == ARM64_INS_MOV && a->operands[1].type == ARM64_OP_REG) {
 			*base = a64_dwreg(a->operands[1].reg);
-			*disp = -1;
+			*copy = 1;
 		} else if (in->id == ARM64_INS_LDR && a->operands[1].type == ARM64_OP_MEM &&
 			   a->operands[1].mem.index == ARM64_REG_INVALID && !a->writeback) {
 			*base = a64_dwreg(a->operands[1].mem.base);
@@ -889,6 +1233,8 @@ static int reg_ptr(struct sym_session *s, struct pcscopes *ps, struct regstate *
 {
 	struct mem_op m = { .base = reg, .index = -1, .disp = disp < 0 ? 0 : disp };
 
+	if (reg < 0 || reg >= NREGS)
+		return -1;
 	if (st->valid[reg]) {
 		*out = st->p[reg];
 		return 0;
@@ -901,6 +1247,7 @@ static int load_ptr(struct sym_session *s, const struct ptr *b, int64_t disp, st
 {
 	struct mem_op m = { .base = 0, .index = -1, .disp = disp }, e = effective(b, &m);
 	struct sym_buf path = {0}, name = {0};
+	struct sym_elem el;
 	char elem[32];
 	uint64_t off;
 	Dwarf_Die t;
@@ -909,7 +1256,7 @@ static int load_ptr(struct sym_session *s, const struct ptr *b, int64_t disp, st
 	if (e.index == -1 && e.disp < 0)
 		return -1;
 	sym_buf_add(&path, "%s", "");
-	if (place(b, &e, &path, elem, sizeof(elem), &off) ||
+	if (place(b, &e, &path, elem, sizeof(elem), &off, &el) ||
 	    sym_type_at((Dwarf_Die *)&b->pointee, off, &t) || pointee_from(&t, out)) {
 		free(path.p);
 		return -1;
@@ -921,28 +1268,48 @@ static int load_ptr(struct sym_session *s, const struct ptr *b, int64_t disp, st
 	return 0;
 }
 
-/* Pointer arithmetic "dst = base + disp + index * scale" (x86 lea; AArch64 add with an
- * immediate or a shifted register): 0 when @in is one (*scale 0: no index). */
+/* Pointer arithmetic "dst = base + disp + index * scale": x86 lea, add and sub of an immediate,
+ * add of a register (index, scale 1); AArch64 add and sub of an immediate, add of a shifted
+ * register. 0 when @in is one (*index -1 and *scale 0: no index). */
 static int arith_of(const cs_insn *in, int machine, int *dst, int *base, int64_t *disp,
-		    unsigned *scale)
+		    int *index, unsigned *scale)
 {
 	*disp = 0;
 	*scale = 0;
+	*index = -1;
 	if (machine == EM_X86_64) {
 		const cs_x86 *x = &in->detail->x86;
-		if (in->id != X86_INS_LEA || x->op_count != 2 || x->operands[0].size != 8 ||
-		    x->operands[1].type != X86_OP_MEM || x->operands[1].mem.segment != X86_REG_INVALID)
+		if (x->op_count != 2 || x->operands[0].type != X86_OP_REG || x->operands[0].size != 8)
 			return -1;
-		const x86_op_mem *o = &x->operands[1].mem;
 		*dst = x86_dwreg(x->operands[0].reg);
-		*base = x86_dwreg(o->base);
-		*disp = o->disp;
-		*scale = o->index != X86_REG_INVALID ? (unsigned)o->scale : 0;
+		if (in->id == X86_INS_LEA) {
+			const x86_op_mem *o = &x->operands[1].mem;
+			if (x->operands[1].type != X86_OP_MEM || o->segment != X86_REG_INVALID)
+				return -1;
+			*base = x86_dwreg(o->base);
+			*disp = o->disp;
+			if (o->index != X86_REG_INVALID) {
+				*index = x86_dwreg(o->index);
+				*scale = (unsigned)o->scale;
+			}
+		} else if ((in->id == X86_INS_ADD || in->id == X86_INS_SUB) &&
+			   x->operands[1].type == X86_OP_IMM) {
+			*base = *dst;
+			*disp = in->id == X86_INS_ADD ? x->operands[1].imm : -x->operands[1].imm;
+		} else if (in->id == X86_INS_ADD && x->operands[1].type == X86_OP_REG &&
+			   x->operands[1].size == 8) {
+			*base = *dst;
+			*index = x86_dwreg(x->operands[1].reg);
+			*scale = 1;
+		} else {
+			return -1;
+		}
 	} else {
 		const cs_arm64 *a = &in->detail->arm64;
-		if (in->id != ARM64_INS_ADD || a->op_count != 3 || a->operands[0].type != ARM64_OP_REG ||
-		    a->operands[1].type != ARM64_OP_REG || a->operands[0].reg < ARM64_REG_X0 ||
-		    a->operands[0].reg > ARM64_REG_X28 || a->operands[2].ext != ARM64_EXT_INVALID)
+		if ((in->id != ARM64_INS_ADD && in->id != ARM64_INS_SUB) || a->op_count != 3 ||
+		    a->operands[0].type != ARM64_OP_REG || a->operands[1].type != ARM64_OP_REG ||
+		    a->operands[0].reg < ARM64_REG_X0 || a->operands[0].reg > ARM64_REG_X28 ||
+		    a->operands[2].ext != ARM64_EXT_INVALID)
 			return -1;
 		const cs_arm64_op *o = &a->operands[2];
 		unsigned sh = o->shift.type == ARM64_SFT_LSL ? o->shift.value & 63 : 0;
@@ -950,13 +1317,19 @@ static int arith_of(const cs_insn *in, int machine, int *dst, int *base, int64_t
 			return -1;
 		*dst = a64_dwreg(a->operands[0].reg);
 		*base = a64_dwreg(a->operands[1].reg);
-		if (o->type == ARM64_OP_IMM)
+		if (o->type == ARM64_OP_IMM) {
 			*disp = (int64_t)((uint64_t)o->imm << sh);
-		else if (o->type == ARM64_OP_REG && sh < 32)
+			if (in->id == ARM64_INS_SUB)
+				*disp = -*disp;
+		} else if (o->type == ARM64_OP_REG && sh < 32 && in->id == ARM64_INS_ADD) {
+			*index = a64_dwreg(o->reg);
 			*scale = 1u << sh;
-		else
+		} else {
 			return -1;
+		}
 	}
+	if (*scale && (*index < 0 || *index >= NREGS))
+		return -1;
 	return *dst >= 0 && *dst < NREGS && *base >= 0 && *base < 16 + (machine != EM_X86_64) * 16 ? 0 : -1;
 }
 
@@ -981,7 +1354,7 @@ static int global_ptr(struct sym_session *s, struct sym_file *f, uint64_t addr, 
 static int const_of(const cs_insn *in, int machine, const struct regstate *st, int *dst,
 		    uint64_t *k)
 {
-	int base;
+	int base, index;
 	int64_t disp;
 	unsigned scale;
 
@@ -997,7 +1370,8 @@ static int const_of(const cs_insn *in, int machine, const struct regstate *st, i
 		*k = in->address + in->size + (uint64_t)in->detail->x86.operands[1].mem.disp;
 		return *dst >= 0 && *dst < NREGS ? 0 : -1;
 	}
-	if (arith_of(in, machine, dst, &base, &disp, &scale) == 0 && !scale && st->kvalid[base]) {
+	if (arith_of(in, machine, dst, &base, &disp, &index, &scale) == 0 && !scale &&
+	    st->kvalid[base]) {
 		*k = st->k[base] + (uint64_t)disp;
 		return 0;
 	}
@@ -1012,78 +1386,406 @@ static int load_addr(const cs_insn *in, int machine, const struct regstate *st, 
 		*addr = in->address + in->size + (uint64_t)disp;
 		return 0;
 	}
-	if (!st->kvalid[base] || disp < 0)
+	if (base < 0 || base >= NREGS || !st->kvalid[base] || disp < 0)
 		return -1;
 	*addr = st->k[base] + (uint64_t)disp;
 	return 0;
+}
+
+/* 1 when @reg is the stack pointer or the frame pointer (x86-64 rsp, rbp; AArch64 sp, x29). */
+static int frame_reg(int machine, int reg)
+{
+	return machine == EM_X86_64 ? reg == 6 || reg == 7 : reg == 29 || reg == 31;
+}
+
+/* The variable DWARF locates at the address the load [@base + @disp] at @pc reads (a struct
+ * chain of one or two derefs, the last one this load's), as an object: 0 and *p (the register
+ * then holds its address), else -1. */
+static int deref_var(struct sym_session *s, struct type_file *t, struct pcscopes *ps,
+		     const struct regstate *st, Dwarf_Addr pc, int base, int64_t disp, struct ptr *p)
+{
+	struct scopes *sc;
+	int64_t slot = 0;
+	int have_slot;
+
+	if (!ps->chains)
+		ps->chains = has_chains(&ps->fn, 0) ? 1 : -1;
+	if (ps->chains < 0)
+		return -1;
+	sc = pcs_at(ps, pc);
+	have_slot = frame_reg(t->machine, base) && cfa_rel(ps, pc, base, disp, &slot) == 0;
+	for (int i = sc->n - 1; i >= 0; i--) {
+		Dwarf_Die v;
+		if (dwarf_child(&sc->die[i], &v))
+			continue;
+		do {
+			int tag = dwarf_tag(&v), hit = 0;
+			struct chain ch;
+			const char *name;
+			int64_t c;
+			if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
+			    chain_of(&ps->fn, &v, pc, &ch) || !(name = die_name(&v)))
+				continue;
+			if (ch.n == 1 && ch.cfa)
+				hit = have_slot && slot == ch.c[0];
+			else if (ch.n == 1)
+				hit = ch.reg == base && ch.c[0] == disp;
+			else if (st->svalid[base] && ch.c[1] == disp)
+				hit = ch.cfa ? st->slot[base] == ch.c[0] :
+				      cfa_rel(ps, pc, ch.reg, ch.c[0], &c) == 0 && st->slot[base] == c;
+			if (hit && object_of(s, &v, name, p) == 0) {
+				p->off = -ch.c[ch.n];
+				return 0;
+			}
+		} while (dwarf_siblingof(&v, &v) == 0);
+	}
+	return -1;
+}
+
+/* The typed pointer the 64-bit load [@base + @disp] at @pc reads: a static pointer, a pointer
+ * variable kept in memory there, the address of a variable DWARF locates through that memory,
+ * or a pointer member of what @base points to. 0 and *p, else -1. */
+static int loaded_ptr(struct sym_session *s, struct type_file *t, struct pcscopes *ps,
+		      struct regstate *st, const cs_insn *in, Dwarf_Addr pc, int base,
+		      int64_t disp, struct ptr *p)
+{
+	uint64_t addr;
+	struct ptr b;
+
+	if (load_addr(in, t->machine, st, base, disp, &addr) == 0)
+		return global_ptr(s, t->f, addr, p);
+	if (base < 0 || base >= NREGS)
+		return -1;
+	struct where wm = { .reg = base, .mem = 1, .disp = disp, .fb_reg = -1 };
+	struct mem_op any = { .index = -1 };
+	if (!st->valid[base]) {
+		if (pcs_frame(ps, pc, &wm.fb_reg, &wm.fb_off))
+			wm.fb_reg = -1;
+		if (find_var(s, pcs_at(ps, pc), pc, &wm, &any, p) == 0)
+			return 0;  /* a pointer variable kept in memory at [base + disp] */
+	}
+	if (deref_var(s, t, ps, st, pc, base, disp, p) == 0)
+		return 0;
+	if (disp < 0 || reg_ptr(s, ps, st, pc, base, disp, &b))
+		return -1;
+	return load_ptr(s, &b, disp, p);
+}
+
+/* A local variable whose stack slot holds the address [@reg + @disp] at @pc (DW_OP_fbreg from
+ * the frame base, or DW_OP_breg<N>, the slot's register @reg), as an object whose address is
+ * @reg's value plus p->off: 0, else -1. */
+static int local_ptr(struct sym_session *s, struct pcscopes *ps, Dwarf_Addr pc, int reg,
+		     int64_t disp, struct ptr *p)
+{
+	struct scopes *sc = pcs_at(ps, pc);
+	int fb_reg, vreg;
+	int64_t fb_off, off;
+
+	if (pcs_frame(ps, pc, &fb_reg, &fb_off))
+		fb_reg = -1;
+	for (int i = sc->n - 1; i >= 0; i--) {
+		Dwarf_Die v;
+		if (dwarf_child(&sc->die[i], &v))
+			continue;
+		do {
+			int tag = dwarf_tag(&v);
+			const char *name;
+			if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
+			    slot_of(&v, pc, fb_reg, fb_off, &vreg, &off) || vreg != reg || disp < off ||
+			    !(name = die_name(&v)) || object_of(s, &v, name, p) ||
+			    (uint64_t)(disp - off) >= p->size)
+				continue;
+			p->off = -off;
+			return 0;
+		} while (dwarf_siblingof(&v, &v) == 0);
+	}
+	return -1;
 }
 
 /* What the load or copy @in puts in its destination: 0 and *p when a typed pointer. */
 static int moved_ptr(struct sym_session *s, struct type_file *t, struct pcscopes *ps,
 		     struct regstate *st, const cs_insn *in, Dwarf_Addr pc, int *dst, struct ptr *p)
 {
-	int base;
+	int base, copy;
 	int64_t disp;
-	uint64_t addr;
-	struct ptr b;
 
-	if (move_of(in, t->machine, dst, &base, &disp))
+	if (move_of(in, t->machine, dst, &base, &disp, &copy))
 		return -1;
-	if (disp >= 0 && load_addr(in, t->machine, st, base, disp, &addr) == 0)
-		return global_ptr(s, t->f, addr, p);
-	if (base >= NREGS)
-		return -1;
-	struct where wm = { .reg = base, .mem = 1, .disp = disp };
-	struct mem_op any = { .base = *dst, .index = -1 };
-	if (disp >= 0 && !st->valid[base] && find_var(s, pcs_at(ps, pc), pc, &wm, &any, p) == 0)
-		return 0;  /* a pointer variable kept in memory at [base + disp] */
-	if (reg_ptr(s, ps, st, pc, base, disp, &b))
-		return -1;
-	if (disp < 0) {
-		*p = b;  /* a register copy */
+	if (!copy)
+		return loaded_ptr(s, t, ps, st, in, pc, base, disp, p);
+	if (reg_ptr(s, ps, st, pc, base, 0, p) == 0)
 		return 0;
-	}
-	return load_ptr(s, &b, disp, p);
+	/* "mov rax, rsp": the address of the local at the stack pointer */
+	if (frame_reg(t->machine, base) && !frame_reg(t->machine, *dst))
+		return local_ptr(s, ps, pc, base, 0, p);
+	return -1;
 }
 
-/* What pointer arithmetic @in puts in its destination: 0 and *p when a typed pointer. */
-static int added_ptr(struct sym_session *s, struct pcscopes *ps, struct regstate *st,
-		     const cs_insn *in, int machine, Dwarf_Addr pc, int *dst, struct ptr *p)
-{
-	int base;
-	int64_t disp;
-	unsigned scale;
+/* --- integers: multiples of a known step ------------------------------------------------------ */
 
-	if (arith_of(in, machine, dst, &base, &disp, &scale) || reg_ptr(s, ps, st, pc, base, 0, p))
+#define MULT_ZERO 0xffffffffu  /* the register holds 0, a multiple of everything */
+#define MULT_MAX (1u << 24)
+
+static uint32_t mgcd(uint32_t a, uint32_t b)
+{
+	if (a == MULT_ZERO)
+		return b;
+	if (b == MULT_ZERO)
+		return a;
+	return gcd(a, b);
+}
+
+static uint32_t mmul(uint32_t a, uint64_t b)
+{
+	uint64_t r;
+
+	if (a == MULT_ZERO || !b)
+		return MULT_ZERO;
+	r = (uint64_t)a * b;
+	return r < MULT_MAX ? (uint32_t)r : 0;
+}
+
+/* What the register holds a multiple of (1 when nothing is known, MULT_ZERO for 0). */
+static uint32_t mult_of(const struct regstate *st, int reg)
+{
+	return reg >= 0 && reg < NREGS && st->mult[reg] ? st->mult[reg] : 1;
+}
+
+static uint32_t imm_mult(int64_t v)
+{
+	uint64_t a = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	return !a ? MULT_ZERO : a < MULT_MAX ? (uint32_t)a : 1;
+}
+
+/* The step the integer @in puts in its destination register is a multiple of (x86-64: shl, imul,
+ * lea, mov and the sign and zero extensions, add, sub, xor of itself; AArch64: lsl, mov, add):
+ * 0 and *dst, *mult (1: nothing known), else -1. */
+static int int_mult(const cs_insn *in, int machine, const struct regstate *st, int *dst,
+		    uint32_t *mult)
+{
+	if (machine == EM_X86_64) {
+		const cs_x86 *x = &in->detail->x86;
+		const cs_x86_op *o = x->operands;
+		if (!x->op_count || o[0].type != X86_OP_REG)
+			return -1;
+		*dst = x86_dwreg(o[0].reg);
+		if (*dst < 0 || *dst >= NREGS)
+			return -1;
+		switch (in->id) {
+		case X86_INS_SHL:
+		case X86_INS_SAL:
+			if (x->op_count != 2 || o[1].type != X86_OP_IMM || o[1].imm < 0 || o[1].imm > 24)
+				return -1;
+			*mult = mmul(mult_of(st, *dst), 1ull << o[1].imm);
+			return 0;
+		case X86_INS_IMUL:
+			if (x->op_count == 3 && o[2].type == X86_OP_IMM)
+				*mult = mmul(o[1].type == X86_OP_REG ? mult_of(st, x86_dwreg(o[1].reg)) : 1,
+					     imm_mult(o[2].imm) == MULT_ZERO ? 0 : imm_mult(o[2].imm));
+			else if (x->op_count == 2 && o[1].type == X86_OP_REG)
+				*mult = mmul(mult_of(st, *dst), mult_of(st, x86_dwreg(o[1].reg)));
+			else
+				return -1;
+			return 0;
+		case X86_INS_LEA: {
+			const x86_op_mem *m = &o[1].mem;
+			int b = x86_dwreg(m->base), i = x86_dwreg(m->index);
+			if (m->base == X86_REG_RIP || m->segment != X86_REG_INVALID)
+				return -1;
+			*mult = m->disp ? imm_mult(m->disp) : MULT_ZERO;
+			if (b >= 0 && b == i)
+				*mult = mgcd(*mult, mmul(mult_of(st, b), (uint64_t)m->scale + 1));
+			else {
+				if (b >= 0)
+					*mult = mgcd(*mult, mult_of(st, b));
+				if (i >= 0)
+					*mult = mgcd(*mult, mmul(mult_of(st, i), (uint64_t)m->scale));
+			}
+			return 0;
+		}
+		case X86_INS_MOV:
+		case X86_INS_MOVSXD:
+		case X86_INS_MOVSX:
+			if (x->op_count == 2 && o[1].type == X86_OP_REG && o[0].size >= 4)
+				*mult = mult_of(st, x86_dwreg(o[1].reg));
+			else if (x->op_count == 2 && o[1].type == X86_OP_IMM)
+				*mult = imm_mult(o[1].imm);
+			else
+				return -1;
+			return 0;
+		case X86_INS_CDQE:
+			*mult = mult_of(st, 0);
+			return 0;
+		case X86_INS_ADD:
+		case X86_INS_SUB:
+			if (x->op_count != 2)
+				return -1;
+			if (in->id == X86_INS_SUB && o[1].type == X86_OP_REG && o[1].reg == o[0].reg)
+				*mult = MULT_ZERO;
+			else if (o[1].type == X86_OP_IMM)
+				*mult = mgcd(mult_of(st, *dst), imm_mult(o[1].imm));
+			else if (o[1].type == X86_OP_REG)
+				*mult = mgcd(mult_of(st, *dst), mult_of(st, x86_dwreg(o[1].reg)));
+			else
+				return -1;
+			return 0;
+		case X86_INS_XOR:
+			if (x->op_count != 2 || o[1].type != X86_OP_REG || o[1].reg != o[0].reg)
+				return -1;
+			*mult = MULT_ZERO;
+			return 0;
+		}
 		return -1;
-	p->off += disp;
-	if (scale)
-		p->scale = p->scale ? gcd(p->scale, scale) : scale;
+	}
+	const cs_arm64 *a = &in->detail->arm64;
+	const cs_arm64_op *o = a->operands;
+	if (a->op_count < 2 || o[0].type != ARM64_OP_REG || o[1].type != ARM64_OP_REG)
+		return -1;
+	*dst = a64_dwreg(o[0].reg);
+	if (*dst < 0 || *dst >= NREGS)
+		return -1;
+	if (in->id == ARM64_INS_LSL && a->op_count == 3 && o[2].type == ARM64_OP_IMM &&
+	    o[2].imm >= 0 && o[2].imm <= 24)
+		*mult = mmul(mult_of(st, a64_dwreg(o[1].reg)), 1ull << o[2].imm);
+	else if (in->id == ARM64_INS_MOV && a->op_count == 2)
+		*mult = mult_of(st, a64_dwreg(o[1].reg));
+	else if (in->id == ARM64_INS_ADD && a->op_count == 3 && o[2].type == ARM64_OP_IMM &&
+		 o[2].shift.type == ARM64_SFT_INVALID)
+		*mult = mgcd(mult_of(st, a64_dwreg(o[1].reg)), imm_mult(o[2].imm));
+	else
+		return -1;
 	return 0;
 }
 
+/* 1 when @in may write memory (a store, a read-modify-write, a push; x86 instructions whose
+ * first operand is in memory, AArch64 memory instructions other than plain loads). */
+static int writes_memory(const cs_insn *in, int machine)
+{
+	if (machine == EM_X86_64) {
+		const cs_x86 *x = &in->detail->x86;
+		if (in->id == X86_INS_PUSH || in->id == X86_INS_PUSHF || in->id == X86_INS_PUSHFQ)
+			return 1;
+		if (in->id == X86_INS_LEA || in->id == X86_INS_NOP)
+			return 0;
+		for (int i = 0; i < x->op_count; i++)
+			if (x->operands[i].type == X86_OP_MEM &&
+			    (i == 0 || in->id == X86_INS_XCHG || in->id == X86_INS_XADD ||
+			     in->id == X86_INS_CMPXCHG))
+				return 1;
+		return 0;
+	}
+	static const char *const atomics[] = { "ldadd", "ldclr", "ldeor", "ldset", "ldsmax",
+					       "ldsmin", "ldumax", "ldumin" };
+	const cs_arm64 *a = &in->detail->arm64;
+	int mem = 0;
+	for (int i = 0; i < a->op_count; i++)
+		mem |= a->operands[i].type == ARM64_OP_MEM;
+	if (!mem)
+		return 0;
+	if (strncmp(in->mnemonic, "ld", 2))
+		return 1;
+	for (size_t i = 0; i < sizeof(atomics) / sizeof(atomics[0]); i++)
+		if (!strncmp(in->mnemonic, atomics[i], strlen(atomics[i])))
+			return 1;
+	return 0;
+}
+
+/* What pointer arithmetic @in puts in its destination: 0 and *p when a typed pointer. The
+ * pointer plus an integer known to be a multiple of m (index * scale * m) moves by an unknown
+ * multiple of scale * m; x86 "add reg, [mem]" adds to an integer a pointer loaded from memory;
+ * "lea" of a local's stack slot points into that local. */
+static int added_ptr(struct sym_session *s, struct type_file *t, struct pcscopes *ps,
+		     struct regstate *st, const cs_insn *in, Dwarf_Addr pc, int *dst, struct ptr *p)
+{
+	int base, index, machine = t->machine;
+	int64_t disp;
+	unsigned scale;
+
+	if (machine == EM_X86_64 && in->id == X86_INS_ADD && in->detail->x86.op_count == 2 &&
+	    in->detail->x86.operands[0].type == X86_OP_REG && in->detail->x86.operands[0].size == 8 &&
+	    in->detail->x86.operands[1].type == X86_OP_MEM) {
+		const x86_op_mem *o = &in->detail->x86.operands[1].mem;
+		*dst = x86_dwreg(in->detail->x86.operands[0].reg);
+		if (*dst < 0 || *dst >= NREGS || st->valid[*dst] || o->index != X86_REG_INVALID ||
+		    o->segment != X86_REG_INVALID ||
+		    loaded_ptr(s, t, ps, st, in, pc, x86_dwreg(o->base), o->disp, p))
+			return -1;
+		scale = mult_of(st, *dst);
+		if (scale == MULT_ZERO)
+			return 0;
+		p->scale = p->scale ? gcd(p->scale, scale) : scale;
+		return 0;
+	}
+	if (arith_of(in, machine, dst, &base, &disp, &index, &scale))
+		return -1;
+	if (reg_ptr(s, ps, st, pc, base, 0, p)) {
+		/* "lea rax, [rsp + 16]": into a local; "add rdx, rax", rax the pointer */
+		if (!scale && frame_reg(machine, base) && !frame_reg(machine, *dst) &&
+		    (machine != EM_X86_64 || in->id == X86_INS_LEA) &&
+		    local_ptr(s, ps, pc, base, disp, p) == 0) {
+			p->off += disp;
+			return 0;
+		}
+		if (scale != 1 || reg_ptr(s, ps, st, pc, index, 0, p))
+			return -1;
+		index = base;
+	}
+	p->off += disp;
+	if (scale) {
+		uint32_t m = mmul(mult_of(st, index), scale);
+		if (m == MULT_ZERO)
+			return 0;
+		if (!m)
+			m = scale;
+		p->scale = p->scale ? gcd(p->scale, m) : m;
+	}
+	return 0;
+}
+
+/* 1 when register @reg keeps its value across a call (the SysV x86-64 ABI: rbx, rbp, rsp,
+ * r12-r15; AAPCS64: x19-x29, sp). */
+static int callee_saved(int machine, int reg)
+{
+	if (machine == EM_X86_64)
+		return reg == 3 || reg == 6 || reg == 7 || (reg >= 12 && reg <= 15);
+	return (reg >= 19 && reg <= 29) || reg == 31;
+}
+
 /* One instruction of the block: the registers it writes lose what they held, except the
- * destination of a pointer load, copy or arithmetic from a typed register or a constant. */
+ * destination of a pointer load, copy or arithmetic from a typed register or a constant, of
+ * integer arithmetic whose step is known, and of a load from a stack slot. */
 static void step(struct sym_session *s, struct type_file *t, struct pcscopes *ps,
 		 struct regstate *st, csh cs, const cs_insn *in, Dwarf_Addr pc)
 {
-	int w[NREGS], dst = -1, kdst = -1;
+	int w[NREGS], dst = -1, kdst = -1, mdst = -1, sdst = -1, base, copy;
 	struct ptr p;
 	uint64_t k = 0;
+	uint32_t mult = 0;
+	int64_t disp, slot = 0;
 	int typed;
 
 	typed = moved_ptr(s, t, ps, st, in, pc, &dst, &p) == 0 ||
-		added_ptr(s, ps, st, in, t->machine, pc, &dst, &p) == 0;
+		added_ptr(s, t, ps, st, in, pc, &dst, &p) == 0;
 	if (const_of(in, t->machine, st, &kdst, &k))
 		kdst = -1;
-	if (is_call(cs, in, t->machine)) {
-		memset(st->valid, 0, sizeof(st->valid));
-		memset(st->kvalid, 0, sizeof(st->kvalid));
-	}
+	if (int_mult(in, t->machine, st, &mdst, &mult) || mult == 1)
+		mdst = -1;
+	if (move_of(in, t->machine, &sdst, &base, &disp, &copy) || copy ||
+	    !frame_reg(t->machine, base) || cfa_rel(ps, pc, base, disp, &slot))
+		sdst = -1;
+	if (is_call(cs, in, t->machine))
+		for (int r = 0; r < NREGS; r++)
+			if (!callee_saved(t->machine, r))
+				st->valid[r] = st->kvalid[r] = 0, st->mult[r] = 0;
+	if (is_call(cs, in, t->machine) || writes_memory(in, t->machine))
+		memset(st->svalid, 0, sizeof(st->svalid));
 	written(cs, in, t->machine, w);
 	for (int r = 0; r < NREGS; r++)
-		if (w[r])
-			st->valid[r] = st->kvalid[r] = 0;
+		if (w[r]) {
+			st->valid[r] = st->kvalid[r] = st->svalid[r] = 0;
+			st->mult[r] = 0;
+		}
 	if (typed) {
 		st->valid[dst] = 1;
 		st->p[dst] = p;
@@ -1091,6 +1793,12 @@ static void step(struct sym_session *s, struct type_file *t, struct pcscopes *ps
 	if (kdst >= 0) {
 		st->kvalid[kdst] = 1;
 		st->k[kdst] = k;
+	}
+	if (mdst >= 0 && !typed)
+		st->mult[mdst] = mult;
+	if (sdst >= 0) {
+		st->svalid[sdst] = 1;
+		st->slot[sdst] = slot;
 	}
 }
 
@@ -1115,34 +1823,71 @@ static int func_start(struct scopes *sc, Dwarf_Addr pc, Dwarf_Addr *lo, Dwarf_Ad
 #define FLOW_PASSES 32      /* passes over a function before its dataflow is given up */
 #define FLOW_BLOCKS 8192    /* more blocks: no dataflow (its working set is ~2.6 KiB a block) */
 
-/* One register of a block's entry state: a typed pointer, or (is_k) a constant address. */
+/* One register of a block's entry state: a typed pointer, a constant address (k), a known
+ * multiple (k) or a stack slot's value (k, the slot's offset from the CFA). */
+enum { SLOT_PTR, SLOT_CONST, SLOT_MULT, SLOT_STACK };
+
 struct regslot {
 	int reg;
-	int is_k;
+	int kind;
 	struct ptr p;
 	uint64_t k;
 };
 
-/* 1 when @a and @b are the same pointer: name (a session string), pointee DIE, offset, scale. */
-static int same_ptr(const struct ptr *a, const struct ptr *b)
+/* 1 when @a and @b point into the same object the same way: name (a session string), pointee
+ * DIE, size, reference or object. */
+static int same_base(const struct ptr *a, const struct ptr *b)
 {
 	return a->name == b->name && a->pointee.addr == b->pointee.addr && a->size == b->size &&
-	       a->off == b->off && a->scale == b->scale && a->ref == b->ref;
+	       a->ref == b->ref && a->obj == b->obj;
 }
 
-/* The meet of @acc and @in into @acc: a register stays typed (or constant) only when both
- * agree. 1 when @acc lost something. */
+/* The join of two pointers into the same object at offsets a->off + i * a->scale and
+ * b->off + j * b->scale: @acc keeps its offset and takes the gcd of both scales and of the
+ * offsets' distance, which holds both (a pointer advanced by 8 in a loop: p + 8k). 0 when @acc
+ * holds @b unchanged, 1 when it widened, -1 when they point into different objects. */
+static int join_ptr(struct ptr *acc, const struct ptr *b)
+{
+	uint64_t d = acc->off > b->off ? (uint64_t)(acc->off - b->off) : (uint64_t)(b->off - acc->off);
+	unsigned g;
+
+	if (!same_base(acc, b))
+		return -1;
+	if (d >= MULT_MAX)
+		return -1;
+	g = gcd(gcd(acc->scale, b->scale), (unsigned)d);
+	if (g == acc->scale)
+		return 0;
+	acc->scale = g;
+	return 1;
+}
+
+/* The meet of @acc and @in into @acc: a register stays typed (or constant, or a stack slot's
+ * value) only when both agree, a pointer into one object at two offsets widens (join_ptr()), a
+ * multiple becomes the gcd of both. 1 when @acc changed. */
 static int meet(struct regstate *acc, const struct regstate *in)
 {
 	int lost = 0;
 
 	for (int r = 0; r < NREGS; r++) {
-		if (acc->valid[r] && (!in->valid[r] || !same_ptr(&acc->p[r], &in->p[r]))) {
-			acc->valid[r] = 0;
+		int j = acc->valid[r] && in->valid[r] ? join_ptr(&acc->p[r], &in->p[r]) : -1;
+		if (acc->valid[r] && j) {
+			acc->valid[r] = j > 0;
 			lost = 1;
 		}
 		if (acc->kvalid[r] && (!in->kvalid[r] || acc->k[r] != in->k[r])) {
 			acc->kvalid[r] = 0;
+			lost = 1;
+		}
+		if (acc->mult[r]) {
+			uint32_t m = in->mult[r] ? mgcd(acc->mult[r], in->mult[r]) : 0;
+			if (m == 1)
+				m = 0;
+			lost |= m != acc->mult[r];
+			acc->mult[r] = m;
+		}
+		if (acc->svalid[r] && (!in->svalid[r] || acc->slot[r] != in->slot[r])) {
+			acc->svalid[r] = 0;
 			lost = 1;
 		}
 	}
@@ -1195,16 +1940,21 @@ static void pack(struct fn_blocks *b, const struct regstate *ent, size_t nb)
 
 	for (size_t i = 0; i < nb; i++)
 		for (int r = 0; r < NREGS; r++)
-			n += ent[i].valid[r] + ent[i].kvalid[r];
+			n += ent[i].valid[r] + ent[i].kvalid[r] + !!ent[i].mult[r] + ent[i].svalid[r];
 	b->slot = n ? xmalloc(n * sizeof(*b->slot)) : NULL;
 	b->slot_at = xmalloc((nb + 1) * sizeof(*b->slot_at));
 	for (size_t i = 0; i < nb; i++) {
 		b->slot_at[i] = (uint32_t)k;
 		for (int r = 0; r < NREGS; r++) {
-			if (ent[i].valid[r])
-				b->slot[k++] = (struct regslot){ .reg = r, .p = ent[i].p[r] };
-			if (ent[i].kvalid[r])
-				b->slot[k++] = (struct regslot){ .reg = r, .is_k = 1, .k = ent[i].k[r] };
+			const struct regstate *e = &ent[i];
+			if (e->valid[r])
+				b->slot[k++] = (struct regslot){ .reg = r, .p = e->p[r] };
+			if (e->kvalid[r])
+				b->slot[k++] = (struct regslot){ r, SLOT_CONST, .k = e->k[r] };
+			if (e->mult[r])
+				b->slot[k++] = (struct regslot){ r, SLOT_MULT, .k = e->mult[r] };
+			if (e->svalid[r])
+				b->slot[k++] = (struct regslot){ r, SLOT_STACK, .k = (uint64_t)e->slot[r] };
 		}
 	}
 	b->slot_at[nb] = (uint32_t)k;
@@ -1216,9 +1966,14 @@ static void entry_state(const struct fn_blocks *b, size_t i, struct regstate *st
 	memset(st, 0, sizeof(*st));
 	for (uint32_t k = b->slot_at ? b->slot_at[i] : 0; b->slot_at && k < b->slot_at[i + 1]; k++) {
 		const struct regslot *r = &b->slot[k];
-		if (r->is_k) {
+		if (r->kind == SLOT_CONST) {
 			st->kvalid[r->reg] = 1;
 			st->k[r->reg] = r->k;
+		} else if (r->kind == SLOT_MULT) {
+			st->mult[r->reg] = (uint32_t)r->k;
+		} else if (r->kind == SLOT_STACK) {
+			st->svalid[r->reg] = 1;
+			st->slot[r->reg] = (int64_t)r->k;
 		} else {
 			st->valid[r->reg] = 1;
 			st->p[r->reg] = r->p;
@@ -1300,9 +2055,10 @@ static int track_block(struct sym_session *s, struct type_file *t, struct scopes
 	b = fn_blocks(s->type, t, lo + delta, hi + delta, in);
 	if (b->bad)
 		return -ENOENT;
-	ps = xmalloc(sizeof(*ps));
+	ps = xcalloc(1, sizeof(*ps));
 	ps->fn = sc->die[0];
-	ps->have = 0;
+	ps->f = t->f;
+	ps->delta = delta;
 	if (!b->flowed)
 		flow(s, t, b, ps, delta, in);
 	i = block_index(b, vaddr);
@@ -1329,158 +2085,6 @@ static int track_block(struct sym_session *s, struct type_file *t, struct scopes
 	t->last_lo = b->lo;
 	t->last_at = vaddr;
 	return 0;
-}
-
-/* Name the access @m at @vaddr from the register state of its block. */
-static int name_tracked(struct sym_session *s, struct type_file *t, struct scopes *sc,
-			uint64_t vaddr, Dwarf_Addr pc, Dwarf_Addr cubias, const struct mem_op *m,
-			cs_insn *in, struct sym_data_info *out)
-{
-	struct regstate *st = xmalloc(sizeof(*st));
-	int rc = -ENOENT;
-
-	if (track_block(s, t, sc, vaddr, pc, cubias, in, st) == 0) {
-		if (st->valid[m->base] && fit(&st->p[m->base], m) > 0) {
-			struct mem_op e = effective(&st->p[m->base], m);
-			describe(s, &st->p[m->base], &e, out);
-			rc = 0;
-		} else if (st->kvalid[m->base] && m->index < 0) {
-			/* a constant address (adrp + ldr): static data */
-			rc = sym_data_vaddr(s, t->f, st->k[m->base] + (uint64_t)m->disp, out);
-			rc = rc ? -ENOENT : 0;
-		}
-	}
-	free(st);
-	return rc;
-}
-
-/* --- variables in the stack frame ---------------------------------------------------------- */
-
-/* The CFA at @vaddr as register + offset, from .eh_frame or .debug_frame: 0, else -1. */
-static int cfa_at(struct sym_file *f, uint64_t vaddr, int *reg, int64_t *off)
-{
-	Dwarf_CFI *cfi[2];
-	Dwarf_Addr bias[2];
-	int rc = -1;
-
-	cfi[0] = dwfl_module_eh_cfi(f->mod, &bias[0]);
-	cfi[1] = dwfl_module_dwarf_cfi(f->mod, &bias[1]);
-	for (int i = 0; i < 2 && rc; i++) {
-		Dwarf_Frame *fr;
-		Dwarf_Op *ops;
-		size_t n;
-		if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], vaddr + f->bias - bias[i], &fr))
-			continue;
-		if (dwarf_frame_cfa(fr, &ops, &n) == 0 && n == 1 && breg_of(&ops[0], reg, off) == 0)
-			rc = 0;
-		free(fr);
-	}
-	return rc;
-}
-
-/* Where the frame base of function @fn is at @pc, as register + offset: 0, else -1. */
-static int frame_base(struct sym_file *f, Dwarf_Die *fn, Dwarf_Addr pc, uint64_t vaddr,
-		      int *reg, int64_t *off)
-{
-	Dwarf_Attribute at;
-	Dwarf_Op *expr;
-	size_t len;
-
-	if (!dwarf_attr_integrate(fn, DW_AT_frame_base, &at) ||
-	    dwarf_getlocation_addr(&at, pc, &expr, &len, 1) != 1 || len != 1)
-		return -1;
-	if (expr[0].atom == DW_OP_call_frame_cfa)
-		return cfa_at(f, vaddr, reg, off);
-	if (expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg31) {
-		*reg = expr[0].atom - DW_OP_reg0;  /* the frame base is the register's value */
-		*off = 0;
-		return 0;
-	}
-	return breg_of(&expr[0], reg, off);
-}
-
-/* The stack slot of variable @v at @pc as register + offset (DW_OP_fbreg from the frame base
- * @fb_reg + @fb_off, or DW_OP_breg<N> alone): 0, else -1. */
-static int slot_of(Dwarf_Die *v, Dwarf_Addr pc, int fb_reg, int64_t fb_off, int *reg,
-		   int64_t *off)
-{
-	Dwarf_Attribute at;
-	Dwarf_Op *expr;
-	size_t len;
-
-	if (!dwarf_attr(v, DW_AT_location, &at) ||
-	    dwarf_getlocation_addr(&at, pc, &expr, &len, 1) != 1 || len != 1)
-		return -1;
-	if (expr[0].atom == DW_OP_fbreg && fb_reg >= 0) {
-		*reg = fb_reg;
-		*off = fb_off + (int64_t)expr[0].number;
-		return 0;
-	}
-	return breg_of(&expr[0], reg, off);
-}
-
-/* Name byte @off of variable @v: "local.misses", "arr[2]"; an index register opens the first
- * array whose stride is a multiple of its scale ("arr[]"), else nothing is named (-1). */
-static int name_var(struct sym_session *s, Dwarf_Die *v, const char *name, uint64_t off,
-		    const struct mem_op *m, struct sym_data_info *out)
-{
-	struct sym_buf b = {0};
-	Dwarf_Die type, u;
-	int rc = 0;
-
-	if (sym_die_type(v, &type))
-		return -1;
-	u = type;
-	sym_type_peel(&u);
-	sym_buf_add(&b, "%s", name);
-	if (sym_type_path(&type, off, m->index >= 0 ? m->scale : 0, &b) == 0 && m->index >= 0)
-		rc = -1;  /* an index into no array: which byte is unknown */
-	if (!rc) {
-		out->var = sym_str(&s->str, name);
-		out->member = sym_str(&s->str, b.p);
-		out->var_size = sym_type_size(&u);
-		out->var_offset = off;
-		b.len = 0;
-		sym_type_name(&type, &b);
-		out->type = sym_str(&s->str, b.p);
-	}
-	free(b.p);
-	return rc;
-}
-
-/* A local variable in the stack frame that the access [@m->base + @m->disp] falls in, named:
- * 0, else -ENOENT. Slots come from DW_OP_fbreg (frame base DW_OP_call_frame_cfa through the
- * CFI, or a register) and DW_OP_breg<N>; the access must use the slot's register. */
-static int stack_var(struct sym_session *s, struct sym_file *f, struct scopes *sc,
-		     Dwarf_Addr pc, uint64_t vaddr, const struct mem_op *m,
-		     struct sym_data_info *out)
-{
-	int fb_reg = -1, reg;
-	int64_t fb_off = 0, off;
-
-	if (frame_base(f, &sc->die[0], pc, vaddr, &fb_reg, &fb_off))
-		fb_reg = -1;
-	for (int i = sc->n - 1; i >= 0; i--) {
-		Dwarf_Die v;
-		if (dwarf_child(&sc->die[i], &v))
-			continue;
-		do {
-			int tag = dwarf_tag(&v);
-			Dwarf_Die type;
-			const char *name;
-			uint64_t size;
-			if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
-			    slot_of(&v, pc, fb_reg, fb_off, &reg, &off) || reg != m->base ||
-			    m->disp < off || !(name = die_name(&v)) || sym_die_type(&v, &type))
-				continue;
-			sym_type_peel(&type);
-			size = sym_type_size(&type);
-			if ((uint64_t)(m->disp - off) < size &&
-			    name_var(s, &v, name, (uint64_t)(m->disp - off), m, out) == 0)
-				return 0;
-		} while (dwarf_siblingof(&v, &v) == 0);
-	}
-	return -ENOENT;
 }
 
 /* --- entry ---------------------------------------------------------------------------------- */
@@ -1606,6 +2210,10 @@ static int scopes_at(struct type_file *t, uint64_t vaddr, struct scopes *sc, Dwa
 	*pc = vaddr + f->bias - *cubias;
 	sc->n = 0;
 	collect(cu, *pc, sc, 0);
+	if (!sc->n && find_nested(cu, *pc, &sc->die[0], 0) == 0) {
+		sc->n = 1;
+		collect(&sc->die[0], *pc, sc, 1);
+	}
 	if (!sc->n) {
 		*why = "no function in the debug info at this pc";
 		return -ENOENT;
@@ -1614,34 +2222,89 @@ static int scopes_at(struct type_file *t, uint64_t vaddr, struct scopes *sc, Dwa
 	return 0;
 }
 
-/* Name the access @m at @vaddr through the DWARF variables: a pointer in the base register,
- * what the block put there, a local's stack slot. 0, or -ENOENT with *why. */
+/* 1 when the tracked pointer @tr explains access @m better than the pointer variable @var in
+ * its base register: it points into a larger object holding the variable's pointee ("blue",
+ * an int *, computed as &thread_arg->blue[0] before the loop: the object is *thread_arg), and
+ * names the access inside it. */
+static int encloses(const struct ptr *tr, const struct ptr *var, const struct mem_op *m)
+{
+	struct mem_op e = effective(tr, m);
+	struct sym_buf path = {0};
+	struct sym_elem el;
+	char elem[32];
+	uint64_t off;
+	int ok;
+
+	if (tr->size <= var->size || fit(tr, m) < 2 || tr->name == var->name)
+		return 0;
+	ok = place(tr, &e, &path, elem, sizeof(elem), &off, &el) == 0 && !elem[0];
+	free(path.p);
+	return ok;
+}
+
+/* Name the access @m at @vaddr through the DWARF variables: a pointer variable in the base
+ * register, or what the code before put there when that is a larger object holding it (the
+ * register state of its block), a constant address, a local's stack slot. The index
+ * register's step is what the code shows it a multiple of. 0, or -ENOENT with *why. */
 static int name_access(struct sym_session *s, struct type_file *t, uint64_t vaddr,
 		       const struct mem_op *m, cs_insn *in, struct sym_data_info *out,
 		       const char **why)
 {
 	struct scopes *sc = xmalloc(sizeof(*sc));
+	struct regstate *st = xmalloc(sizeof(*st));
+	struct mem_op mm = *m, e;
+	struct pcscopes *ps = NULL;
 	Dwarf_Addr pc, cubias;
-	struct ptr p;
-	int rc = -ENOENT;
+	struct ptr var, *tr = NULL;
+	int rc = -ENOENT, have_var, have_st;
 
 	if (scopes_at(t, vaddr, sc, &pc, &cubias, why))
 		goto out;
-	rc = 0;
-	if (find_ptr_var(s, sc, pc, m, &p) == 0) {
-		struct mem_op e = effective(&p, m);
-		describe(s, &p, &e, out);
-		goto out;
+	have_st = track_block(s, t, sc, vaddr, pc, cubias, in, st) == 0;
+	if (have_st && m->index >= 0 && st->mult[m->index]) {
+		uint32_t k = mmul(st->mult[m->index], m->scale);
+		if (k == MULT_ZERO)
+			mm.index = -1, mm.scale = 0;  /* the index register holds 0 */
+		else if (k)
+			mm.scale = k;
 	}
-	if (name_tracked(s, t, sc, vaddr, pc, cubias, m, in, out) == 0)
-		goto out;
+	have_var = find_ptr_var(s, sc, pc, &mm, &var) == 0;
+	if (have_st && st->valid[m->base] && fit(&st->p[m->base], &mm) > 0)
+		tr = &st->p[m->base];
+	if (tr && have_var && !encloses(tr, &var, &mm))
+		tr = NULL;
+	if (tr || have_var) {
+		e = effective(tr ? tr : &var, &mm);
+		if (describe(s, tr ? tr : &var, &e, out) == 0) {
+			rc = 0;
+			goto out;
+		}
+	}
+	if (have_st && st->kvalid[m->base] && mm.index < 0) {
+		/* a constant address (adrp + ldr): static data */
+		if (sym_data_vaddr(s, t->f, st->k[m->base] + (uint64_t)mm.disp, out) == 0) {
+			rc = 0;
+			goto out;
+		}
+	}
 	memset(out, 0, sizeof(*out));  /* a failed static-data lookup may have filled it */
-	if (stack_var(s, t->f, sc, pc, vaddr, m, out) == 0)
-		goto out;
+	ps = xcalloc(1, sizeof(*ps));
+	ps->fn = sc->die[0];
+	ps->f = t->f;
+	ps->delta = (int64_t)(cubias - t->f->bias);
+	if (local_ptr(s, ps, pc, m->base, m->disp, &var) == 0 && fit(&var, &mm) == 2) {
+		e = effective(&var, &mm);
+		if (describe(s, &var, &e, out) == 0) {
+			rc = 0;
+			goto out;
+		}
+		memset(out, 0, sizeof(*out));
+	}
 	*why = is_sp(t->machine, m->base) ? "stack access, no local variable there" :
 	       "no pointer variable in the base register at this pc";
-	rc = -ENOENT;
 out:
+	free(ps);
+	free(st);
 	free(sc);
 	return rc;
 }

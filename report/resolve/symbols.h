@@ -84,7 +84,9 @@ struct sym_code_info {
 };
 
 /* member is the variable's name followed by the path to the byte: ".field" for struct/union
- * members (anonymous ones are skipped over), "[i]" per array dimension, then " (+N)" when the
+ * members (anonymous ones and C++ base classes are skipped over; a base class declared but not
+ * defined in the unit is named, with " (+N)"), "[i]" per array dimension in source order (from 0,
+ * Fortran's column-major arrays too), then " (+N)" when the
  * byte is N bytes into a scalar member, or " (padding +N)" when it is padding, N counted from the
  * start of the innermost struct that holds it: "buf1.lock0", "stats[3].hits", "q.head (+8)",
  * "q (padding +33)", "grid[2][4]". Without DWARF: "name" or "name (+N)", type NULL and reason
@@ -97,6 +99,11 @@ struct sym_data_info {
 	uint64_t var_offset;    /* address - variable start */
 	const char *member;     /* path inside the type: "buf1.lock0", "stats[3].hits", "q.head (+8)" */
 	const char *reason;
+	/* sym_data_type(): when member has an index the code does not tell ("sum[]", "p[].key",
+	 * "o->y[]"), the bytes of one element that "[]" counts (of the innermost "[]" when there
+	 * are several), the byte accessed inside it, and the elements of that array (0: unknown,
+	 * as for p[]): the caller can tell elements apart by their addresses. 0, 0, 0 otherwise. */
+	uint64_t elem_size, elem_off, elem_count;
 };
 
 int sym_session_new(struct sym_session **out, const struct sym_opts *opts);
@@ -126,35 +133,52 @@ int sym_symbol(struct sym_session *s, const struct trace_mmap *map, uint64_t add
 /* Data-type profiling: the type and member a memory access at user @ip (in @code_map, the
  * mapping of the code) touches, named from the instruction at @ip and the DWARF variables live
  * there, for samples whose data address sym_data() cannot name (heap, anonymous memory, stacks).
- * The instruction's memory operand (x86-64 and AArch64) gives base register, index, scale and
- * displacement. The object is the pointer the base register holds:
+ * The function is the DW_TAG_subprogram holding @ip, also one nested in another's DIE (gcc's
+ * OpenMP "main._omp_fn.0"). The instruction's memory operand (x86-64 and AArch64) gives base
+ * register, index, scale and displacement. The object is the pointer the base register holds:
  *  - a variable or parameter of the scopes around @ip (inlined functions' included, innermost
  *    first) whose DWARF location there is exactly that register (DW_OP_reg<N>, DW_OP_regx) or
  *    whose value is register + c (DW_OP_breg<N> c, DW_OP_stack_value: the register holds p - c,
  *    as gcc and clang describe "s = &o->st[1]" after inlining), typed pointer or reference to a
  *    sized type;
- *  - else what the code before @ip in its function put in the register, followed forward over
- *    the function's control-flow graph (fall-through and direct-jump edges; calls clobber every
- *    register): a pointer member through a known pointer ("rax = n->next"), a pointer variable
- *    kept in memory (DW_OP_breg<N> disp alone), a static pointer variable or member ("ghead"),
- *    a copy of a typed register, or pointer arithmetic (lea, AArch64 add: an offset, or an
- *    unknown index with its scale). Where paths join, a register keeps its type only when every
- *    path into the join gives it the same pointer; functions with indirect jumps or over 256 KiB
- *    are not followed, and in functions of over 8192 basic blocks only the block of @ip is;
+ *  - what the code before @ip in its function put in the register, followed forward over the
+ *    function's control-flow graph (fall-through and direct-jump edges; a call keeps only the
+ *    callee-saved registers): a pointer member through a known pointer ("rax = n->next"), a
+ *    pointer variable kept in memory (DW_OP_breg<N> disp or DW_OP_fbreg d alone: -O0), a static
+ *    pointer variable or member ("ghead"), a copy of a typed register, pointer arithmetic (lea,
+ *    add and sub of an immediate or of a register, "add reg, [mem]" of a loaded pointer, AArch64
+ *    add and sub: an offset, or an unknown multiple of the step the index register is known to
+ *    be a multiple of, from the shl, imul, lea and adds that made it), the address of a
+ *    variable DWARF locates through the memory a load reads (DW_OP_breg<N> c, DW_OP_deref, and
+ *    with one more deref through a stack slot: OpenMP's shared variables), or of a local (lea
+ *    of its stack slot, a copy of the stack pointer). Where paths join, a register keeps its
+ *    type only when every path into the join gives a pointer into the same object, at offsets
+ *    that then differ by an unknown multiple of their distance (a pointer advanced in a loop);
+ *    functions with indirect jumps or over 256 KiB are not followed, and in functions of over
+ *    8192 basic blocks only the block of @ip is. When a pointer variable is in the base register
+ *    and the code shows it points into a larger object (int *blue = &arg->blue[0] before the
+ *    loop), the larger object names the access ("arg->blue[]");
  *  - else a local variable whose stack slot the access falls in (DW_OP_fbreg from a frame base
  *    of DW_OP_call_frame_cfa, through the CFI, or a register; DW_OP_breg<N>), when the access
- *    uses the slot's register: var "local", member "local.misses", "arr[2]", as sym_data().
+ *    uses the slot's register.
  * Results, with p the pointer's name ("p", "n->next", "ghead"):
  *   var "*p", type the pointee as C spells it without qualifiers ("struct node", "stats_t"),
  *   var_size sizeof(*p), var_offset the byte inside *p (inside the element for p[k]/p[]),
  *   member "p->next", "p->st[1].misses", "(*p)[2]" (pointer to array), "*p" and "*p (+4)"
  *   (scalar pointee), "p->a (+4)", "*p (padding +33)", "p[2].key" (displacement past *p: an
- *   element after it; a negative one names nothing); through a C++ reference s: var "s",
- *   member "s.b[2]". With an index register the element is unknown: the first array on the
- *   path whose stride is a multiple of the scale takes the index ("p->y[]"), else, when
- *   sizeof(*p) is a multiple of the scale, the index counts elements of *p ("p[].count",
- *   offset the displacement mod sizeof(*p)); else member "*p (+?)" with a reason, the type
- *   still named. The member names the first byte accessed; the access size is not used.
+ *   element after it, not for a reference or a pointer to a polymorphic class; a negative one
+ *   names nothing); through a C++ reference s: var "s", member "s.b[2]"; a variable reached by
+ *   its address, or a local: var "sum", member "sum[]", "local.misses", "arr[2]", as
+ *   sym_data(), never past it. Base classes whose layout is known are not named in the path
+ *   ("x2[1]._M_i"), an empty one does not hide the member at its offset. With an index (the
+ *   bytes accessed are disp + k * step, k unknown) the first array on the path whose stride
+ *   divides the step takes the index ("p->y[]"), else, when the step is a multiple of
+ *   sizeof(*p), the index counts elements of *p ("p[].count", offset the displacement mod
+ *   sizeof(*p)), else one array of *p at another displacement of that step ("G->ints[].i" when
+ *   (t + 1) << 4 indexes G->ints[t], 16 bytes in); else member "*p (+?)" with a reason, the
+ *   type still named (an object reached by its address is then not named). elem_size,
+ *   elem_off, elem_count say which elements "[]" counts. The member names the first byte
+ *   accessed; the access size is not used.
  * A rip-relative or absolute operand, or a base register holding a constant address (adrp/adr,
  * lea from rip) with no index register, is static data: the answer is sym_data()'s for that
  * address.

@@ -25,6 +25,7 @@ struct stdio_estim_opts {
 	int map;                    /* --map: the line map of every line */
 	const struct c2c_watch_duty *duty;  /* watch: the duty cycle, NULL when not recorded */
 	int call_graph;             /* callers under each row: 0 none, 1 + enum callers_order */
+	int phys;                   /* lines by physical address (report --phys) */
 };
 
 /* Print the model @m of estimate table @e with its findings @fs. 0, or -EIO when writing

@@ -20,8 +20,8 @@ C2C=${C2C:-$PWD/$BUILD/c2c-lite}
 export BUILD C2C
 
 # Measured on the project's 2-core VM (tests/real/README.md, "Scores"); floors are below them.
-SOFT_FLOOR=40 SOFT_CLEAN_FLOOR=90
-WATCH_FLOOR=20 WATCH_CLEAN_FLOOR=80
+SOFT_FLOOR=85 SOFT_CLEAN_FLOOR=100
+WATCH_FLOOR=70 WATCH_CLEAN_FLOOR=100
 
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 start=$SECONDS

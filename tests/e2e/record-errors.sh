@@ -12,10 +12,31 @@ check() {  # want-status pattern args...
 check 1 "unknown event 'nosuch'" -e nosuch -o "$TMP/x" -- true
 check 1 "no PMU 'nopmu'" -e nopmu/event=1/ -o "$TMP/x" -- true
 check 2 "power of two" -m 3 -e cpu-clock -o "$TMP/x" -- true
+check 2 "power of two of AUX pages" -m 8,3 -e cpu-clock -o "$TMP/x" -- true
+check 1 "AUX area size applies to Arm SPE events only" -m 8,4 -e cpu-clock -o "$TMP/x" -- true
 check 2 "needs a number" -c abc -e cpu-clock -o "$TMP/x" -- true
 check 2 "give a command" -e cpu-clock
 check 1 "no process or thread" -e cpu-clock -p 2147483646 -o "$TMP/x"
 check 1 "cannot create trace" -e cpu-clock -o /nonexistent/dir/x -- true
+# -F above kernel.perf_event_max_sample_rate: the limit and how to raise it, in one line
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+check 2 "above the kernel's limit of $max samples a second; use -F $max or less, or raise it: sysctl -w kernel.perf_event_max_sample_rate=$((max + 1))" \
+	-F $((max + 1)) -e cpu-clock -o "$TMP/x" -- true
+[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "-F above the limit: not one line: $(cat "$TMP/err")"
+[ ! -e "$TMP/x" ] || fail "-F above the limit left a trace"
+"$C2C" record -F "$max" -e cpu-clock -o "$TMP/x" -- true 2>"$TMP/err" ||
+	fail "-F at the limit ($max) refused: $(cat "$TMP/err")"
+# a machine whose limit is under the default 4000 Hz: the default comes down to it, and says so
+root=$TMP/fake
+cp -r data/sysfs/vm-no-pmu "$root"
+echo 1000 >"$root/proc/sys/kernel/perf_event_max_sample_rate"
+C2C_SYSFS_ROOT=$root "$C2C" record -e cpu-clock -o "$TMP/x" -- true 2>"$TMP/err" ||
+	fail "a default above a limit of 1000 was refused: $(cat "$TMP/err")"
+grep -q "sampling at 1000 Hz, the kernel's perf_event_max_sample_rate" "$TMP/err" ||
+	fail "the lowered default is not said: $(cat "$TMP/err")"
+C2C_SYSFS_ROOT=$root "$C2C" record -e cpu-clock -F 1001 -o "$TMP/x" -- true 2>"$TMP/err" &&
+	fail "-F 1001 above a limit of 1000 was accepted"
+grep -q "limit of 1000 samples" "$TMP/err" || fail "fake limit: $(cat "$TMP/err")"
 "$C2C" record -e list >"$TMP/list" || fail "-e list failed"
 grep -q page-faults "$TMP/list" || fail "-e list lacks page-faults"
 echo "ok"

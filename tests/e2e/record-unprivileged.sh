@@ -18,5 +18,5 @@ grep -q "recording user space only" "$TMP/err" || fail "no fallback notice: $(ca
 "$DUMP" --info "$TMP/u/n.data" >"$TMP/n.txt" || fail "trace unreadable"
 grep -q '^SAMPLE .* mode=2 ' "$TMP/n.txt" || fail "no user samples"
 grep -q '^SAMPLE .* mode=1 ' "$TMP/n.txt" && fail "kernel samples despite the fallback"
-grep -q '^BLOB kind=1' "$TMP/n.txt" && fail "kallsyms written without kernel samples"
+grep -q '^BLOB kind=1 ' "$TMP/n.txt" && fail "kallsyms written without kernel samples"
 echo "ok"

@@ -97,7 +97,7 @@ if record padded padded "$SECS" buf1/8 buf1+64/8; then
 		bad padded "the report calls a padded line contended: $(grep 'Cachelines touched' "$tmp/padded.txt")"
 fi
 if record rot false_sharing 1.5 buf1/64; then
-	grep -q "rotated: 4 debug registers over 8 words" "$tmp/rot.rec" ||
+	grep -q "backend: watch, 8 words rotated over 4 debug registers" "$tmp/rot.rec" ||
 		bad rot "record did not say it rotates: $(grep backend "$tmp/rot.rec")"
 	grep -q "rotated over more words" "$tmp/rot.txt" || bad rot "the report does not say so"
 	# hits over the whole run: the first and last hits at least 1 s apart

@@ -16,10 +16,45 @@ extern "C" __attribute__((noinline, used)) long byptr(const S *p)
 	return p->a;
 }
 
+// Base classes are not named in member paths ("d[1].v", as C++ writes it); an empty base
+// shares its offset with the first member ("s.h.p", not the empty base's padding).
+struct Empty {
+};
+
+struct Hider : Empty {
+	long *p;
+};
+
+struct Str {
+	Hider h;
+	long len;
+};
+
+extern "C" __attribute__((noinline, used)) long ebo(Str &s)
+{
+	return *s.h.p + s.len;
+}
+
+struct Base {
+	long v;
+};
+
+struct Der : Base {
+	long w;
+};
+
+extern "C" __attribute__((noinline, used)) long based(Der *d)
+{
+	return d[1].v + d->w;
+}
+
 int main()
 {
 	S s{};
+	long x = 1;
+	Str str{ { {}, &x }, 2 };
+	Der d[2]{};
 
 	s.next = &s;
-	return (int)(byref(s) + byptr(&s));
+	return (int)(byref(s) + byptr(&s) + ebo(str) + based(d));
 }

@@ -422,6 +422,37 @@ static void sc_multiproc(struct gen *g, size_t n)
 	}
 }
 
+/* One physical line seen through three addresses (report --phys): the user thread of process
+ * 9500 writes its head at offset 0 of a ring in anonymous memory at ANON, process 9600 writes
+ * the tail at offset 32 of its own anonymous mapping at ANON + 0x10000 (the pages are the same:
+ * virtually they are two lines of two processes, never merged), and the kernel reads both
+ * through its direct map. Every tenth sample carries no physical address. */
+#define PHYS_RING 0x5a0000040ULL
+static void sc_physshare(struct gen *g, size_t n)
+{
+	g_process(g, 9500, "producer");
+	g_process(g, 9600, "consumer");
+	for (size_t i = 0; i < n; i++) {
+		uint32_t cpu = (uint32_t)(i % 4);
+		uint64_t phys = i % 10 == 9 ? 0 : PHYS_RING;
+
+		switch (i % 3) {
+		case 0:
+			g_sample(g, 9500, 9500, cpu, TEXT + 0x700, ANON + 0x40, (i % 2) ?
+				 DS_ST_L1MISS() : DS_LCL_HITM(), 300, 2, phys);
+			break;
+		case 1:
+			g_sample(g, 9600, 9600, cpu, TEXT + 0x740, ANON + 0x10040 + 32, (i % 2) ?
+				 DS_ST_L1MISS() : DS_RMT_HITM(), 400, 2, phys ? phys + 32 : 0);
+			break;
+		default:
+			g_sample(g, 9500, 9500, cpu, KTEXT + 0x2000, 0xffff8885a0000040ULL + 8 *
+				 (i % 2), DS_LCL_HITM(), 200, 1, phys ? phys + 8 * (i % 2) : 0);
+			break;
+		}
+	}
+}
+
 /* Lost records and throttling around a small false-sharing workload. */
 static void sc_lost(struct gen *g, size_t n)
 {
@@ -693,6 +724,8 @@ static const struct scenario scenarios[] = {
 	{ "dsrcall", sc_dsrcall, 900, "every data_src encoding, no-address and unmapped samples" },
 	{ "kernel", sc_kernel, 600, "kernel-mode samples, kernel and slab addresses" },
 	{ "multiproc", sc_multiproc, 1600, "processes, anon/private/shared memory, fork, exit" },
+	{ "physshare", sc_physshare, 900, "one physical line at two processes' and the kernel's "
+	  "addresses (--phys)" },
 	{ "lost", sc_lost, 1000, "lost and throttle records around sharing" },
 	{ "random", sc_random, 3000, "random stress (use --seed)" },
 	{ "chaos", sc_chaos, 3000, "random bits, modes, addresses, mid-stream side-band (--seed)" },

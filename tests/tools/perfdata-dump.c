@@ -334,6 +334,9 @@ static void print_event(const struct trace_info *in, const struct trace_event *e
 	case TRACE_REC_BLOB:
 		printf("B %u %" PRIu64 "\n", ev->blob.kind, ev->blob.size);
 		break;
+	default:
+		printf("? type %d\n", (int)ev->type);
+		break;
 	}
 }
 
@@ -341,7 +344,7 @@ int main(int argc, char **argv)
 {
 	struct perfdata_reader *r;
 	struct trace_event ev;
-	uint64_t count[8] = { 0 }, last = 0, backwards = 0;
+	uint64_t count[16] = { 0 }, last = 0, backwards = 0;
 	int counts = argc > 2 && !strcmp(argv[1], "-c"), rc, skip;
 	int resolve = argc > 2 && (!strcmp(argv[1], "-s") || !strcmp(argv[1], "-M"));
 	int mem = argc > 2 && !strcmp(argv[1], "-M");
@@ -394,7 +397,7 @@ int main(int argc, char **argv)
 			}
 			continue;
 		}
-		count[ev.type & 7]++;
+		count[ev.type & 15]++;
 		if (ev.type == TRACE_REC_SAMPLE) {
 			backwards += ev.sample.time < last;
 			last = ev.sample.time;

@@ -3,7 +3,7 @@
  *   trace-dump [--info] [--no-records] FILE
  * Lines: "info key=value", then per record "SAMPLE t=.. pid=.. tid=.. cpu=.. ip=0x.. addr=0x..
  * ev=N mode=N flags=0x.. ... [chain=ADDR/ADDR/...]" (the callchain in hex, context markers
- * included, only when the sample has one), "MMAP ...", "COMM ...", "FORK/EXIT ...", "LOST ...", "BLOB ...".
+ * included, only when the sample has one), "MMAP ...", "COMM ...", "FORK/EXIT ...", "LOST ...", "BLOB ...", "REGION ...".
  * A last line "end records=N truncated=0|1" closes a readable trace. Exit 1 on a read error. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -69,10 +69,36 @@ static void print_event(const struct trace_event *ev)
 		printf("LOST t=%" PRIu64 " kind=%u cpu=%d ev=%u count=%" PRIu64 "\n", ev->lost.time,
 		       ev->lost.kind, (int)ev->lost.cpu, ev->lost.event, ev->lost.count);
 		break;
+	case TRACE_REC_REGION:
+		printf("REGION t=%" PRIu64 " pid=%u tid=%u %s depth=%u name=%s\n", ev->region.time,
+		       ev->region.pid, ev->region.tid, ev->region.kind == TRACE_REGION_BEGIN ? "begin" :
+		       ev->region.kind == TRACE_REGION_END ? "end" : "?", ev->region.depth,
+		       ev->region.name);
+		break;
+	case TRACE_REC_AUX:
+		printf("AUX t=%" PRIu64 " cpu=%d pid=%d tid=%d offset=%" PRIu64 " size=%" PRIu64
+		       " flags=0x%" PRIx64 "\n", ev->aux.time, (int)ev->aux.cpu, (int)ev->aux.pid,
+		       (int)ev->aux.tid, ev->aux.offset, ev->aux.size, ev->aux.flags);
+		break;
+	case TRACE_REC_ITRACE_START:
+		printf("ITRACE_START t=%" PRIu64 " cpu=%d pid=%d tid=%d\n", ev->itrace.time,
+		       (int)ev->itrace.cpu, (int)ev->itrace.pid, (int)ev->itrace.tid);
+		break;
+	case TRACE_REC_SWITCH:
+		printf("SWITCH t=%" PRIu64 " cpu=%d pid=%d tid=%d %s%s%s next_prev=%d/%d\n",
+		       ev->sw.time, (int)ev->sw.cpu, (int)ev->sw.pid, (int)ev->sw.tid,
+		       ev->sw.flags & TRACE_SWITCH_OUT ? "out" : "in",
+		       ev->sw.flags & TRACE_SWITCH_PREEMPT ? " preempt" : "",
+		       ev->sw.flags & TRACE_SWITCH_CPU_WIDE ? " cpu-wide" : "",
+		       (int)ev->sw.next_prev_pid, (int)ev->sw.next_prev_tid);
+		break;
 	case TRACE_REC_BLOB:
 		printf("BLOB kind=%u cpu=%d size=%" PRIu64 "\n", ev->blob.kind, (int)ev->blob.cpu,
 		       ev->blob.size);
-		if (ev->blob.kind == TRACE_BLOB_WATCH_DUTY)   /* text: indented, one key a line */
+		if (ev->blob.kind == TRACE_BLOB_SPE_AUX)
+			printf("  offset=%" PRIu64 "\n", ev->blob.offset);
+		if (ev->blob.kind == TRACE_BLOB_WATCH_DUTY ||  /* text: indented, one key a line */
+		    ev->blob.kind == TRACE_BLOB_SPE_INFO)
 			for (const char *p = ev->blob.data, *e = p + ev->blob.size; p < e;) {
 				const char *nl = memchr(p, '\n', (size_t)(e - p));
 				int n = (int)(nl ? nl - p : e - p);

@@ -1,0 +1,49 @@
+/* AMD uncore context of a recording, shared by record (which counts and writes it) and report
+ * (which prints it in its header): L3 lookups and misses per CCX (amd_l3), DRAM bytes per
+ * channel and remote-link bytes (amd_df), counted over the whole run.
+ *
+ * The summary is a trace blob (TRACE_BLOB_UNCORE) of text lines:
+ *     c2c-uncore 1
+ *     seconds 1.25
+ *     l3 CCX CPU ACCESSES MISSES            (one per CCX: amd_l3's cpumask CPU)
+ *     dram CHANNEL CPU COUNT BYTES          (a DF DRAM channel, 64 bytes a count)
+ *     link LINK CPU COUNT BYTES             (a remote link's outbound data, 32 bytes a count)
+ *     note TEXT                             (why a part is missing, at most C2C_UNCORE_NOTES)
+ * A count of "-" was not counted (the counter did not open or never ran). Unknown keys are
+ * skipped, so later versions may add lines. */
+#ifndef C2C_UNCORE_H
+#define C2C_UNCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define C2C_UNCORE_MAX 256         /* rows of each kind kept */
+#define C2C_UNCORE_NOTES 4
+#define C2C_UNCORE_NONE UINT64_MAX /* not counted */
+
+enum c2c_uncore_kind { C2C_UNCORE_L3, C2C_UNCORE_DRAM, C2C_UNCORE_LINK };
+
+struct c2c_uncore_row {
+	enum c2c_uncore_kind kind;
+	uint32_t unit;                 /* CCX, channel or link number */
+	uint32_t cpu;                  /* the CPU the counter ran on */
+	uint64_t a, b;                 /* L3: accesses, misses; DRAM and links: count, bytes */
+};
+
+struct c2c_uncore {
+	double seconds;
+	struct c2c_uncore_row row[3 * C2C_UNCORE_MAX];
+	size_t nr;
+	char note[C2C_UNCORE_NOTES][200];
+	size_t nr_notes;
+};
+
+/* Text into @buf; the length, or -1 when it does not fit. */
+int c2c_uncore_format(const struct c2c_uncore *u, char *buf, size_t len);
+/* Parse @len bytes (not NUL-terminated). 0, or -EBADMSG for a bad header or number. */
+int c2c_uncore_parse(const void *text, size_t len, struct c2c_uncore *u);
+/* The report header block ("# AMD uncore ..." lines); nothing for an empty summary. */
+void c2c_uncore_print(FILE *f, const struct c2c_uncore *u);
+
+#endif

@@ -1,0 +1,55 @@
+/* `key value` text blobs (see textkv.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/textkv.h"
+
+int textkv_u64(const char *s, uint64_t *v, const char **end)
+{
+	char *e;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &e, 0);
+	if (errno || e == s)
+		return -1;
+	*end = e;
+	return 0;
+}
+
+int textkv_parse(const void *buf, size_t len, const char *magic, size_t max_line,
+		 int (*fn)(const char *key, const char *val, void *ctx), void *ctx)
+{
+	const char *p = buf, *end = p + len;
+	char line[256], *sp;
+	int first = 1;
+
+	if (max_line > sizeof(line))
+		max_line = sizeof(line);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (n >= max_line || memchr(p, '\0', n))
+			return -EBADMSG;
+		memcpy(line, p, n);
+		line[n] = '\0';
+		p += n + (nl != NULL);
+		if (first) {
+			if (strcmp(line, magic))
+				return -EBADMSG;
+			first = 0;
+			continue;
+		}
+		if (!n)
+			continue;
+		if (!(sp = strchr(line, ' ')))
+			return -EBADMSG;
+		*sp = '\0';
+		if (fn(line, sp + 1, ctx))
+			return -EBADMSG;
+	}
+	return first ? -EBADMSG : 0;
+}

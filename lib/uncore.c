@@ -1,0 +1,167 @@
+/* The AMD uncore summary's text form (see include/c2c/uncore.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/uncore.h"
+
+static const char *const kind_key[] = { "l3", "dram", "link" };
+
+static int put(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *off)
+		return -1;
+	*off += (size_t)n;
+	return 0;
+}
+
+static const char *num(uint64_t v, char *buf, size_t len)
+{
+	if (v == C2C_UNCORE_NONE)
+		return "-";
+	snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
+int c2c_uncore_format(const struct c2c_uncore *u, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (put(buf, len, &off, "c2c-uncore 1\nseconds %.6f\n", u->seconds))
+		return -1;
+	for (size_t i = 0; i < u->nr; i++) {
+		const struct c2c_uncore_row *r = &u->row[i];
+		char a[24], b[24];
+
+		if (put(buf, len, &off, "%s %u %u %s %s\n", kind_key[r->kind], r->unit, r->cpu,
+			num(r->a, a, sizeof(a)), num(r->b, b, sizeof(b))))
+			return -1;
+	}
+	for (size_t i = 0; i < u->nr_notes; i++)
+		if (put(buf, len, &off, "note %s\n", u->note[i]))
+			return -1;
+	return (int)off;
+}
+
+static int parse_num(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!strcmp(s, "-")) {
+		*v = C2C_UNCORE_NONE;
+		return 0;
+	}
+	if (*s < '0' || *s > '9')
+		return -1;
+	*v = strtoull(s, &end, 10);
+	return *end ? -1 : 0;
+}
+
+static int parse_line(char *line, struct c2c_uncore *u)
+{
+	char key[8], a[24], b[24];
+	unsigned unit, cpu;
+	size_t counts[3] = { 0 };
+
+	if (!strncmp(line, "note ", 5)) {
+		size_t n = strnlen(line + 5, sizeof(u->note[0]) - 1);
+
+		if (u->nr_notes < C2C_UNCORE_NOTES) {
+			memcpy(u->note[u->nr_notes], line + 5, n);   /* cut at the note's size */
+			u->note[u->nr_notes++][n] = 0;
+		}
+		return 0;
+	}
+	if (!strncmp(line, "seconds ", 8))
+		return sscanf(line + 8, "%lf", &u->seconds) == 1 && u->seconds >= 0 ? 0 : -1;
+	if (sscanf(line, "%7s %u %u %23s %23s", key, &unit, &cpu, a, b) != 5)
+		return 0;                    /* a key of a later version */
+	for (int k = 0; k < 3; k++) {
+		struct c2c_uncore_row *r;
+
+		if (strcmp(key, kind_key[k]))
+			continue;
+		for (size_t i = 0; i < u->nr; i++)
+			counts[u->row[i].kind]++;
+		if (counts[k] >= C2C_UNCORE_MAX)
+			return 0;
+		r = &u->row[u->nr];
+		r->kind = (enum c2c_uncore_kind)k;
+		r->unit = unit;
+		r->cpu = cpu;
+		if (parse_num(a, &r->a) || parse_num(b, &r->b))
+			return -1;
+		u->nr++;
+	}
+	return 0;
+}
+
+int c2c_uncore_parse(const void *text, size_t len, struct c2c_uncore *u)
+{
+	const char *p = text, *end = p + len;
+	int first = 1;
+
+	memset(u, 0, sizeof(*u));
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char line[256];
+
+		if (n >= sizeof(line))
+			return -EBADMSG;
+		memcpy(line, p, n);
+		line[n] = 0;
+		if (first ? strcmp(line, "c2c-uncore 1") != 0 : parse_line(line, u) != 0)
+			return -EBADMSG;
+		first = 0;
+		p += n + 1;
+	}
+	return first ? -EBADMSG : 0;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole && whole != C2C_UNCORE_NONE ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static void print_bytes(FILE *f, const char *what, const struct c2c_uncore_row *r, double s)
+{
+	if (r->b == C2C_UNCORE_NONE) {
+		fprintf(f, "#   %s %u (CPU %u): not counted\n", what, r->unit, r->cpu);
+		return;
+	}
+	fprintf(f, "#   %s %u (CPU %u): %.1f MB", what, r->unit, r->cpu, (double)r->b / 1e6);
+	if (s > 0)
+		fprintf(f, ", %.1f MB/s", (double)r->b / 1e6 / s);
+	fputc('\n', f);
+}
+
+void c2c_uncore_print(FILE *f, const struct c2c_uncore *u)
+{
+	if (!u->nr && !u->nr_notes)
+		return;
+	fprintf(f, "# AMD uncore over the run (%.3f s):\n", u->seconds);
+	for (size_t i = 0; i < u->nr; i++) {
+		const struct c2c_uncore_row *r = &u->row[i];
+
+		if (r->kind == C2C_UNCORE_L3 && (r->a == C2C_UNCORE_NONE || r->b == C2C_UNCORE_NONE))
+			fprintf(f, "#   L3 of CCX %u (CPU %u): not counted\n", r->unit, r->cpu);
+		else if (r->kind == C2C_UNCORE_L3)
+			fprintf(f, "#   L3 of CCX %u (CPU %u): %" PRIu64 " accesses, %" PRIu64
+				" misses (%.1f%%)\n", r->unit, r->cpu, r->a, r->b, pct(r->b, r->a));
+		else
+			print_bytes(f, r->kind == C2C_UNCORE_DRAM ? "DRAM channel" : "remote link",
+				    r, u->seconds);
+	}
+	for (size_t i = 0; i < u->nr_notes; i++)
+		fprintf(f, "#   %s\n", u->note[i]);
+}

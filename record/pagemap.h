@@ -1,0 +1,21 @@
+/* Physical addresses of a process's virtual ones through /proc/PID/pagemap (the soft and watch
+ * backends, whose samples carry none from the kernel). Each page has a 64-bit entry: bit 63
+ * present, bits 0-54 the page frame number, which the kernel shows only to CAP_SYS_ADMIN (others
+ * read 0). A few files stay open, one per process recently asked about. */
+#ifndef C2C_RECORD_PAGEMAP_H
+#define C2C_RECORD_PAGEMAP_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The physical address of @vaddr from its page's entry (pure): 0, -ENOENT when the page is not
+ * present, -EPERM when the frame number is hidden (zero). */
+int pagemap_entry_phys(uint64_t entry, uint64_t vaddr, uint64_t page_size, uint64_t *phys);
+
+struct pagemap;
+struct pagemap *pagemap_new(void);
+void pagemap_free(struct pagemap *pm);
+/* @vaddr of process @pid: 0 with *phys, or a negative errno (-ESRCH: the process is gone). */
+int pagemap_lookup(struct pagemap *pm, pid_t pid, uint64_t vaddr, uint64_t *phys);
+
+#endif

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# A workload that cannot start: the shell's exit codes (127 not found, 126 not executable), one
+# error line, and no trace file left behind (nor an old one under the same name).
+. tests/e2e/record-lib/common.sh
+
+cd "$TMP" || exit 1
+OPT=-e
+ARG=cpu-clock
+check() {  # want-status file command...  (record options: $OPT $ARG)
+	local want=$1 out=$2; shift 2
+	"$C2C" record "$OPT" "$ARG" -o "$out" -- "$@" >out.txt 2>err.txt
+	local rc=$?
+	[ $rc -eq "$want" ] || fail "$*: exit $rc, want $want"
+	[ ! -e "$out" ] || fail "$*: '$out' was left behind ($(stat -c %s "$out") bytes)"
+	[ "$(grep -c "error:" err.txt)" -eq 1 ] || fail "$*: not one error line: $(cat err.txt)"
+	grep -q "cannot run '$1'" err.txt || fail "$*: no clear error: $(cat err.txt)"
+	[ ! -s out.txt ] || fail "$*: printed on stdout: $(cat out.txt)"
+}
+check 127 x.data ./no-such-program arg
+printf 'not a program\n' >notexec
+chmod 644 notexec
+check 126 y.data ./notexec
+# the default output name, with an earlier trace there
+"$C2C" record -e cpu-clock -- true 2>/dev/null || fail "cannot record 'true'"
+[ -s c2c-lite.data ] || fail "no c2c-lite.data"
+check 127 c2c-lite.data ./no-such-program
+# the same with the soft backend (it forks the workload the same way)
+if "$C2C" record --backend=soft -o soft.data -- true 2>/dev/null; then
+	OPT=--backend ARG=soft
+	check 127 soft2.data ./no-such-program
+	rm -f soft.data
+fi
+echo "ok: 127 and 126, one line, no trace left"
