@@ -913,25 +913,38 @@ static size_t put_chunk(uint8_t *out, uint32_t kind, const uint8_t *payload, uin
 	return 24 + len;
 }
 
-static void test_trace_forward_compat(void **state)
+/* An empty trace's file header and INFO chunk, without its END chunk, in a buffer with room for
+ * @extra more bytes; *n: the bytes used. */
+static uint8_t *trace_head(size_t extra, size_t *n)
 {
 	char *path = tmp_path("empty.trace");
 	struct trace_info info = full_info();
+	uint8_t *buf, *file;
+	size_t len;
+
+	write_events(path, &info, NULL, NULL, 0);
+	buf = slurp(path, &len);
+	file = xmalloc(len + extra);
+	*n = len - 25;  /* drop the end chunk (24-byte header + 1-byte count) */
+	memcpy(file, buf, *n);
+	free(buf);
+	free(path);
+	return file;
+}
+
+static void test_trace_forward_compat(void **state)
+{
 	/* an unknown record type 0x42 (3 bytes), then FORK{time 10, pid 1, ppid 2, tid 3, ptid 4,
 	 * flags 1 (1.1)} with one trailing byte a later minor version might have added */
 	static const uint8_t recs[] = { 0x42, 3, 9, 9, 9, TRACE_REC_FORK, 7, 20, 1, 2, 3, 4, 1, 0x55 };
 	static const uint8_t unknown[] = { 1, 2, 3, 4 }, end[] = { 2 };
-	uint8_t *buf, *file;
-	size_t len, n;
+	size_t head, n;
+	uint8_t *file = trace_head(200, &head);
 	struct trace_reader *r;
 	struct trace_event ev;
 
 	(void)state;
-	write_events(path, &info, NULL, NULL, 0);
-	buf = slurp(path, &len);
-	file = xmalloc(len + 200);
-	n = len - 25;  /* drop the end chunk (24-byte header + 1-byte count) */
-	memcpy(file, buf, n);
+	n = head;
 	n += put_chunk(file + n, 77, unknown, sizeof(unknown), 0);
 	n += put_chunk(file + n, 2, recs, sizeof(recs), 2);
 	n += put_chunk(file + n, 3, end, sizeof(end), 0);
@@ -950,14 +963,51 @@ static void test_trace_forward_compat(void **state)
 	assert_int_equal(logcap.errors + logcap.warnings, 0);
 	trace_reader_free(r);
 	/* an unknown flag on a records chunk is a feature this reader lacks */
-	n = len - 25;
+	n = head;
 	n += put_chunk(file + n, 2 | 1u << 20, recs, sizeof(recs), 2);
 	assert_int_equal(trace_reader_open_mem(&r, file, n, "flags"), 0);
 	assert_int_equal(trace_reader_next(r, &ev), -ENOTSUP);
 	trace_reader_free(r);
 	free(file);
-	free(buf);
-	free(path);
+}
+
+/* A 1.4 trace as main's writer made it: AUX keeps tag 8 and REGION tag 16, and CHAIN (1.5)
+ * took 17, so a 1.3 or 1.4 file's AUX record is not read as a callchain. */
+static void test_trace_reads_1_4(void **state)
+{
+	/* AUX{time 19, cpu 2, pid 100, tid 101, offset 4096, size 512, flags 5}, then
+	 * REGION{time 20, pid 7, tid 8, begin, depth 1, "q"} */
+	static const uint8_t recs[] = { TRACE_REC_AUX, 9, 38, 2, 100, 101, 0x80, 0x20, 0x80, 0x04, 5,
+					TRACE_REC_REGION, 8, 2, 7, 8, 1, 1, 2, 'q', 0 };
+	static const uint8_t end[] = { 2 };
+	size_t n;
+	uint8_t *file = trace_head(200, &n);
+	struct trace_reader *r;
+	struct trace_event ev;
+
+	(void)state;
+	file[10] = 4;  /* minor version 4 */
+	n += put_chunk(file + n, 2, recs, sizeof(recs), 2);
+	n += put_chunk(file + n, 3, end, sizeof(end), 0);
+	log_reset();
+	assert_int_equal(trace_reader_open_mem(&r, file, n, "v1.4"), 0);
+	assert_int_equal(trace_reader_info(r)->version_minor, 4);
+	assert_int_equal(trace_reader_next(r, &ev), 1);
+	assert_int_equal(ev.type, TRACE_REC_AUX);
+	assert_int_equal(ev.aux.time, 19);
+	assert_int_equal(ev.aux.cpu, 2);
+	assert_int_equal(ev.aux.offset, 4096);
+	assert_int_equal(ev.aux.size, 512);
+	assert_int_equal(ev.aux.flags, 5);
+	assert_int_equal(trace_reader_next(r, &ev), 1);
+	assert_int_equal(ev.type, TRACE_REC_REGION);
+	assert_int_equal(ev.region.time, 20);
+	assert_string_equal(ev.region.name, "q");
+	assert_int_equal(trace_reader_next(r, &ev), 0);
+	assert_false(trace_reader_truncated(r));
+	assert_int_equal(logcap.errors + logcap.warnings, 0);
+	trace_reader_free(r);
+	free(file);
 }
 
 static void test_trace_zstd_smaller(void **state)
@@ -1179,6 +1229,7 @@ int main(void)
 		cmocka_unit_test(test_trace_flipped_everywhere),
 		cmocka_unit_test(test_trace_bad_magic_and_version),
 		cmocka_unit_test(test_trace_forward_compat),
+		cmocka_unit_test(test_trace_reads_1_4),
 		cmocka_unit_test(test_trace_zstd_smaller),
 		cmocka_unit_test(test_trace_dev_full),
 		cmocka_unit_test(test_trace_fsize_limit),
