@@ -44,7 +44,9 @@ static void pmaps_drop(struct pmaps *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* Read the file mappings of @p->pid; 0, or -1 when the process is gone. */
+/* Read the file mappings of @p->pid; 0, or -1 when the process is gone and none were read
+ * before. A process that exited before the recorder unwound its last samples (a loaded
+ * machine) keeps the mappings last read: the files are still there to unwind with. */
 static int pmaps_load(struct pmaps *p)
 {
 	char path[64], line[4096 + 128], file[4096];
@@ -52,10 +54,10 @@ static int pmaps_load(struct pmaps *p)
 
 	snprintf(path, sizeof(path), "/proc/%" PRIu32 "/maps", p->pid);
 	f = fopen(path, "re");
-	pmaps_clear(p);
 	p->stale = 0;
 	if (!f)
-		return -1;
+		return p->nr ? 0 : -1;
+	pmaps_clear(p);
 	while (fgets(line, sizeof(line), f)) {
 		uint64_t start, end, pgoff;
 
@@ -154,8 +156,12 @@ void rec_unwind_event(struct rec_unwind *r, const struct trace_event *ev)
 		forget(r, ev->mmap.pid, 0);
 	else if (ev->type == TRACE_REC_COMM && ev->comm.exec)
 		forget(r, ev->comm.pid, 1);
-	else if (ev->type == TRACE_REC_EXIT && ev->task.pid == ev->task.tid)
-		forget(r, ev->task.pid, 1);
+	else if (ev->type == TRACE_REC_EXIT && ev->task.pid == ev->task.tid) {
+		/* samples of other CPUs' rings may still come: the mappings stay (re-read should
+		 * the pid live again), the unwinder's per-process state goes */
+		forget(r, ev->task.pid, 0);
+		c2c_unwind_forget(r->u, ev->task.pid);
+	}
 }
 
 void rec_unwind_sample(struct rec_unwind *r, struct trace_sample *s)
