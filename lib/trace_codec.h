@@ -38,6 +38,12 @@ enum trace_chunk_kind {
 #define TRACE_LINE_DICT_MAX      16384
 #define TRACE_LINE_SHIFT         6
 
+/* Callchains (1.5): a CHAIN record gives the callchain of the sample record that follows it,
+ * as a reference into the per-chunk chain table or as a literal appended to it. */
+#define TRACE_TAG_CHAIN          17     /* beside TRACE_REC_REGION, apart from 2-10 */
+#define TRACE_CHAIN_DICT_MAX     16384          /* chain table entries per chunk */
+#define TRACE_CHAIN_POOL_MAX     (1u << 20)     /* addresses held by the chain table per chunk */
+
 /* Shape "enc" bits: which per-sample fields follow and how. */
 enum trace_shape_enc {
 	TRACE_ENC_ADDR = 1 << 0,

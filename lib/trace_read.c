@@ -60,6 +60,14 @@ struct trace_reader {
 	struct rip *ips;
 	struct rline *lines;
 	struct rshape *shapes;
+	/* per-chunk chain table (1.5 CHAIN records) and the chain of the next sample */
+	uint32_t nr_chains, pool_len, cap_chains, cap_pool;
+	uint32_t *chain_off, *chain_nr;
+	uint64_t *pool;
+	uint64_t lit[TRACE_CHAIN_MAX];   /* a literal chain the table had no room for */
+	const uint64_t *pending;
+	uint32_t pending_nr;
+	int have_pending;
 };
 
 /* --- input ------------------------------------------------------------------------------------- */
@@ -222,6 +230,8 @@ static void reset_chunk_state(struct trace_reader *r)
 {
 	r->prev_time = r->prev_ip = r->prev_addr = r->phys_ref = 0;
 	r->nr_ips = r->nr_lines = r->nr_shapes = 0;
+	r->nr_chains = r->pool_len = 0;
+	r->have_pending = 0;
 }
 
 static int start_records(struct trace_reader *r, const struct chunk *c)
@@ -512,6 +522,64 @@ static int read_sample(struct trace_reader *r, struct tcur *c, struct trace_samp
 	return c->bad ? -1 : 0;
 }
 
+/* --- callchains ------------------------------------------------------------------------------- */
+
+/* A CHAIN record body: the callchain of the sample that follows. 0, or -1 on bad data. */
+static int read_chain(struct trace_reader *r, struct tcur *c)
+{
+	uint64_t ref = get_varint(c), nr, prev = 0;
+	uint64_t *dst;
+	int keep;
+
+	if (c->bad)
+		return -1;
+	if (ref) {
+		if (ref > r->nr_chains)
+			return -1;
+		r->pending = r->pool + r->chain_off[ref - 1];
+		r->pending_nr = r->chain_nr[ref - 1];
+		return 0;
+	}
+	nr = get_varint(c);
+	/* each address takes at least one byte: a count beyond the body is corruption */
+	if (c->bad || nr == 0 || nr > TRACE_CHAIN_MAX || nr > (uint64_t)(c->end - c->p))
+		return -1;
+	keep = r->nr_chains < TRACE_CHAIN_DICT_MAX && r->pool_len + nr <= TRACE_CHAIN_POOL_MAX;
+	if (keep) {
+		if (r->nr_chains == r->cap_chains) {
+			size_t cap = r->cap_chains;
+
+			r->chain_off = xgrow(r->chain_off, &cap, r->nr_chains + 1, sizeof(*r->chain_off));
+			cap = r->cap_chains;
+			r->chain_nr = xgrow(r->chain_nr, &cap, r->nr_chains + 1, sizeof(*r->chain_nr));
+			r->cap_chains = (uint32_t)cap;
+		}
+		if (r->pool_len + nr > r->cap_pool) {
+			size_t cap = r->cap_pool;
+
+			r->pool = xgrow(r->pool, &cap, r->pool_len + nr, sizeof(*r->pool));
+			r->cap_pool = (uint32_t)cap;
+		}
+		dst = r->pool + r->pool_len;
+	} else {
+		dst = r->lit;
+	}
+	for (uint64_t i = 0; i < nr; i++) {
+		prev += (uint64_t)unzigzag(get_varint(c));
+		dst[i] = prev;
+	}
+	if (c->bad)
+		return -1;
+	if (keep) {
+		r->chain_off[r->nr_chains] = r->pool_len;
+		r->chain_nr[r->nr_chains++] = (uint32_t)nr;
+		r->pool_len += (uint32_t)nr;
+	}
+	r->pending = dst;
+	r->pending_nr = (uint32_t)nr;
+	return 0;
+}
+
 /* --- other records ----------------------------------------------------------------------------- */
 
 static uint64_t get_time(struct trace_reader *r, struct tcur *c)
@@ -646,6 +714,14 @@ static int read_other(struct trace_reader *r, struct tcur *c, struct trace_event
 
 	if (c->bad || type == 0 || type == TRACE_REC_SAMPLE)
 		return -1;
+	if (type == TRACE_TAG_CHAIN) {
+		if (r->have_pending || read_chain(r, &b))
+			return -1;
+		r->have_pending = 1;
+		return 0;
+	}
+	if (r->have_pending)
+		return -1;   /* a CHAIN record must be followed by its sample */
 	ev->type = (enum trace_rec_type)type;
 	switch (type) {
 	case TRACE_REC_MMAP: read_mmap(r, &b, &ev->mmap); break;
@@ -686,7 +762,7 @@ int trace_reader_next(struct trace_reader *r, struct trace_event *ev)
 		if (r->err)
 			return r->err;
 		while (r->left == 0) {
-			if (r->p != r->end)
+			if (r->p != r->end || r->have_pending)
 				return record_error(r, r->p);
 			rc = next_chunk(r);
 			if (rc <= 0)
@@ -699,6 +775,12 @@ int trace_reader_next(struct trace_reader *r, struct trace_event *ev)
 		if (*rec & TRACE_TAG_SAMPLE) {
 			ev->type = TRACE_REC_SAMPLE;
 			rc = read_sample(r, &c, &ev->sample) ? -1 : 1;
+			ev->sample.chain_nr = r->have_pending ? r->pending_nr : 0;
+			ev->sample.chain = r->have_pending ? r->pending : NULL;
+			ev->sample.regs_mask = ev->sample.stack_size = 0;   /* never in a trace */
+			ev->sample.regs = NULL;
+			ev->sample.stack = NULL;
+			r->have_pending = 0;
 		} else {
 			rc = read_other(r, &c, ev);
 		}
@@ -873,6 +955,9 @@ void trace_reader_free(struct trace_reader *r)
 	free(r->ips);
 	free(r->lines);
 	free(r->shapes);
+	free(r->chain_off);
+	free(r->chain_nr);
+	free(r->pool);
 	free(r->name);
 	free(r);
 }

@@ -46,6 +46,11 @@ struct shape_key {
 	uint8_t flags, enc, cpumode, td_nr;
 };
 
+/* A chain table entry: its addresses are pool[off, off + nr). */
+struct chain_ent {
+	uint32_t off, nr;
+};
+
 struct trace_writer {
 	int fd, own_fd, can_truncate, err;
 	char *name;
@@ -64,6 +69,12 @@ struct trace_writer {
 	struct ip_ent *ips;
 	struct line_ent *lines;
 	struct shape_key *shapes;
+	/* per-chunk chain table (CHAIN records) */
+	uint32_t nr_chains, pool_len;
+	uint64_t chain_recs;          /* CHAIN records written: not records the caller gave */
+	struct wslot *chain_hash;
+	struct chain_ent *chains;
+	uint64_t *pool;
 };
 
 void tbuf_reserve(struct tbuf *b, size_t more)
@@ -145,10 +156,13 @@ static void reset_chunk_state(struct trace_writer *w)
 		memset(w->ip_hash, 0, sizeof(*w->ip_hash) << DICT_HASH_BITS);
 		memset(w->line_hash, 0, sizeof(*w->line_hash) << DICT_HASH_BITS);
 		memset(w->shape_hash, 0, sizeof(*w->shape_hash) << SHAPE_HASH_BITS);
+		if (w->chain_hash)
+			memset(w->chain_hash, 0, sizeof(*w->chain_hash) << DICT_HASH_BITS);
 		w->gen = 1;
 	}
 	w->prev_time = w->prev_ip = w->prev_addr = w->phys_ref = 0;
 	w->nr_ips = w->nr_lines = w->nr_shapes = 0;
+	w->nr_chains = w->pool_len = 0;
 	w->nrec = 0;
 	w->raw.len = TRACE_CHUNK_HEADER_SIZE;
 }
@@ -424,6 +438,87 @@ static int encode_sample(struct trace_writer *w, const struct trace_sample *s)
 	return 0;
 }
 
+static void put_v(struct tbuf *b, uint64_t v);
+
+/* --- callchains ------------------------------------------------------------------------------ */
+
+static uint64_t chain_hash(const uint64_t *ip, uint32_t nr)
+{
+	uint64_t h = nr;
+
+	for (uint32_t i = 0; i < nr; i++)
+		h = (h ^ ip[i]) * 0x9e3779b97f4a7c15ull;
+	return h ^ h >> 31;
+}
+
+/* The chain table index of @ip[0..nr), appending it when it is new and fits (*hit says whether
+ * it was there); -1 when it is neither there nor added. */
+static int chain_lookup(struct trace_writer *w, const uint64_t *ip, uint32_t nr, int *hit)
+{
+	uint32_t mask = (1u << DICT_HASH_BITS) - 1;
+	uint64_t h = chain_hash(ip, nr);
+	uint32_t i = hash64(h, DICT_HASH_BITS);
+
+	*hit = 0;
+	for (;; i = (i + 1) & mask) {
+		struct wslot *s = &w->chain_hash[i];
+		const struct chain_ent *e;
+
+		if (s->gen != w->gen) {
+			if (w->nr_chains >= TRACE_CHAIN_DICT_MAX || w->pool_len + nr > TRACE_CHAIN_POOL_MAX)
+				return -1;
+			s->gen = w->gen;
+			s->key = h;
+			s->idx = w->nr_chains++;
+			w->chains[s->idx] = (struct chain_ent){ w->pool_len, nr };
+			memcpy(w->pool + w->pool_len, ip, nr * sizeof(*ip));
+			w->pool_len += nr;
+			return (int)s->idx;
+		}
+		e = &w->chains[s->idx];
+		if (s->key == h && e->nr == nr && !memcmp(w->pool + e->off, ip, nr * sizeof(*ip))) {
+			*hit = 1;
+			return (int)s->idx;
+		}
+	}
+}
+
+/* The CHAIN record before a sample that has a callchain (docs/trace-format.md 6). */
+static int encode_chain(struct trace_writer *w, const struct trace_sample *s)
+{
+	uint64_t prev = 0;
+	int hit, k;
+
+	if (s->chain_nr > TRACE_CHAIN_MAX || !s->chain)
+		return c2c_err(-EINVAL, "trace '%s': callchain of %u entries (at most %u)", w->name,
+			       s->chain_nr, TRACE_CHAIN_MAX);
+	if (!w->pool) {   /* the chain table is allocated by the first callchain */
+		w->chain_hash = xcalloc(1u << DICT_HASH_BITS, sizeof(*w->chain_hash));
+		w->chains = xcalloc(TRACE_CHAIN_DICT_MAX, sizeof(*w->chains));
+		w->pool = xcalloc(TRACE_CHAIN_POOL_MAX, sizeof(*w->pool));
+	}
+	k = chain_lookup(w, s->chain, s->chain_nr, &hit);
+	w->tmp.len = 0;
+	if (hit) {
+		put_v(&w->tmp, (uint64_t)k + 1);
+	} else {
+		put_v(&w->tmp, 0);
+		put_v(&w->tmp, s->chain_nr);
+		for (uint32_t i = 0; i < s->chain_nr; i++) {
+			put_v(&w->tmp, zigzag((int64_t)(s->chain[i] - prev)));
+			prev = s->chain[i];
+		}
+	}
+	tbuf_reserve(&w->raw, 11 + w->tmp.len);
+	put_u8(&w->raw, TRACE_TAG_CHAIN);
+	put_varint(&w->raw, w->tmp.len);
+	put_bytes(&w->raw, w->tmp.p, w->tmp.len);
+	w->nrec++;
+	w->records++;
+	w->chain_recs++;
+	return 0;
+}
+
 /* --- other records ----------------------------------------------------------------------------- */
 
 static void put_v(struct tbuf *b, uint64_t v)
@@ -616,6 +711,12 @@ int trace_write(struct trace_writer *w, const struct trace_event *ev)
 
 	if (w->err)
 		return w->err;
+	if (ev->type == TRACE_REC_SAMPLE && ev->sample.chain_nr && ev->sample.td_nr <= TRACE_TD_MAX) {
+		/* the CHAIN record and its sample go into the same chunk: flushes come after both */
+		err = encode_chain(w, &ev->sample);
+		if (err)
+			return err;
+	}
 	if (ev->type == TRACE_REC_SAMPLE)
 		err = encode_sample(w, &ev->sample);
 	else
@@ -699,6 +800,9 @@ static void writer_free(struct trace_writer *w)
 	free(w->ips);
 	free(w->lines);
 	free(w->shapes);
+	free(w->chain_hash);
+	free(w->chains);
+	free(w->pool);
 	free(w->raw.p);
 	free(w->z.p);
 	free(w->tmp.p);
@@ -748,7 +852,7 @@ uint64_t trace_writer_bytes(const struct trace_writer *w)
 
 uint64_t trace_writer_records(const struct trace_writer *w)
 {
-	return w->records;
+	return w->records - w->chain_recs;
 }
 
 static int write_end(struct trace_writer *w)

@@ -388,7 +388,8 @@ int elfsym_lookup(const char *path, const char *name, uint64_t *vaddr, uint64_t 
 
 #define PARSED (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 		PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
-		PERF_SAMPLE_PERIOD | PERF_SAMPLE_REGS_USER)
+		PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | \
+		PERF_SAMPLE_STACK_USER)
 
 int soft_parse_sample(const struct perf_event_header *h, uint64_t st, uint64_t regs_mask,
 		      struct soft_raw *o)
@@ -426,18 +427,44 @@ int soft_parse_sample(const struct perf_event_header *h, uint64_t st, uint64_t r
 	}
 	if (st & PERF_SAMPLE_PERIOD)
 		TAKE(o->period);
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		TAKE(v[0]);
+		if (v[0] > (uint64_t)(end - p) / 8)
+			return -EBADMSG;
+		o->chain = v[0] ? (const uint64_t *)(const void *)p : NULL;
+		o->chain_nr = v[0] > TRACE_CHAIN_MAX ? TRACE_CHAIN_MAX : (uint32_t)v[0];
+		p += v[0] * 8;
+	}
 	if (st & PERF_SAMPLE_REGS_USER) {
 		uint64_t vals[64];
 		size_t n = 0;
 
 		TAKE(o->abi);
 		if (o->abi != PERF_SAMPLE_REGS_ABI_NONE) {
+			if (o->abi == PERF_SAMPLE_REGS_ABI_64 && regs_mask) {
+				o->uregs = (const uint64_t *)(const void *)p;
+				o->uregs_mask = regs_mask;
+			}
 			for (int b = 0; b < 64; b++)
 				if (regs_mask & (1ULL << b))
 					TAKE(vals[n++]);
 			if (o->abi != PERF_SAMPLE_REGS_ABI_64 ||
 			    softdec_regs_unpack(&o->regs, regs_mask, vals, n))
 				o->abi = PERF_SAMPLE_REGS_ABI_NONE;   /* 32-bit task: no registers */
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		TAKE(v[0]);
+		if (v[0]) {
+			const uint8_t *data = p;
+
+			if ((uint64_t)(end - p) < v[0])
+				return -EBADMSG;
+			p += v[0];
+			TAKE(o->stack_size);   /* the bytes the kernel filled */
+			if (o->stack_size > v[0])
+				o->stack_size = v[0];
+			o->stack = o->stack_size ? data : NULL;
 		}
 	}
 #undef TAKE
@@ -512,6 +539,14 @@ int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header 
 	out->tid = r.tid;
 	out->cpu = r.cpu;
 	out->event = event;
+	out->chain_nr = r.chain_nr;
+	out->chain = r.chain;
+	if (r.abi == PERF_SAMPLE_REGS_ABI_64) {
+		out->regs_mask = r.uregs_mask;
+		out->regs = r.uregs;
+	}
+	out->stack_size = r.stack_size;
+	out->stack = r.stack;
 	out->cpumode = (uint8_t)(h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	out->flags = r.cpu != TRACE_CPU_NONE ? TRACE_SAMPLE_HAS_CPU : 0;
 	if (r.period) {

@@ -54,12 +54,18 @@ int elfsym_lookup(const char *path, const char *name, uint64_t *vaddr, uint64_t 
 struct soft_raw {
 	uint64_t id, ip, time, addr, period;
 	uint32_t pid, tid, cpu;
+	uint32_t chain_nr;       /* PERF_SAMPLE_CALLCHAIN (at most TRACE_CHAIN_MAX kept) */
+	const uint64_t *chain;   /* inside the record */
+	const uint64_t *uregs;   /* the raw user registers (abi 64), in the record */
+	uint64_t uregs_mask;
+	const uint8_t *stack;    /* PERF_SAMPLE_STACK_USER: the filled bytes, in the record */
+	uint64_t stack_size;
 	uint64_t abi;            /* PERF_SAMPLE_REGS_ABI_*, 0 when no registers */
 	struct softdec_regs regs;
 };
 
 /* Parse @h laid out by @sample_type (IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU,
- * PERIOD, REGS_USER; any other bit: -ENOTSUP) with registers @regs_mask. -EBADMSG when short. */
+ * PERIOD, CALLCHAIN, REGS_USER, STACK_USER; any other bit: -ENOTSUP) with registers @regs_mask. -EBADMSG when short. */
 int soft_parse_sample(const struct perf_event_header *h, uint64_t sample_type, uint64_t regs_mask,
 		      struct soft_raw *out);
 

@@ -12,6 +12,7 @@
 #include "c2c/log.h"
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
+#include "c2c/unwind.h"
 #include "record/events.h"
 #include "record/session.h"
 #include "record/sysfs.h"
@@ -57,6 +58,12 @@ static const char record_usage[] =
 	"      --no-inherit      do not follow child tasks\n"
 	"      --topdown, --no-topdown   TopDown counters in the sampling group (default: auto)\n"
 	"      --zstd LEVEL      zstd level of trace chunks (default 1, 0: off)\n"
+	"  -g                    record callchains (--call-graph fp)\n"
+	"      --call-graph MODE  callchains with every sample: fp (the kernel's frame-pointer\n"
+	"                        walk; build the workload with -fno-omit-frame-pointer), or\n"
+	"                        dwarf[,SIZE] (SIZE bytes of user stack, default 8192, unwound\n"
+	"                        with libdw while recording: no frame pointers needed, CPU time\n"
+	"                        spent); lbr is refused with the reason\n"
 	"  -v, --verbose         debug messages and details\n"
 	"  -q, --quiet           errors only\n"
 	"  -h, --help            this text ('c2c-lite help record': the manual)\n"
@@ -160,7 +167,7 @@ static void emit_line(const char *line, void *ctx)
 
 enum {
 	OPT_DURATION = 256, OPT_NO_INHERIT, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_ZSTD, OPT_BACKEND,
-	OPT_WATCH, OPT_WATCH_STEP, OPT_WATCH_OVERHEAD,
+	OPT_WATCH, OPT_WATCH_STEP, OPT_WATCH_OVERHEAD, OPT_CALL_GRAPH,
 };
 
 static const struct option longopts[] = {
@@ -185,11 +192,49 @@ static const struct option longopts[] = {
 	{ "watch", required_argument, NULL, OPT_WATCH },
 	{ "watch-step", required_argument, NULL, OPT_WATCH_STEP },
 	{ "watch-overhead", required_argument, NULL, OPT_WATCH_OVERHEAD },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* perf record's --call-graph MODE[,SIZE]: the modes perf knows; the ones c2c-lite does not
+ * record are refused with the reason, never ignored. */
+static int parse_call_graph(const char *s, struct record_opts *o)
+{
+	const char *size = strchr(s, ',');
+	size_t n = size ? (size_t)(size - s) : strlen(s);
+
+	if (n == 2 && !strncmp(s, "fp", 2) && !size) {
+		o->ev.callchain = 1;
+		return 0;
+	}
+	if (n == 5 && !strncmp(s, "dwarf", 5)) {
+		uint64_t v = C2C_UNWIND_STACK_DEFAULT;
+		char *end = NULL;
+
+		if (size) {
+			errno = 0;
+			v = strtoull(size + 1, &end, 0);
+		}
+		if (size && (errno || end == size + 1 || *end || size[1] == '-' || v < 8 ||
+			     v > C2C_UNWIND_STACK_MAX))
+			return c2c_err(-EINVAL, "--call-graph dwarf,SIZE: SIZE is 8 to %u bytes, not "
+				       "'%s'", C2C_UNWIND_STACK_MAX, size + 1);
+		o->ev.callchain = 2;
+		o->ev.stack_user = (uint32_t)((v + 7) & ~7ull);   /* perf rounds up to 8 */
+		return 0;
+	}
+	if (n == 3 && !strncmp(s, "lbr", 3) && !size)
+		return sysfs_exists("/sys/bus/event_source/devices/cpu/caps/branches") ?
+		       c2c_err(-ENOTSUP, "--call-graph lbr: c2c-lite does not read LBR call stacks "
+			       "yet; use -g (fp)") :
+		       c2c_err(-ENOTSUP, "--call-graph lbr: this machine's PMU has no LBR (no "
+			       "%s/sys/bus/event_source/devices/cpu/caps/branches); use -g (fp)",
+			       sysfs_root());
+	return c2c_err(-EINVAL, "--call-graph '%s': the modes are fp, dwarf[,SIZE] and lbr", s);
+}
 
 static int parse_backend(const char *s, struct record_opts *o)
 {
@@ -214,6 +259,8 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 
 	switch (c) {
 	case OPT_BACKEND: return parse_backend(optarg, o);
+	case 'g': o->ev.callchain = 1; return 0;
+	case OPT_CALL_GRAPH: return parse_call_graph(optarg, o);
 	case OPT_WATCH:
 		o->watch = xgrow(o->watch, wcap, o->nr_watch + 1, sizeof(*o->watch));
 		o->watch[o->nr_watch++] = optarg;
@@ -377,6 +424,10 @@ static void report_result(const struct record_opts *o, const struct record_resul
 			  "of the workload's CPU time; the report says how to read the counts; "
 			  "--watch-overhead sets the bound", r->watch_budget * 100);
 	}
+	if (o->ev.callchain == 2)
+		c2c_info("--call-graph dwarf: %llu of %llu user stacks unwound past the sampled "
+			 "function", (unsigned long long)r->unwind_walked,
+			 (unsigned long long)r->unwound);
 	if (r->lost_records)
 		c2c_warn("lost %llu records: the ring buffer overflowed; use a bigger -m (now %u "
 			 "pages) or a larger -c period", (unsigned long long)r->lost_records, pages);
@@ -482,7 +533,7 @@ int cmd_record(int argc, char **argv)
 	int c, err = 0, freq_given;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:o:l:c:F:m:p:t:aC:ukvqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:o:l:c:F:m:p:t:aC:ukgvqh", longopts, NULL)) != -1) {
 		err = parse_opt(c, &o, &ecap, &wcap);
 		if (err)
 			break;

@@ -11,6 +11,7 @@
 #include "c2c/log.h"
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
+#include "c2c/unwind.h"
 #include "record/events.h"
 #include "record/pmu.h"
 #include "record/regs-x86.h"
@@ -690,6 +691,14 @@ int events_finalize(struct ev_list *l, const struct events_opts *o)
 		return c2c_err(-EINVAL, "no events to record");
 	if (o->all_user && o->all_kernel)
 		return c2c_err(-EINVAL, "--all-user and --all-kernel exclude each other");
+#ifndef __x86_64__
+	if (o->callchain == 2)
+		return c2c_err(-ENOTSUP, "--call-graph dwarf: c2c-lite unwinds x86-64 stacks only; "
+			       "use -g (fp)");
+#endif
+	if (o->callchain && l->backend == TRACE_BACKEND_SPE)
+		return c2c_err(-EINVAL, "-g/--call-graph: Arm SPE records come from the AUX buffer "
+			       "and carry no callchain");
 	/* IBS programs period >> 4 into MaxCnt: 16..0xffff0 in steps of 16 (ibs.c) */
 	if (l->backend == TRACE_BACKEND_IBS && o->period &&
 	    ((o->period & 0xf) || o->period < 0x10 || o->period > 0xffff0))
@@ -708,6 +717,20 @@ int events_finalize(struct ev_list *l, const struct events_opts *o)
 		set_period(e, o);
 		set_flags(l, e, o, aux);
 		e->attr.sample_type = base_sample_type(l, e);
+		if (o->callchain && e->role == EV_ROLE_SAMPLER) {
+			/* perf record -g: the kernel's frame-pointer walk, perf's default depth */
+			e->attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+			e->attr.sample_max_stack = 127;
+		}
+		if (o->callchain == 2 && e->role == EV_ROLE_SAMPLER) {
+			/* perf record --call-graph dwarf: the user part is unwound from a copy of
+			 * the stack and the registers, the kernel walks its own part only */
+			e->attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			e->attr.sample_regs_user |= C2C_UNWIND_REGS_X86_64;
+			e->attr.sample_stack_user = o->stack_user ? o->stack_user
+							       : C2C_UNWIND_STACK_DEFAULT;
+			e->attr.exclude_callchain_user = 1;
+		}
 		e->attr.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 		if (e->aux_tracking) {
 			/* dummy:u, then --all-kernel as perf's evsel__config() applies it; -a

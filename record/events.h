@@ -82,6 +82,10 @@ struct events_opts {
 	int no_inherit;
 	int topdown;               /* add TopDown members to the sampling group when possible */
 	int loads_only, stores_only;
+	int callchain;             /* 1 -g / --call-graph fp: PERF_SAMPLE_CALLCHAIN on the samplers;
+				    * 2 --call-graph dwarf: the kernel part, and the user registers
+				    * and stack to unwind (record/unwind-rec.h) */
+	uint32_t stack_user;       /* dwarf: bytes of stack per sample (0: 8192) */
 	int perf_privileged;       /* perf_event_paranoid_check(-1) (record/priv.h): SPE buffer sizes */
 	unsigned int page_size;    /* 0: this machine's */
 };

@@ -45,7 +45,11 @@ void oq_add(struct oq *q, const struct trace_event *ev, uint64_t time)
 		it->ev.comm.comm = it->str = xstrdup(ev->comm.comm);
 	else if (ev->type == TRACE_REC_REGION && ev->region.name)
 		it->ev.region.name = it->str = xstrdup(ev->region.name);
-	else if (ev->type == TRACE_REC_BLOB && ev->blob.size) {
+	else if (ev->type == TRACE_REC_SAMPLE && ev->sample.chain_nr) {
+		it->str = xmalloc(ev->sample.chain_nr * sizeof(*ev->sample.chain));
+		memcpy(it->str, ev->sample.chain, ev->sample.chain_nr * sizeof(*ev->sample.chain));
+		it->ev.sample.chain = (const uint64_t *)(void *)it->str;
+	} else if (ev->type == TRACE_REC_BLOB && ev->blob.size) {
 		it->str = xmalloc(ev->blob.size);
 		memcpy(it->str, ev->blob.data, ev->blob.size);
 		it->ev.blob.data = it->str;

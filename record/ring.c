@@ -296,8 +296,7 @@ static void read_group(struct cur *c, const struct ring_layout *lay, uint64_t rf
 	}
 }
 
-#define ST_UNSUPPORTED (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | \
-			PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
+#define ST_UNSUPPORTED (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
 
 /* Which event produced the sample: IDENTIFIER is first; ID sits after IP/TID/TIME/ADDR. */
 static const struct ring_event *sample_event(const struct perf_event_header *h,
@@ -371,13 +370,46 @@ static int decode_sample(const struct perf_event_header *h, const struct ring_la
 		get64(&c);
 	if (st & PERF_SAMPLE_READ)
 		read_group(&c, lay, e->read_format, s);
-	if (st & PERF_SAMPLE_CALLCHAIN)
-		skip(&c, get64(&c) * 8);
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		/* the record stays mapped while its event is handled: the chain points into it */
+		v = get64(&c);
+		if (c.bad || v > (uint64_t)(c.end - c.p) / 8)
+			return -EBADMSG;
+		s->chain = v ? (const uint64_t *)(const void *)c.p : NULL;
+		s->chain_nr = v > TRACE_CHAIN_MAX ? TRACE_CHAIN_MAX : (uint32_t)v;
+		skip(&c, v * 8);
+	}
 	if (st & PERF_SAMPLE_RAW) {
 		uint32_t n = 0;
 
 		memcpy(&n, c.p, c.end - c.p >= 4 ? 4 : 0);
 		skip(&c, 4 + (uint64_t)n);
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {   /* --call-graph dwarf: kept for the unwinder */
+		v = get64(&c);
+		if (v) {
+			uint64_t n = (uint64_t)__builtin_popcountll(e->regs_user);
+
+			if (c.bad || n * 8 > (uint64_t)(c.end - c.p))
+				return -EBADMSG;
+			if (v == PERF_SAMPLE_REGS_ABI_64 && n) {
+				s->regs_mask = e->regs_user;
+				s->regs = (const uint64_t *)(const void *)c.p;
+			}
+			skip(&c, n * 8);
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		v = get64(&c);
+		if (v) {
+			const uint8_t *data = c.p;
+
+			skip(&c, v);
+			s->stack_size = get64(&c);   /* the bytes the kernel filled */
+			if (s->stack_size > v)
+				s->stack_size = v;
+			s->stack = s->stack_size ? data : NULL;
+		}
 	}
 	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
 		v = get64(&c);

@@ -60,6 +60,7 @@ int ring_drain(struct ring *r, ring_fn fn, void *ctx);
 /* What the decoder needs to know about the opened events. */
 struct ring_event {
 	uint64_t sample_type, read_format;
+	uint64_t regs_user;      /* attr.sample_regs_user */
 	uint64_t id;             /* kernel id (PERF_EVENT_IOC_ID) */
 	uint16_t index;          /* trace_info.events index */
 	int16_t td_index;        /* TopDown member slot (-2: the slots counter, -1: none) */

@@ -19,6 +19,7 @@
 #include "c2c/spe.h"
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
+#include "record/unwind-rec.h"
 #include "record/backend-soft.h"
 #include "record/backend-watch.h"
 #include "record/buildid.h"
@@ -74,6 +75,7 @@ struct sess {
 	struct codemap *cm;          /* the code map of soft or watch (NULL otherwise) */
 	struct codemap *own_cm;      /* watch: its own code map */
 	struct watch_decoder *wd;    /* watch: access kinds of the hits */
+	struct rec_unwind *unw;      /* --call-graph dwarf: the user stacks' unwinder */
 	struct watch_plan plan;      /* watch: the words */
 	uint64_t rot_step;           /* watch: rotation step */
 	double next_rot;
@@ -361,6 +363,7 @@ static int setup_layout(struct sess *s)
 			return c2c_err(-errno, "cannot read an event id: %s", strerror(errno));
 		re->sample_type = e->attr.sample_type;
 		re->read_format = e->attr.read_format;
+		re->regs_user = e->attr.sample_regs_user;
 		re->index = (uint16_t)s->fd[i].ev;
 		re->td_index = (int16_t)(e->role == EV_ROLE_TD_SLOTS ? -2 : e->td_index);
 	}
@@ -442,6 +445,8 @@ static void on_aux(struct sess *s, struct trace_event *ev)
 /* Keep the code map of the soft and watch backends up to date. */
 static void side_band(struct sess *s, const struct trace_event *ev)
 {
+	if (s->unw)
+		rec_unwind_event(s->unw, ev);
 	if (!s->cm)
 		return;
 	if (ev->type == TRACE_REC_MMAP)
@@ -493,6 +498,8 @@ static int on_soft_sample(struct sess *s, const struct perf_event_header *h)
 			c2c_warn("skipping a malformed cpu-clock sample (%u bytes)", h->size);
 		return 0;
 	}
+	if (s->unw)
+		rec_unwind_sample(s->unw, &ev.sample);
 	add_phys(s, &ev.sample);
 	count(s, &ev);
 	oq_add(&s->q, &ev, ev.sample.time);
@@ -536,10 +543,20 @@ static int on_watch_sample(struct sess *s, const struct perf_event_header *h)
 	o->cpu = r.cpu;
 	o->addr = r.addr;
 	o->event = (uint16_t)idx;
+	o->chain_nr = r.chain_nr;
+	o->chain = r.chain;
+	if (r.abi == PERF_SAMPLE_REGS_ABI_64) {
+		o->regs_mask = r.uregs_mask;
+		o->regs = r.uregs;
+	}
+	o->stack_size = r.stack_size;
+	o->stack = r.stack;
 	o->cpumode = (uint8_t)(h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	o->flags = TRACE_SAMPLE_HAS_ADDR | (r.cpu != TRACE_CPU_NONE ? TRACE_SAMPLE_HAS_CPU : 0);
 	watch_decoder_fill(s->wd, o, r.abi == PERF_SAMPLE_REGS_ABI_64 ? &r.regs : NULL,
 			   watch_len_at(s, (size_t)idx, r.addr));
+	if (s->unw)
+		rec_unwind_sample(s->unw, o);
 	s->last_time = o->time;
 	add_phys(s, o);
 	count(s, &ev);
@@ -573,6 +590,8 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 	}
 	if (ev.type == TRACE_REC_SAMPLE && s->l.ev[ev.sample.event].role != EV_ROLE_SAMPLER)
 		return 0;            /* aux leader / tracking samples carry nothing we keep */
+	if (ev.type == TRACE_REC_SAMPLE && s->unw)
+		rec_unwind_sample(s->unw, &ev.sample);
 	if (ev.type == TRACE_REC_MMAP && (ev.mmap.prot & 4) && !ev.mmap.build_id_size)
 		ev.mmap.build_id_size = buildid_lookup(s->bc, ev.mmap.filename, ev.mmap.build_id);
 	side_band(s, &ev);
@@ -1123,6 +1142,9 @@ static void sess_free(struct sess *s)
 	buildid_cache_free(s->bc);
 	soft_backend_free(s->soft);
 	watch_decoder_free(s->wd);
+	if (s->unw)
+		rec_unwind_counts(s->unw, &s->res->unwound, &s->res->unwind_walked);
+	rec_unwind_free(s->unw);
 	pagemap_free(s->pm);
 	codemap_free(s->own_cm);
 	watch_plan_release(&s->plan);
@@ -1219,6 +1241,8 @@ static int setup(struct sess *s)
 			return err;
 		s->cm = soft_backend_codemap(s->soft);
 	}
+	if (s->o->ev.callchain == 2)
+		s->unw = rec_unwind_new();
 	/* frame numbers are shown to CAP_SYS_ADMIN only: others would read zeros */
 	if ((s->soft || s->wd) && geteuid() == 0)
 		s->pm = pagemap_new();

@@ -82,6 +82,8 @@ struct record_result {
 	double watch_seen;           /* watch: share of the workload's work watched (duty cycle) */
 	int watch_seen_bound;        /* ... only an upper bound (c2c_watch_duty_bound()) */
 	double watch_budget;         /* watch: the overhead bound used (0: unlimited) */
+	uint64_t unwound, unwind_walked;   /* --call-graph dwarf: samples unwound, and those
+					    * that reached a caller */
 	uint64_t regions;            /* region markers of the workload written (include/c2c/region.h) */
 	uint64_t uncore;             /* AMD uncore rows written (include/c2c/uncore.h) */
 };

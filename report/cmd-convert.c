@@ -14,6 +14,8 @@
 #include "c2c/log.h"
 #include "c2c/trace.h"
 #include "report/read/perfdata.h"
+#include "report/resolve/maps.h"
+#include "report/resolve/unwind-sample.h"
 
 struct convert_opts {
 	const char *input, *output;
@@ -86,17 +88,41 @@ static int parse_opts(int argc, char **argv, struct convert_opts *o)
 	return 0;
 }
 
+/* The side-band of @ev into @m (the maps a DWARF unwind looks files up in). */
+static void track_maps(struct maps *m, struct unwind_sample *us, const struct trace_event *ev)
+{
+	switch (ev->type) {
+	case TRACE_REC_MMAP: maps_mmap(m, &ev->mmap); break;
+	case TRACE_REC_COMM: maps_comm(m, &ev->comm); break;
+	case TRACE_REC_FORK: maps_fork(m, &ev->task); break;
+	case TRACE_REC_EXIT: maps_exit(m, &ev->task); break;
+	default: return;
+	}
+	unwind_sample_event(us, ev);
+}
+
+/* Records copied as they are, except that a sample with a user stack (perf record
+ * --call-graph dwarf) gets its user frames unwound into its callchain: a trace keeps chains,
+ * not stacks. */
 static int copy_records(struct perfdata_reader *pr, struct trace_writer *w, uint64_t *nr)
 {
+	struct maps *m = maps_new();
+	struct unwind_sample *us = unwind_sample_new(m);
 	struct trace_event ev;
 	int rc;
 
 	while ((rc = perfdata_reader_next(pr, &ev)) == 1) {
+		if (ev.type == TRACE_REC_SAMPLE)
+			unwind_sample_chain(us, &ev.sample);
+		else
+			track_maps(m, us, &ev);
 		rc = trace_write(w, &ev);
 		if (rc < 0)
-			return rc;
+			break;
 		(*nr)++;
 	}
+	unwind_sample_free(us);
+	maps_free(m);
 	return rc;
 }
 

@@ -42,6 +42,11 @@ static const char report_usage[] =
 	"      --no-data-names     no data names in the Pareto (its lines are then perf's, byte\n"
 	"                          for byte)\n"
 	"      --map               line maps: each thread's reads and writes of each byte\n"
+	"  -g, --call-graph[=ORDER]  callers under each Pareto row, outermost caller first\n"
+	"                          (ORDER caller, the default, or callee); without -g a trace\n"
+	"                          with callchains shows them callee first, as perf does; soft\n"
+	"                          and watch rows too (percentages of the line's samples)\n"
+	"      --no-call-graph     no callchains\n"
 	"      --regions           first a table of the program's regions (c2c-region markers\n"
 	"                          recorded by c2c-lite record): samples and time inside each\n"
 	"      --region NAME       report only the samples taken inside region NAME\n"
@@ -69,6 +74,7 @@ struct report_opts {
 	int csv;                    /* --csv[=TABLE]: enum csv_table + 1 */
 	int summary_given, text_opt; /* for refusing text options with --json/--csv */
 	uint32_t jobs;              /* -j; 0: not given */
+	int call_graph;             /* -1 --no-call-graph, 0 as the data has them, 1 + order */
 	int phys;                   /* --phys */
 	int regions;                /* --regions: the table of program regions */
 	const char *region;         /* --region NAME: only the samples inside it */
@@ -77,8 +83,36 @@ struct report_opts {
 enum {
 	OPT_STDIO = 256, OPT_STATS, OPT_SHOW_ALL, OPT_NO_SOURCE, OPT_FULL_SYMBOLS, OPT_CL_SIZE,
 	OPT_DOUBLE_CL, OPT_SYMFS, OPT_SUMMARY, OPT_NO_DATA_NAMES, OPT_MAP, OPT_JSON, OPT_CSV,
-	OPT_PHYS, OPT_REGIONS, OPT_REGION,
+	OPT_NO_CALL_GRAPH, OPT_PHYS, OPT_REGIONS, OPT_REGION,
 };
+
+/* perf c2c report's -g/--call-graph: perf's parameter list (print_type,threshold,order,key,
+ * value) is accepted where it names what c2c-lite draws: the graph, in caller or callee order,
+ * keyed by function, with percentages. perf c2c forces the threshold to 0, so a number is
+ * accepted and has no effect there either. Anything else is refused. */
+static int parse_call_graph(struct report_opts *o, const char *arg)
+{
+	char buf[128], *tok, *save = NULL, *end;
+
+	o->call_graph = 1 + CALLERS_CALLER;
+	if (!arg)
+		return 0;
+	if (strlen(arg) >= sizeof(buf))
+		return c2c_err(-EINVAL, "--call-graph '%s' is too long", arg);
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "caller"))
+			o->call_graph = 1 + CALLERS_CALLER;
+		else if (!strcmp(tok, "callee"))
+			o->call_graph = 1 + CALLERS_CALLEE;
+		else if (strcmp(tok, "graph") && strcmp(tok, "function") && strcmp(tok, "percent") &&
+			 (strtod(tok, &end), end == tok || *end))
+			return c2c_err(-EINVAL, "--call-graph '%s': c2c-lite draws the graph with "
+				       "percentages, keyed by function, in caller or callee order",
+				       tok);
+	}
+	return 0;
+}
 
 /* perf's setup_coalesce(): tokens in user order; "offset" is accepted and ignored. */
 static int parse_coalesce(struct report_opts *o, const char *s)
@@ -127,6 +161,8 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		{ "no-data-names", no_argument, NULL, OPT_NO_DATA_NAMES },
 		{ "map", no_argument, NULL, OPT_MAP },
 		{ "json", no_argument, NULL, OPT_JSON }, { "csv", optional_argument, NULL, OPT_CSV },
+		{ "call-graph", optional_argument, NULL, 'g' },
+		{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH },
 		{ "regions", no_argument, NULL, OPT_REGIONS },
 		{ "region", required_argument, NULL, OPT_REGION },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -138,8 +174,13 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:d:c:Nk:j:vqh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:d:c:Nk:j:gvqh", lopts, NULL)) != -1) {
 		switch (c) {
+		case 'g':
+			if (parse_call_graph(o, optarg))
+				return EXIT_USAGE;
+			break;
+		case OPT_NO_CALL_GRAPH: o->call_graph = -1; break;
 		case 'i': o->input = optarg; break;
 		case OPT_STDIO: o->stdio = 1; break;
 		case OPT_STATS: o->stats = 1; break;
@@ -320,6 +361,13 @@ static void pareto_row_name(void *ctx, const struct cltab_line *ln, const struct
 	snprintf(buf, n, "%s", r && r->data ? r->data : "[unknown]");
 }
 
+/* The graph under the rows: none with --no-call-graph, -g's order, else callee first (perf
+ * draws the callchains a file has without being asked). */
+static int call_graph_mode(const struct report_opts *o)
+{
+	return o->call_graph < 0 ? 0 : o->call_graph ? o->call_graph : 1 + CALLERS_CALLEE;
+}
+
 static int print_pmu(const struct report_opts *o, struct report_session *s)
 {
 	const struct trace_info *info = s->info;
@@ -328,7 +376,8 @@ static int print_pmu(const struct report_opts *o, struct report_session *s)
 	struct td_agg_sym_ctx tctx = { .maps = s->maps, .sym = s->sym };
 	struct stdio_opts so = { .node_info = o->node_info, .no_source = o->no_source,
 				 .full_symbols = o->full_symbols, .double_cl = o->double_cl,
-				 .stats_only = o->stats, .coalesce = o->coalesce, .events = names };
+				 .stats_only = o->stats, .coalesce = o->coalesce, .events = names,
+				 .call_graph = call_graph_mode(o) };
 	uint32_t i;
 	int err = 0;
 
@@ -364,6 +413,7 @@ static int print_estimate(const struct report_opts *o, struct report_session *s)
 				       .no_data_names = o->no_data_names,
 				       .summary = (size_t)o->summary, .map = o->map,
 				       .duty = s->have_duty ? &s->duty : NULL,
+				       .call_graph = call_graph_mode(o),
 				       .phys = o->phys };
 	int err = stdio_estim_print(stdout, s->m, s->fs, s->e, &po);
 
@@ -380,7 +430,9 @@ static int run(const struct report_opts *o)
 		.node_stats = o->node_info != 0,
 		.jobs = o->jobs ? o->jobs : cmdline_default_jobs(), .symfs = o->symfs, .vmlinux = o->vmlinux,
 		.verbose = c2c_log_get_level() >= C2C_LOG_DEBUG,
-		.check = check_options, .check_ctx = (void *)o, .phys = o->phys,
+		.check = check_options, .check_ctx = (void *)o,
+		.no_callchains = o->call_graph < 0,
+		.phys = o->phys,
 		.region = o->region,
 	};
 	struct report_session *s;

@@ -483,6 +483,7 @@ static void build(struct tfile *f, struct buf *o)
 struct got {
 	struct trace_event ev[64];
 	char str[64][64];
+	uint64_t chain[64][4];   /* a sample's first callchain entries (the reader's copy is reused) */
 	int n, rc;
 };
 
@@ -502,6 +503,11 @@ static int read_all(const struct buf *o, struct got *g, struct perfdata_stats *s
 			snprintf(g->str[g->n & 63], 64, "%s", e->mmap.filename);
 		if (e->type == TRACE_REC_COMM)
 			snprintf(g->str[g->n & 63], 64, "%s", e->comm.comm);
+		if (e->type == TRACE_REC_SAMPLE && e->sample.chain_nr) {
+			memcpy(g->chain[g->n & 63], e->sample.chain,
+			       8 * (e->sample.chain_nr < 4 ? e->sample.chain_nr : 4));
+			e->sample.chain = g->chain[g->n & 63];
+		}
 		g->n++;
 	}
 	if (st)
@@ -1194,6 +1200,10 @@ static void test_perfdata_all_fields(void **state)
 	assert_int_equal(g.ev[0].sample.data_src, 9);
 	assert_int_equal(g.ev[0].sample.phys_addr, 10);
 	assert_int_equal(g.ev[0].sample.cpu, 1);
+	/* the callchain is read, context marker kept */
+	assert_int_equal(g.ev[0].sample.chain_nr, 2);
+	assert_true(g.ev[0].sample.chain[0] == 0xffffffff81000000ull);
+	assert_int_equal(g.ev[0].sample.chain[1], 1);
 	assert_int_equal(logcap.warnings, 0);
 	free(o.p);
 	free(f.data.p);

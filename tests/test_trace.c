@@ -202,6 +202,9 @@ static int sample_cmp(const struct trace_sample *a, const struct trace_sample *b
 	for (unsigned i = 0; i < a->td_nr && i < TRACE_TD_MAX; i++)
 		if (a->td[i] != b->td[i])
 			return 1;
+	if (a->chain_nr != b->chain_nr ||
+	    (a->chain_nr && memcmp(a->chain, b->chain, a->chain_nr * sizeof(*a->chain))))
+		return 1;
 	return 0;
 }
 
@@ -281,7 +284,21 @@ struct ev_row {
 };
 
 /* Every record type, every field at extremes, and repeats that hit each dictionary path. */
+static const uint64_t chain_a[] = { TRACE_CHAIN_CONTEXT_USER, 0x401234, 0x401100, 0x400800 };
+static const uint64_t chain_k[] = { TRACE_CHAIN_CONTEXT_KERNEL, KADDR + 0x99, KADDR + 0x5000,
+				    TRACE_CHAIN_CONTEXT_USER, 0x401000, 0, UINT64_MAX };
+
 static const struct ev_row ev_rows[] = {
+	/* callchains: a literal, the same chain again (a table reference), another literal */
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 10, .ip = 0x401234, .pid = 5, .tid = 5, .chain_nr = 4, .chain = chain_a } } },
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 11, .ip = 0x401234, .pid = 5, .tid = 6, .chain_nr = 4, .chain = chain_a } } },
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 12, .ip = KADDR + 0x99, .pid = 5, .tid = 6, .cpumode = 1, .chain_nr = 7,
+		.chain = chain_k } } },
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 13, .ip = 0x401234, .pid = 5, .tid = 5, .chain_nr = 2, .chain = chain_a } } },
 	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = { 0 } } },
 	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
 		.time = UINT64_MAX, .ip = UINT64_MAX, .addr = UINT64_MAX, .phys_addr = UINT64_MAX,
@@ -565,6 +582,8 @@ static uint64_t rnd(uint64_t *s)
 
 /* A c2c-like sample stream mixed with extremes; @wide spreads values to overflow every
  * dictionary (shapes, code addresses, lines). */
+static uint64_t *gen_chains;   /* 16 addresses per sample, for gen_samples() */
+
 static void gen_samples(struct trace_event *ev, size_t n, uint64_t seed, int wide)
 {
 	uint64_t s = seed, t = 1000000;
@@ -590,6 +609,15 @@ static void gen_samples(struct trace_event *ev, size_t n, uint64_t seed, int wid
 			x->flags |= TRACE_SAMPLE_HAS_PHYS;
 			x->phys_addr = 0x2000000000ull + (x->addr & 0xfffffff);
 		}
+		if (gen_chains && (r & 0x600)) {   /* 3 in 4 have a callchain: few distinct, or unique */
+			uint64_t *c = gen_chains + 16 * i, pick = wide ? rnd(&s) : (r >> 12) % 40;
+
+			x->chain_nr = 1 + (uint32_t)(pick % 16);
+			c[0] = TRACE_CHAIN_CONTEXT_USER;
+			for (uint32_t k = 1; k < x->chain_nr; k++)
+				c[k] = 0x401000 + (pick * 31 + k * 977) % 65536;
+			x->chain = c;
+		}
 		if ((r & 0xfff) == 7) {  /* a rare extreme */
 			x->ip = UINT64_MAX - (r >> 32);
 			x->addr = KADDR + (r >> 40);
@@ -612,6 +640,7 @@ static void test_trace_random_roundtrip(void **state)
 	};
 
 	(void)state;
+	gen_chains = xmalloc(n * 16 * sizeof(*gen_chains));
 	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
 		struct trace_reader *r;
 
@@ -623,6 +652,8 @@ static void test_trace_random_roundtrip(void **state)
 		trace_reader_free(r);
 	}
 	free(ev);
+	free(gen_chains);
+	gen_chains = NULL;
 	free(path);
 }
 
@@ -882,25 +913,38 @@ static size_t put_chunk(uint8_t *out, uint32_t kind, const uint8_t *payload, uin
 	return 24 + len;
 }
 
-static void test_trace_forward_compat(void **state)
+/* An empty trace's file header and INFO chunk, without its END chunk, in a buffer with room for
+ * @extra more bytes; *n: the bytes used. */
+static uint8_t *trace_head(size_t extra, size_t *n)
 {
 	char *path = tmp_path("empty.trace");
 	struct trace_info info = full_info();
+	uint8_t *buf, *file;
+	size_t len;
+
+	write_events(path, &info, NULL, NULL, 0);
+	buf = slurp(path, &len);
+	file = xmalloc(len + extra);
+	*n = len - 25;  /* drop the end chunk (24-byte header + 1-byte count) */
+	memcpy(file, buf, *n);
+	free(buf);
+	free(path);
+	return file;
+}
+
+static void test_trace_forward_compat(void **state)
+{
 	/* an unknown record type 0x42 (3 bytes), then FORK{time 10, pid 1, ppid 2, tid 3, ptid 4,
 	 * flags 1 (1.1)} with one trailing byte a later minor version might have added */
 	static const uint8_t recs[] = { 0x42, 3, 9, 9, 9, TRACE_REC_FORK, 7, 20, 1, 2, 3, 4, 1, 0x55 };
 	static const uint8_t unknown[] = { 1, 2, 3, 4 }, end[] = { 2 };
-	uint8_t *buf, *file;
-	size_t len, n;
+	size_t head, n;
+	uint8_t *file = trace_head(200, &head);
 	struct trace_reader *r;
 	struct trace_event ev;
 
 	(void)state;
-	write_events(path, &info, NULL, NULL, 0);
-	buf = slurp(path, &len);
-	file = xmalloc(len + 200);
-	n = len - 25;  /* drop the end chunk (24-byte header + 1-byte count) */
-	memcpy(file, buf, n);
+	n = head;
 	n += put_chunk(file + n, 77, unknown, sizeof(unknown), 0);
 	n += put_chunk(file + n, 2, recs, sizeof(recs), 2);
 	n += put_chunk(file + n, 3, end, sizeof(end), 0);
@@ -919,14 +963,51 @@ static void test_trace_forward_compat(void **state)
 	assert_int_equal(logcap.errors + logcap.warnings, 0);
 	trace_reader_free(r);
 	/* an unknown flag on a records chunk is a feature this reader lacks */
-	n = len - 25;
+	n = head;
 	n += put_chunk(file + n, 2 | 1u << 20, recs, sizeof(recs), 2);
 	assert_int_equal(trace_reader_open_mem(&r, file, n, "flags"), 0);
 	assert_int_equal(trace_reader_next(r, &ev), -ENOTSUP);
 	trace_reader_free(r);
 	free(file);
-	free(buf);
-	free(path);
+}
+
+/* A 1.4 trace as main's writer made it: AUX keeps tag 8 and REGION tag 16, and CHAIN (1.5)
+ * took 17, so a 1.3 or 1.4 file's AUX record is not read as a callchain. */
+static void test_trace_reads_1_4(void **state)
+{
+	/* AUX{time 19, cpu 2, pid 100, tid 101, offset 4096, size 512, flags 5}, then
+	 * REGION{time 20, pid 7, tid 8, begin, depth 1, "q"} */
+	static const uint8_t recs[] = { TRACE_REC_AUX, 9, 38, 2, 100, 101, 0x80, 0x20, 0x80, 0x04, 5,
+					TRACE_REC_REGION, 8, 2, 7, 8, 1, 1, 2, 'q', 0 };
+	static const uint8_t end[] = { 2 };
+	size_t n;
+	uint8_t *file = trace_head(200, &n);
+	struct trace_reader *r;
+	struct trace_event ev;
+
+	(void)state;
+	file[10] = 4;  /* minor version 4 */
+	n += put_chunk(file + n, 2, recs, sizeof(recs), 2);
+	n += put_chunk(file + n, 3, end, sizeof(end), 0);
+	log_reset();
+	assert_int_equal(trace_reader_open_mem(&r, file, n, "v1.4"), 0);
+	assert_int_equal(trace_reader_info(r)->version_minor, 4);
+	assert_int_equal(trace_reader_next(r, &ev), 1);
+	assert_int_equal(ev.type, TRACE_REC_AUX);
+	assert_int_equal(ev.aux.time, 19);
+	assert_int_equal(ev.aux.cpu, 2);
+	assert_int_equal(ev.aux.offset, 4096);
+	assert_int_equal(ev.aux.size, 512);
+	assert_int_equal(ev.aux.flags, 5);
+	assert_int_equal(trace_reader_next(r, &ev), 1);
+	assert_int_equal(ev.type, TRACE_REC_REGION);
+	assert_int_equal(ev.region.time, 20);
+	assert_string_equal(ev.region.name, "q");
+	assert_int_equal(trace_reader_next(r, &ev), 0);
+	assert_false(trace_reader_truncated(r));
+	assert_int_equal(logcap.errors + logcap.warnings, 0);
+	trace_reader_free(r);
+	free(file);
 }
 
 static void test_trace_zstd_smaller(void **state)
@@ -1148,6 +1229,7 @@ int main(void)
 		cmocka_unit_test(test_trace_flipped_everywhere),
 		cmocka_unit_test(test_trace_bad_magic_and_version),
 		cmocka_unit_test(test_trace_forward_compat),
+		cmocka_unit_test(test_trace_reads_1_4),
 		cmocka_unit_test(test_trace_zstd_smaller),
 		cmocka_unit_test(test_trace_dev_full),
 		cmocka_unit_test(test_trace_fsize_limit),

@@ -169,6 +169,16 @@ static void write_comm(struct trace_writer *w, uint32_t tid, const char *comm)
 	assert_int_equal(trace_write(w, &ev), 0);
 }
 
+/* With it set, write_trace() gives each sample a callchain: its ip, called from tui_fx_peer
+ * (odd samples) or from tui_fx_reader (even ones), both called from tui_fx_chain_root. */
+static int with_chains;
+
+__attribute__((noinline)) void tui_fx_chain_root(void);
+__attribute__((noinline)) void tui_fx_chain_root(void)
+{
+	tui_fx_writer();
+}
+
 /* A trace of @nr samples kinds over this binary; samples interleave round-robin so that every
  * thread's accesses overlap the others' in time. @repeat repeats the whole fixture. */
 static void write_trace(const char *path, enum trace_backend backend, const struct smp *fx,
@@ -214,6 +224,14 @@ static void write_trace(const char *path, enum trace_backend backend, const stru
 					.flags = TRACE_SAMPLE_HAS_CPU | TRACE_SAMPLE_HAS_ADDR |
 						 TRACE_SAMPLE_HAS_DSRC | TRACE_SAMPLE_HAS_WEIGHT,
 				};
+				uint64_t chain[4] = { TRACE_CHAIN_CONTEXT_USER, s.sample.ip,
+						      (time & 1 ? IP(tui_fx_peer) : IP(tui_fx_reader)) + 2,
+						      IP(tui_fx_chain_root) + 4 };
+
+				if (with_chains) {
+					s.sample.chain = chain;
+					s.sample.chain_nr = 4;
+				}
 				if (soft)   /* decoded access, address computed (softdec detail) */
 					s.sample.detail = (uint16_t)(SOFTDEC_ADDR |
 						(fx[i].kind == SOFT_LD ? SOFTDEC_LOAD : SOFTDEC_STORE) << 5);
@@ -387,6 +405,38 @@ static void test_tui_view_open_and_back(void **state)
 	KEYS(f, 'd', 'q');
 	assert_int_equal(tui_view_screen(&f->v), TUI_SCR_LIST);
 	assert_int_equal(KEYS(f, 'q'), TUI_RES_QUIT);
+}
+
+/* Enter on a row with callchains shows its callers (perf's graph, callee first); 'C' on a row
+ * without them says how to get them. */
+static void test_tui_view_callers(void **state)
+{
+	struct fx *f = *state, *g;
+	size_t i;
+	int root = 0, peer = 0, reader = 0;
+
+	(void)state;
+	KEYS(f, 'd', 'C');
+	assert_int_equal(tui_view_screen(&f->v), TUI_SCR_LINE);
+	assert_non_null(strstr(f->v.msg, "record with -g"));
+	with_chains = 1;
+	g = fx_load(TRACE_BACKEND_PEBS, pmu_fixture, sizeof(pmu_fixture) / sizeof(pmu_fixture[0]),
+		    24, 80);
+	with_chains = 0;
+	KEYS(g, 'd');
+	assert_int_equal(KEYS(g, TUI_KEY_ENTER), TUI_RES_REDRAW);
+	assert_int_equal(tui_view_screen(&g->v), TUI_SCR_CALLERS);
+	for (i = 0; i < g->v.nr_text; i++) {
+		root |= strstr(g->v.text_lines[i], "---tui_fx_writer") != NULL;
+		peer |= strstr(g->v.text_lines[i], "%--tui_fx_peer") != NULL;
+		reader |= strstr(g->v.text_lines[i], "%--tui_fx_reader") != NULL;
+	}
+	assert_true(root && peer && reader);
+	assert_non_null(strstr(g->v.text_lines[0], "samples with callchains"));
+	KEYS(g, TUI_KEY_ESC);
+	assert_int_equal(tui_view_screen(&g->v), TUI_SCR_LINE);
+	assert_int_equal(KEYS(g, 'a'), TUI_RES_SOURCE);   /* the source stays one key away */
+	fx_free(g);
 }
 
 static void test_tui_view_source(void **state)
@@ -930,6 +980,7 @@ int main(void)
 		T(test_tui_view_initial),
 		T(test_tui_view_moves),
 		T(test_tui_view_open_and_back),
+		T(test_tui_view_callers),
 		T(test_tui_view_source),
 		T(test_tui_view_display_modes),
 		T(test_tui_view_display_keeps_selection),

@@ -13,6 +13,7 @@
 #include "c2c/xalloc.h"
 #include "report/aggregate/dsrc.h"
 #include "report/resolve/maps.h"
+#include "report/stdio/callgraph.h"
 #include "report/stdio/summary.h"
 #include "tui/draw-int.h"
 
@@ -214,17 +215,12 @@ static size_t tui_estim_stats(const struct tui_model *m, size_t row, struct tui_
 	return n;
 }
 
-size_t tui_findings_text(struct tui_model *m, char ***out)
+/* Split @buf (freed) into owned lines. */
+static size_t tui_split_lines(char *buf, char ***out)
 {
-	struct summary_opts o = { .top = 1000, .prefix = "", .say_none = 1, .map = 1 };
-	char *buf = NULL, *p, *nl, **lines = NULL;
-	size_t len = 0, n = 0, cap = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *p, *nl, **lines = NULL;
+	size_t n = 0, cap = 0;
 
-	if (f) {
-		summary_print(f, m->rm, m->fs, &o);
-		fclose(f);
-	}
 	for (p = buf; p && *p; p = nl + 1) {
 		nl = strchr(p, '\n');
 		if (!nl)
@@ -237,6 +233,39 @@ size_t tui_findings_text(struct tui_model *m, char ***out)
 	free(buf);
 	*out = lines;
 	return n;
+}
+
+size_t tui_findings_text(struct tui_model *m, char ***out)
+{
+	struct summary_opts o = { .top = 1000, .prefix = "", .say_none = 1, .map = 1 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f) {
+		summary_print(f, m->rm, m->fs, &o);
+		fclose(f);
+	}
+	return tui_split_lines(buf, out);
+}
+
+size_t tui_callers_text(const struct tui_model *m, const struct rm_line *l, const struct rm_row *r,
+			char ***out)
+{
+	uint64_t total = callgraph_line_samples(l), own = callgraph_row_samples(r);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f) {
+		fprintf(f, "offset 0x%x, code 0x%llx %s: %llu samples with callchains, %.2f%% of "
+			"the line's\n", r->disp_offset, (unsigned long long)r->code.ip,
+			r->code.symbol ? r->code.symbol : "", (unsigned long long)own,
+			total ? own * 100.0 / total : 0.0);
+		callgraph_fprint_row(f, m->rm, l, r, CALLERS_CALLEE);
+		fclose(f);
+	}
+	return tui_split_lines(buf, out);
 }
 
 static size_t tui_help_rows(void)
@@ -263,6 +292,7 @@ size_t tui_text_rows(struct tui_model *m, const struct tui_view *v, enum tui_scr
 		free(b.s);
 		return TUI_INFO_ROWS + n;
 	case TUI_SCR_FINDINGS:
+	case TUI_SCR_CALLERS:
 		return v->nr_text;
 	case TUI_SCR_SORT:
 		return tui_sort_keys(m, keys);
@@ -322,6 +352,7 @@ static const char *tui_text_title(enum tui_screen_id s)
 	switch (s) {
 	case TUI_SCR_STATS: return " Statistics";
 	case TUI_SCR_FINDINGS: return " Findings: what to fix";
+	case TUI_SCR_CALLERS: return " Callers of the row, callee first (Esc back)";
 	case TUI_SCR_SORT: return " Order the cacheline list by (Enter picks, Esc keeps the order)";
 	default: return " Keys";
 	}
@@ -349,6 +380,7 @@ void tui_draw_text(struct tui_ctx *c, enum tui_screen_id s)
 				a = tui_stats_row(c, row, &c->b);
 				break;
 			case TUI_SCR_FINDINGS:
+			case TUI_SCR_CALLERS:
 				tui_bufaddf(&c->b, " %s", v->text_lines[row]);
 				break;
 			case TUI_SCR_SORT:

@@ -53,6 +53,10 @@ size_t tui_line_panel(struct tui_model *m, const struct tui_view *v, const struc
 		      char ***out);
 /* The findings as the text report prints them, one string per line (owned by the caller). */
 size_t tui_findings_text(struct tui_model *m, char ***out);
+/* The callers of row @r of line @l as perf's graph (callee first), percentages of the line's
+ * samples with callchains, one string per screen row (owned by the caller). */
+size_t tui_callers_text(const struct tui_model *m, const struct rm_line *l, const struct rm_row *r,
+			char ***out);
 
 /* Copy the part of UTF-8 @text from display column @skip on, at most @width columns wide, into
  * @out. Invalid bytes count one column and show as '?'; tabs are not expanded. Returns the columns

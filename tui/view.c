@@ -356,6 +356,7 @@ static int tui_match_row(struct tui_view *v, struct tui_model *m, size_t row)
 	case TUI_SCR_SOURCE:
 		return v->src_text[row] && strcasestr(v->src_text[row], v->last);
 	case TUI_SCR_FINDINGS:
+	case TUI_SCR_CALLERS:
 		return v->text_lines[row] && strcasestr(v->text_lines[row], v->last);
 	default:
 		return 0;
@@ -369,6 +370,7 @@ static int tui_searchable(const struct tui_view *v)
 {
 	switch (tui_view_screen(v)) {
 	case TUI_SCR_LIST: case TUI_SCR_LINE: case TUI_SCR_SOURCE: case TUI_SCR_FINDINGS:
+	case TUI_SCR_CALLERS:
 		return 1;
 	default:
 		return 0;
@@ -390,10 +392,11 @@ static enum tui_result tui_search_step(struct tui_view *v, struct tui_model *m, 
 	for (i = 1; i <= l->nr; i++) {
 		row = dir > 0 ? (l->sel + i) % l->nr : (l->sel + l->nr * 2 - i) % l->nr;
 		if (tui_match_row(v, m, row)) {
-			if (tui_view_screen(v) == TUI_SCR_FINDINGS) {
+			if (tui_view_screen(v) == TUI_SCR_FINDINGS ||
+			    tui_view_screen(v) == TUI_SCR_CALLERS) {
 				l->sel = row;
 				l->top = row;
-				tui_list_fit(l, tui_view_body_rows(v, TUI_SCR_FINDINGS));
+				tui_list_fit(l, tui_view_body_rows(v, tui_view_screen(v)));
 			} else {
 				tui_list_select(l, row, tui_view_body_rows(v, tui_view_screen(v)));
 			}
@@ -442,7 +445,7 @@ enum tui_action {
 	TUI_ACT_SCROLL_LEFT, TUI_ACT_SCROLL_RIGHT, TUI_ACT_OPEN, TUI_ACT_DETAILS, TUI_ACT_SOURCE,
 	TUI_ACT_BACK, TUI_ACT_QUIT_OR_BACK, TUI_ACT_SEARCH, TUI_ACT_NEXT, TUI_ACT_PREV,
 	TUI_ACT_SORT_MENU, TUI_ACT_DISPLAY, TUI_ACT_COALESCE, TUI_ACT_NODE, TUI_ACT_FULL,
-	TUI_ACT_MAP, TUI_ACT_HELP, TUI_ACT_STATS, TUI_ACT_FINDINGS, TUI_ACT_REDRAW,
+	TUI_ACT_MAP, TUI_ACT_HELP, TUI_ACT_STATS, TUI_ACT_FINDINGS, TUI_ACT_REDRAW, TUI_ACT_CALLERS,
 };
 
 /* The key bindings; tui/draw-text.c prints the help screen from the same table. */
@@ -467,8 +470,10 @@ const struct tui_binding tui_bindings[] = {
 	  TUI_ACT_DETAILS },
 	{ TUI_KEY_ENTER, NULL, TUI_ON_ALL, NULL, TUI_ACT_OPEN },
 	{ '\r', NULL, TUI_ON_ALL, NULL, TUI_ACT_OPEN },
-	{ 'a', "a, Enter", TUI_ON_LINE, "source of the selected row's code (perf's annotate)",
-	  TUI_ACT_SOURCE },
+	{ 'C', "C, Enter", TUI_ON_LINE, "callers of the selected row (record -g): perf's call "
+	  "graph, callee first", TUI_ACT_CALLERS },
+	{ 'a', "a, Enter", TUI_ON_LINE, "source of the selected row's code (perf's annotate; Enter "
+	  "when the row has no callers)", TUI_ACT_SOURCE },
 	{ 'n', "n", TUI_ON_LINE, "node info of the rows: nodes, shares, CPU lists", TUI_ACT_NODE },
 	{ 's', "s", TUI_ON_LINE, "full length of symbol and source line columns", TUI_ACT_FULL },
 	{ 'v', "v", TUI_ON_LINE, "line map on or off", TUI_ACT_MAP },
@@ -503,7 +508,7 @@ static enum tui_result tui_move(struct tui_view *v, long delta)
 	int h = tui_view_body_rows(v, tui_view_screen(v));
 
 	if (tui_view_screen(v) == TUI_SCR_STATS || tui_view_screen(v) == TUI_SCR_HELP ||
-	    tui_view_screen(v) == TUI_SCR_FINDINGS) {
+	    tui_view_screen(v) == TUI_SCR_FINDINGS || tui_view_screen(v) == TUI_SCR_CALLERS) {
 		/* text screens scroll their top row */
 		long t = (long)l->top + delta;
 		long max = (long)l->nr - h;
@@ -584,11 +589,34 @@ static enum tui_result tui_sort_pick(struct tui_view *v, struct tui_model *m)
 	return TUI_RES_REDRAW;
 }
 
+/* The selected row's callers (perf expands a row's callchain on Enter). */
+static enum tui_result tui_callers(struct tui_view *v, struct tui_model *m)
+{
+	const struct rm_row *r = tui_view_row(v, m);
+
+	if (!r)
+		return TUI_RES_NONE;
+	if (!r->nr_callers) {
+		snprintf(v->msg, sizeof(v->msg), "no callchains for 0x%llx: record with -g",
+			 (unsigned long long)r->code.ip);
+		return TUI_RES_REDRAW;
+	}
+	tui_free_lines(v->text_lines, v->nr_text);
+	v->nr_text = tui_callers_text(m, tui_view_line(v, m), r, &v->text_lines);
+	tui_view_push(v, TUI_SCR_CALLERS);
+	tui_list_reset(&v->text, v->nr_text);
+	return TUI_RES_REDRAW;
+}
+
 static enum tui_result tui_open(struct tui_view *v, struct tui_model *m)
 {
+	const struct rm_row *r;
+
 	switch (tui_view_screen(v)) {
 	case TUI_SCR_LIST: return tui_details(v, m);
-	case TUI_SCR_LINE: return tui_source(v, m);   /* perf: callchains; none in our traces */
+	case TUI_SCR_LINE:   /* perf: the row's callchain; the source when it has none */
+		r = tui_view_row(v, m);
+		return r && r->nr_callers ? tui_callers(v, m) : tui_source(v, m);
 	case TUI_SCR_SORT: return tui_sort_pick(v, m);
 	default: return TUI_RES_NONE;
 	}
@@ -668,6 +696,7 @@ static enum tui_result tui_act(struct tui_view *v, struct tui_model *m, enum tui
 	case TUI_ACT_OPEN: return tui_open(v, m);
 	case TUI_ACT_DETAILS: return tui_details(v, m);
 	case TUI_ACT_SOURCE: return tui_source(v, m);
+	case TUI_ACT_CALLERS: return tui_callers(v, m);
 	case TUI_ACT_BACK: return tui_back(v);
 	case TUI_ACT_QUIT_OR_BACK: return v->depth > 1 ? tui_back(v) : TUI_RES_QUIT;
 	case TUI_ACT_SEARCH:

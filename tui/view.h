@@ -43,6 +43,7 @@ enum tui_screen_id {
 	TUI_SCR_HELP,
 	TUI_SCR_FINDINGS,  /* the findings, as the text report gives them */
 	TUI_SCR_SORT,      /* the sort-column menu */
+	TUI_SCR_CALLERS,   /* a row's callers: perf's call graph */
 };
 
 enum tui_result {

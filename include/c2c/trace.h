@@ -30,10 +30,11 @@
 
 #define TRACE_MAGIC         "C2CTRACE"
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 4   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
+#define TRACE_VERSION_MINOR 5   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
 				 * carry the accessed address, and the duty-cycle blob; 1.3: AUX,
 				 * ITRACE_START and SWITCH records, the SPE recording blob; 1.4: REGION
-				 * records and the AMD uncore blob (older readers skip both) */
+				 * records and the AMD uncore blob (older readers skip both); 1.5: CHAIN
+				 * records, a sample's callchain (older readers skip them) */
 
 #define TRACE_CPU_NONE      UINT32_MAX  /* sample carried no CPU */
 #define TRACE_NODE_NONE     (-1)
@@ -44,6 +45,14 @@
  * read from a file never sizes an allocation beyond them. */
 #define TRACE_CPU_MAX       8192
 #define TRACE_NODE_MAX      1024
+/* Callchain entries kept per sample (the kernel's perf_event_max_stack defaults to 127; a
+ * longer chain read from perf.data keeps its first TRACE_CHAIN_MAX entries). */
+#define TRACE_CHAIN_MAX     1024
+/* perf's context markers inside a callchain (PERF_CONTEXT_KERNEL, _USER, ...): every entry at
+ * or above this value is a marker, not an address. */
+#define TRACE_CHAIN_CONTEXT_MIN ((uint64_t)-4095)
+#define TRACE_CHAIN_CONTEXT_KERNEL ((uint64_t)-128)
+#define TRACE_CHAIN_CONTEXT_USER   ((uint64_t)-512)
 
 /* Where the samples came from (trace_info.backend and trace_event_desc.backend). */
 enum trace_backend {
@@ -140,6 +149,18 @@ struct trace_sample {
 	uint8_t td_nr;
 	uint64_t td_slots;
 	uint64_t td[TRACE_TD_MAX];  /* TopDown metric values, in the order of the event's group */
+	/* PERF_SAMPLE_CALLCHAIN as the kernel gives it: the sampled ip first, then its callers,
+	 * with perf's context markers (TRACE_CHAIN_CONTEXT_*) kept. chain_nr 0: none recorded.
+	 * Like strings, @chain stays valid until the reader's next call; writers copy it. */
+	uint32_t chain_nr;
+	const uint64_t *chain;
+	/* PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER of a perf.data file (perf record
+	 * --call-graph dwarf), valid like @chain, for the report to unwind (report/resolve/
+	 * unwind-sample.h). Traces never store them: c2c-lite's recorder unwinds first. */
+	uint64_t regs_mask;      /* 0: no user registers; else the bits (perf's order) of @regs */
+	const uint64_t *regs;
+	uint64_t stack_size;     /* bytes of @stack that were filled (the dynamic size) */
+	const uint8_t *stack;
 };
 
 /* trace_mmap.flags: the mmap(2) flags the kernel reports (MAP_SHARED = 1, MAP_PRIVATE = 2). */
@@ -282,6 +303,8 @@ enum trace_rec_type {
 	TRACE_REC_SWITCH,        /* 1.3 */
 	/* numbered apart from the kinds above so that kinds added beside it do not collide */
 	TRACE_REC_REGION = 16,
+	/* 17 is taken by the CHAIN record (1.5, lib/trace_codec.h's TRACE_TAG_CHAIN): the reader
+	 * attaches it to the sample that follows (trace_sample.chain), never returns it alone */
 };
 
 struct trace_event {

@@ -221,6 +221,7 @@ struct cltab {
 	struct cltab_counts counts;
 	int co_pid, co_tid, co_iaddr, co_dso;   /* coalesce keys in use */
 	int finished;
+	struct callers *callers;          /* with opts.callchains */
 };
 
 static void cltab_start_workers(struct cltab *t, uint32_t n);
@@ -389,7 +390,9 @@ struct cltab *cltab_new(const struct cltab_opts *opts)
 	cltab_hash_init(&t->thash, 1024);
 	cltab_hash_init(&t->chash, 64);
 	t->dcache = xcalloc(CLTAB_DCACHE, sizeof(*t->dcache));
-	if (opts->jobs > 1)
+	if (opts->callchains)
+		t->callers = callers_new();
+	if (opts->jobs > 1 && !opts->callchains)   /* callers are counted by one thread */
 		cltab_start_workers(t, opts->jobs);
 	return t;
 }
@@ -433,6 +436,7 @@ void cltab_free(struct cltab *t)
 	free(t->dcache);
 	free(t->cpu_node);
 	free(t->ranges);
+	callers_free(t->callers);
 	free(t);
 }
 
@@ -923,6 +927,8 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 	t->cls_n[cls]++;
 	if (s->thread != e->thread)
 		cltab_touch_add(cltab_findnew_touch(t, eidx, s), &t->cls[cls].st);
+	if (s->chain)
+		callers_count(t->callers, eidx, s->chain);
 	if (cpu < t->opts.nr_cpus)
 		node = t->cpu_node[cpu];
 	cltab_ent_add(t, e, cls,
@@ -1206,6 +1212,8 @@ static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct t
 	s.cmap = loc.map;
 	/* found in the sample's mode: found in "any" mode too (user then kernel maps) */
 	s.has_code_map = s.cmap != NULL || maps_find_any(maps, th, ts->ip, &loc);
+	if (t->callers && ts->chain_nr)
+		s.chain = callers_intern_sample(t->callers, maps, th, ts->chain, ts->chain_nr);
 	{
 		struct cltab_pend p = { .s = s, .seq = t->next_seq++, .pid = th->pid, .tid = th->tid };
 
@@ -1612,6 +1620,29 @@ static void cltab_first_touch(struct cltab_offset *o)
 	o->touch[0].n[CLTAB_T_RMT_PEER] = st->rmt_peer;
 }
 
+static int cltab_frame_sym(void *ctx, const struct callers_frame *f, const char **symbol,
+			   uint64_t *start)
+{
+	const struct cltab *t = ctx;
+	struct cltab_code code = { 0 };
+
+	if (!f->map || t->opts.sym(t->opts.sym_ctx, f->map, f->cpumode, f->ip, f->al, &code) ||
+	    !code.symbol)
+		return -1;
+	*symbol = code.symbol;
+	*start = f->ip - code.sym_offset;
+	return 0;
+}
+
+/* The chains of entry @idx, their frames resolved to symbols. */
+static void cltab_offset_callers(struct cltab *t, struct cltab_offset *o, uint32_t idx)
+{
+	o->nr_callers = callers_of_row(t->callers, idx, &o->callers);
+	for (size_t k = 0; k < o->nr_callers; k++)
+		callers_resolve(t->callers, o->callers[k].chain,
+				t->opts.sym ? cltab_frame_sym : NULL, t);
+}
+
 /* The displayed lines' offsets and touches from shard @sh (@pos: its lines' display index + 1). */
 static void cltab_build_shard(struct cltab *t, struct cltab *sh, const uint32_t *pos)
 {
@@ -1624,6 +1655,8 @@ static void cltab_build_shard(struct cltab *t, struct cltab *sh, const uint32_t 
 		if (pos[e->line]) {
 			eoff[i] = cltab_line_append(sh, t->shown[pos[e->line] - 1], e);
 			cltab_first_touch(eoff[i]);
+			if (t->callers)
+				cltab_offset_callers(t, eoff[i], (uint32_t)i);
 		}
 	}
 	/* the other threads' touches of the displayed entries, in creation order */
@@ -1830,6 +1863,11 @@ struct cltab_line *const *cltab_lines(const struct cltab *t, size_t *nr)
 {
 	*nr = t->nr_shown;
 	return t->shown;
+}
+
+const struct callers *cltab_callers(const struct cltab *t)
+{
+	return t->callers;
 }
 
 const struct cltab_counts *cltab_counts(const struct cltab *t)

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "c2c/trace.h"
+#include "report/aggregate/callers.h"
 #include "report/aggregate/dsrc.h"
 #include "report/resolve/maps.h"
 
@@ -73,7 +74,9 @@ struct cltab_opts {
 	int no_node_stats;                /* leave cltab_offset.node_stats zero (faster, smaller):
 					   * for front ends that show no per-node columns */
 	uint32_t jobs;                    /* > 1: that many aggregation threads, each folding the
-					   * lines of one shard (results identical to one thread) */
+					   * lines of one shard (results identical to one thread);
+					   * not with callchains, counted by one thread */
+	int callchains;                   /* keep the samples' callchains (report -g) */
 	int phys;                         /* --phys: a line is a physical cacheline, whatever maps
 					   * it; samples without a physical address are counted in
 					   * cltab_counts.no_phys and left out */
@@ -124,6 +127,10 @@ struct cltab_offset {
 	/* which threads sampled the entry, in order of their first sample */
 	struct cltab_touch *touch;
 	size_t nr_touch;
+	/* with opts.callchains: the entry's chains (cltab_callers() ids) and their samples,
+	 * symbols resolved */
+	const struct callers_use *callers;
+	size_t nr_callers;
 };
 
 struct cltab_line {
@@ -164,6 +171,7 @@ struct cltab_sample {
 	const struct maps_thread *thread;
 	const struct maps_map *dmap, *cmap;
 	int has_code_map;         /* code address found in any mode */
+	uint32_t chain;           /* callers_intern() id in cltab_callers(); 0: none */
 };
 void cltab_add(struct cltab *t, const struct cltab_sample *s);
 
@@ -179,6 +187,8 @@ size_t cltab_nr_lines(const struct cltab *t);                  /* all lines */
 size_t cltab_nr_offsets(const struct cltab *t);                /* all offset entries */
 /* The displayed lines in display order; *nr set. */
 struct cltab_line *const *cltab_lines(const struct cltab *t, size_t *nr);
+/* The callchain dictionary (NULL without opts.callchains). */
+const struct callers *cltab_callers(const struct cltab *t);
 /* Counters of non-sample records seen by cltab_feed(). */
 struct cltab_counts {
 	uint64_t samples, lost_records, lost_samples, throttle, unthrottle;

@@ -24,6 +24,8 @@ struct estim {
 	struct estim_line **hash;        /* open addressing, power-of-two size */
 	size_t hash_size;
 	int finished;
+	struct callers *callers;         /* with opts.callchains */
+	uint32_t nr_site_ids;
 };
 
 /* What one sample contributes, after decoding and map lookup. */
@@ -36,6 +38,7 @@ struct estim_in {
 	enum estim_kind kind;
 	const struct maps_map *dmap, *cmap;
 	const struct maps_thread *thread;
+	uint32_t chain;                  /* callers id, 0: none */
 };
 
 double estim_pct(uint64_t part, uint64_t whole)
@@ -100,6 +103,8 @@ struct estim *estim_new(const struct estim_opts *opts)
 		e->opts.cl_size = 64;
 	e->hash_size = 256;
 	e->hash = xcalloc(e->hash_size, sizeof(*e->hash));
+	if (opts->callchains)
+		e->callers = callers_new();
 	return e;
 }
 
@@ -136,6 +141,7 @@ void estim_free(struct estim *e)
 		estim_line_free(e->lines[i]);
 	free(e->lines);
 	free(e->hash);
+	callers_free(e->callers);
 	free(e);
 }
 
@@ -326,8 +332,8 @@ static size_t estim_site_pos(const struct estim_line *l, uint32_t offset, uint64
 	return lo;
 }
 
-static struct estim_site *estim_findnew_site(struct estim_line *l, uint32_t offset,
-					     const struct estim_in *in)
+static struct estim_site *estim_findnew_site(struct estim *e, struct estim_line *l,
+					     uint32_t offset, const struct estim_in *in)
 {
 	int found;
 	size_t pos = estim_site_pos(l, offset, in->ip, &found);
@@ -344,6 +350,7 @@ static struct estim_site *estim_findnew_site(struct estim_line *l, uint32_t offs
 	s->code_al = in->code_al;
 	s->cmap = in->cmap;
 	s->back = in->back;
+	s->id = e->nr_site_ids++;
 	l->nr_site++;
 	return s;
 }
@@ -392,13 +399,15 @@ static void estim_add(struct estim *e, const struct estim_in *in)
 	struct estim_line *l = estim_findnew_line(e, in);
 	uint32_t offset = (uint32_t)(in->addr & (e->opts.cl_size - 1));
 	struct estim_offset *o = estim_findnew_off(l, offset);
-	struct estim_site *s = estim_findnew_site(l, offset, in);
+	struct estim_site *s = estim_findnew_site(e, l, offset, in);
 	int w = estim_is_write(in->kind);
 
 	estim_counts_add(&l->c, in);
 	estim_counts_add(&o->c, in);
 	estim_counts_add(&s->c, in);
 	estim_tc_add(s, in);
+	if (in->chain)
+		callers_count(e->callers, s->id, in->chain);
 	estim_set_add(&l->tids, in->tid);
 	estim_set_add(&o->tids, in->tid);
 	estim_set_add(&s->tids, in->tid);
@@ -503,6 +512,8 @@ static void estim_feed_sample(struct estim *e, struct maps *maps, const struct t
 		maps_find_any(maps, th, ts->ip, &loc);
 	in.cmap = loc.map;
 	in.code_al = loc.al_addr;
+	if (e->callers && ts->chain_nr)
+		in.chain = callers_intern_sample(e->callers, maps, th, ts->chain, ts->chain_nr);
 	estim_add(e, &in);
 }
 
@@ -613,9 +624,23 @@ static int estim_line_cmp(const void *pa, const void *pb, void *arg)
 	return estim_u64_cmp(a->seq, b->seq);
 }
 
+static int estim_frame_sym(void *ctx, const struct callers_frame *f, const char **symbol,
+			   uint64_t *start)
+{
+	const struct estim *e = ctx;
+	struct estim_code code = { 0 };
+
+	if (!f->map || e->opts.code_sym(e->opts.sym_ctx, f->map, f->ip, f->al, &code) ||
+	    !code.symbol)
+		return -1;
+	*symbol = code.symbol;
+	*start = f->ip - code.sym_offset;
+	return 0;
+}
+
 static void estim_resolve(struct estim *e, struct estim_line *l)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < l->nr_site && e->opts.code_sym; i++) {
 		struct estim_site *s = &l->site[i];
@@ -623,6 +648,19 @@ static void estim_resolve(struct estim *e, struct estim_line *l)
 		s->has_code = !e->opts.code_sym(e->opts.sym_ctx, s->cmap, s->ip, s->code_al,
 						&s->code);
 	}
+	for (i = 0; i < l->nr_site && e->callers; i++) {
+		struct estim_site *s = &l->site[i];
+
+		s->nr_callers = callers_of_row(e->callers, s->id, &s->callers);
+		for (k = 0; k < s->nr_callers; k++)
+			callers_resolve(e->callers, s->callers[k].chain,
+					e->opts.code_sym ? estim_frame_sym : NULL, e);
+	}
+}
+
+const struct callers *estim_callers(const struct estim *e)
+{
+	return e->callers;
 }
 
 static int estim_u64_sort(const void *a, const void *b)

@@ -27,6 +27,7 @@
 
 #include "c2c/soft.h"
 #include "c2c/trace.h"
+#include "report/aggregate/callers.h"
 #include "report/resolve/maps.h"
 #include "report/aggregate/watch-model.h"
 
@@ -57,6 +58,7 @@ struct estim_opts {
 	int watch_word_only;
 	estim_code_fn code_sym;  /* NULL: no symbols */
 	void *sym_ctx;
+	int callchains;          /* keep the samples' callchains */
 	int phys;                /* --phys: a line is a physical cacheline, whatever maps it;
 				  * samples without a physical address are counted in
 				  * estim_totals.no_phys and left out */
@@ -92,9 +94,12 @@ struct estim_site {
 	struct watch_stats ws;   /* watch: the model's counts at (offset, ip) */
 	struct estim_tc *tc;     /* per thread, in order of first access */
 	size_t nr_tc, cap_tc;
+	uint32_t id;             /* creation number (sites move in their line's array) */
 	/* filled by estim_finish() */
 	int has_code;
 	struct estim_code code;
+	const struct callers_use *callers;   /* with opts.callchains: chains, symbols resolved */
+	size_t nr_callers;
 };
 
 struct estim_offset {
@@ -151,6 +156,8 @@ const char *estim_placed_name(int placed);
 struct estim;
 
 struct estim *estim_new(const struct estim_opts *opts);
+/* The callchain dictionary (NULL without opts.callchains). */
+const struct callers *estim_callers(const struct estim *e);
 void estim_free(struct estim *e);
 
 /* Feed one record in source order: side-band records update @maps, samples are aggregated. */

@@ -323,6 +323,47 @@ static void map_obj(struct jw *w, const struct rm_model *m, const struct rm_line
 	rm_linemap_release(&map);
 }
 
+static int use_cmp(const void *a, const void *b)
+{
+	const struct callers_use *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return (x->chain > y->chain) - (x->chain < y->chain);
+}
+
+/* The row's callchains, the most frequent first, each from the sampled function outwards. */
+static void callers_arr(struct jw *w, const struct rm_model *m, const struct rm_row *r)
+{
+	struct callers_use *u;
+
+	if (!m->callers || !r->nr_callers)
+		return;
+	u = xmalloc(r->nr_callers * sizeof(*u));
+	memcpy(u, r->callers, r->nr_callers * sizeof(*u));
+	qsort(u, r->nr_callers, sizeof(*u), use_cmp);
+	jw_arr(w, "callers");
+	for (size_t k = 0; k < r->nr_callers; k++) {
+		uint32_t nr;
+		const struct callers_frame *f = callers_chain(m->callers, u[k].chain, &nr);
+
+		jw_obj(w, NULL);
+		jw_u64(w, "samples", u[k].n);
+		jw_arr(w, "frames");
+		for (uint32_t i = 0; i < nr; i++) {
+			jw_obj(w, NULL);
+			jw_hex(w, "ip", f[i].ip);
+			jw_str(w, "symbol", f[i].symbol);
+			jw_str(w, "object", f[i].map ? f[i].map->dso->short_name : NULL);
+			jw_end(w);
+		}
+		jw_aend(w);
+		jw_end(w);
+	}
+	jw_aend(w);
+	free(u);
+}
+
 static void line_obj(struct jw *w, const struct rm_model *m, const struct rm_line *l)
 {
 	size_t i;
@@ -353,6 +394,7 @@ static void line_obj(struct jw *w, const struct rm_model *m, const struct rm_lin
 		thread_obj(w, "thread", r->thread);
 		code_obj(w, &r->code);
 		values(w, m, l, r);
+		callers_arr(w, m, r);
 		jw_end(w);
 	}
 	jw_aend(w);

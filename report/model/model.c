@@ -302,6 +302,8 @@ static void pmu_row(enum cltab_display d, struct rm_row *r, const struct cltab_o
 	r->v[RM_COL_CYC_LCL] = mean(&o->cycles[peer ? CLTAB_CYC_LCL_PEER : CLTAB_CYC_LCL_HITM]);
 	r->v[RM_COL_CYC_LOAD] = mean(&o->cycles[CLTAB_CYC_LOAD]);
 	r->src = o;
+	r->callers = o->callers;
+	r->nr_callers = o->nr_callers;
 }
 
 static int thread_cmp(const void *a, const void *b)
@@ -425,6 +427,7 @@ struct rm_model *rm_from_cltab(const struct cltab *t, enum cltab_display d,
 	size_t i;
 
 	m->t = t;
+	m->callers = cltab_callers(t);
 	m->display = d;
 	m->cl_size = cltab_opts(t)->cl_size;
 	m->cost_name = cltv_display_title(m->display);
@@ -500,6 +503,8 @@ static void estim_line_model(struct rm_model *m, struct rm_line *l, const struct
 		r->v[RM_COL_COST] = estim_cost(m, &s->c, &s->ws);
 		r->v[RM_COL_CPUS] = (double)s->cpus.nr;
 		r->src = s;
+		r->callers = s->callers;
+		r->nr_callers = s->nr_callers;
 		nt += s->nr_tc;
 	}
 	l->touch = xcalloc(nt ? nt : 1, sizeof(*l->touch));
@@ -554,6 +559,7 @@ struct rm_model *rm_from_estim(const struct estim *e)
 	size_t nr = estim_nr_lines(e), i;
 
 	m->e = e;
+	m->callers = estim_callers(e);
 	m->cl_size = estim_opts(e)->cl_size;
 	m->nr_all_lines = nr;
 	m->line = xcalloc(nr ? nr : 1, sizeof(*m->line));

@@ -139,6 +139,10 @@ struct rm_row {
 	int visible;             /* shown in the Pareto (PMU: has stores or the display metric) */
 	double v[RM_COL__NR];
 	const void *src;         /* the backend's row: struct cltab_offset or struct estim_site */
+	/* the callchains of the row's samples (ids in rm_model.callers) with their sample counts,
+	 * frames resolved; none without callchains */
+	const struct callers_use *callers;
+	size_t nr_callers;
 };
 
 enum rm_verdict {
@@ -213,6 +217,7 @@ struct rm_model {
 	size_t nr_all_lines;         /* lines the table holds, displayed or not */
 	size_t nr_one_cpu_lines;     /* watch: judged uncontended, several threads writing on one
 				      * CPU (rm_judge(), counted before rm_keep() drops them) */
+	const struct callers *callers;   /* the callchain dictionary; NULL: none kept */
 	/* backends */
 	const struct cltab *t;
 	const struct estim *e;

@@ -6,11 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/perf_event.h>
+
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
 #include "report/aggregate/cltable-view.h"
 #include "report/model/session.h"
 #include "report/resolve/symbols.h"
+#include "report/resolve/unwind-sample.h"
 
 #define RS_PROGRESS_EVERY 65536
 
@@ -83,6 +86,20 @@ static int estim_sym(void *ctx, const struct maps_map *map, uint64_t ip, uint64_
 	return rc && !out->srcfile ? rc : 0;
 }
 
+/* Whether any event's samples may carry callchains or user stacks to unwind (or the events are
+ * not described): only then does the table keep callers, aggregating on one thread, which
+ * counts them. */
+static int may_have_chains(const struct trace_info *info)
+{
+	if (!info->nr_events)   /* events not described: assume they may */
+		return 1;
+	for (uint32_t i = 0; i < info->nr_events; i++)
+		if (!info->events[i].sample_type ||
+		    info->events[i].sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER))
+			return 1;
+	return 0;
+}
+
 static void new_table(struct report_session *s)
 {
 	const struct trace_info *info = s->info;
@@ -100,6 +117,7 @@ static void new_table(struct report_session *s)
 		.sym_ctx = s->sym,
 		.no_node_stats = !s->opts.node_stats,
 		.jobs = s->opts.jobs,
+		.callchains = !s->opts.no_callchains && may_have_chains(info),
 		.phys = s->opts.phys,
 	};
 
@@ -115,6 +133,7 @@ static void new_estim(struct report_session *s)
 		.cl_size = s->cl_size,
 		.code_sym = s->sym ? estim_sym : NULL,
 		.sym_ctx = s->sym,
+		.callchains = !s->opts.no_callchains,
 		.phys = s->opts.phys,
 	};
 
@@ -163,6 +182,20 @@ static void feed(struct report_session *s, const struct trace_event *ev)
 		td_agg_sample(s->td, &ev->sample);
 }
 
+/* A perf.data sample with user registers and stack gets its chain unwound here; the unwinder
+ * follows the side-band records for the maps. */
+static void unwind(struct report_session *s, struct trace_event *ev)
+{
+	if (ev->type == TRACE_REC_SAMPLE && ev->sample.regs_mask && ev->sample.stack_size &&
+	    !s->opts.no_callchains) {
+		if (!s->us)
+			s->us = unwind_sample_new(s->maps);
+		unwind_sample_chain(s->us, &ev->sample);
+	} else if (s->us && ev->type != TRACE_REC_SAMPLE) {
+		unwind_sample_event(s->us, ev);
+	}
+}
+
 static int read_all(struct report_session *s)
 {
 	struct trace_event ev;
@@ -172,10 +205,12 @@ static int read_all(struct report_session *s)
 	int rc;
 
 	while ((rc = source_next(s->src, &ev)) > 0) {
-		if (ev.type == TRACE_REC_REGION)
+		if (ev.type == TRACE_REC_REGION) {
 			rg_marker(s->rg, &ev.region);
-		else if (ev.type != TRACE_REC_SAMPLE || rg_sample(s->rg, &ev.sample))
+		} else if (ev.type != TRACE_REC_SAMPLE || rg_sample(s->rg, &ev.sample)) {
+			unwind(s, &ev);      /* perf.data --call-graph dwarf stacks */
 			feed(s, &ev);        /* samples outside a --region are left out */
+		}
 		if (++s->records % RS_PROGRESS_EVERY == 0 && s->opts.progress &&
 		    s->opts.progress(s->opts.progress_ctx, s->records, size))
 			return c2c_err(-EINTR, "loading '%s' interrupted", s->opts.input);
@@ -344,6 +379,7 @@ void rs_free(struct report_session *s)
 	cltab_free(s->t);
 	estim_free(s->e);
 	sym_session_free(s->sym);
+	unwind_sample_free(s->us);
 	maps_free(s->maps);
 	source_free(s->src);
 	free(s);

@@ -36,6 +36,7 @@ struct rs_opts {
 	const char *symfs, *vmlinux;
 	int verbose;                  /* unknown data names carry their reason */
 	int no_topdown;               /* skip the TopDown aggregation */
+	int no_callchains;            /* do not keep the samples' callchains */
 	int phys;                     /* --phys: lines by physical address (a one-line error when
 				       * no sample carries one) */
 	const char *region;           /* keep only the samples inside this program region */
@@ -60,6 +61,7 @@ struct report_session {
 	int truncated;                /* the input ended inside a record */
 	struct maps *maps;
 	struct sym_session *sym;      /* NULL when symbols cannot be set up */
+	struct unwind_sample *us;     /* perf.data user stacks (--call-graph dwarf); NULL: none */
 	struct cltab *t;              /* PMU */
 	struct estim *e;              /* soft, watch */
 	struct td_agg *td;

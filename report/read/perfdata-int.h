@@ -213,6 +213,8 @@ struct perfdata_reader {
 	struct pd_chunk *held;    /* chunk of the record delivered last */
 	int half_flush_warned;
 	uint64_t last_timed;
+	uint64_t chain[TRACE_CHAIN_MAX];   /* the callchain of the sample decoded last */
+	uint64_t regs[64];                 /* its user registers */
 
 	/* a PERF_SAMPLE_READ sample is delivered once per event of its read values that counted
 	 * since its previous one (perf's deliver_sample_group): the sample, the events, which one

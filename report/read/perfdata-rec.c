@@ -148,6 +148,43 @@ static void skip_regs(struct cur *c, uint64_t mask)
 		skip(c, 8 * (uint64_t)__builtin_popcountll(mask));
 }
 
+/* PERF_SAMPLE_REGS_USER: u64 abi, then a value per bit of the attr's mask (none for ABI_NONE,
+ * a task without user state). Kept for 64-bit tasks (abi 2) only. */
+static void read_user_regs(struct perfdata_reader *r, struct cur *c, uint64_t mask,
+			   struct trace_sample *s)
+{
+	uint64_t abi = u64(c);
+	unsigned n = (unsigned)__builtin_popcountll(mask);
+
+	if (!abi || c->bad)
+		return;
+	if (!need(c, 8ull * n))
+		return;
+	for (unsigned i = 0; i < n; i++)
+		r->regs[i] = pd_u64(r, c->p + 8 * i);
+	c->p += 8ull * n;
+	if (abi == 2 && n) {
+		s->regs_mask = mask;
+		s->regs = r->regs;
+	}
+}
+
+/* PERF_SAMPLE_CALLCHAIN: u64 nr, nr addresses (context markers kept). A chain longer than
+ * TRACE_CHAIN_MAX keeps its first entries; the count is checked against the record first. */
+static void read_chain(struct perfdata_reader *r, struct cur *c, struct trace_sample *s)
+{
+	uint64_t n = u64(c), keep;
+
+	if (!need(c, n > (1u << 20) ? UINT64_MAX / 2 : n * 8))
+		return;
+	keep = n > TRACE_CHAIN_MAX ? TRACE_CHAIN_MAX : n;
+	for (uint64_t i = 0; i < keep; i++)
+		r->chain[i] = pd_u64(r, c->p + 8 * i);
+	c->p += n * 8;
+	s->chain_nr = (uint32_t)keep;
+	s->chain = keep ? r->chain : NULL;
+}
+
 /* The fields after PERIOD; most are skipped. */
 static void sample_tail(struct perfdata_reader *r, struct cur *c, const struct pd_attr *a,
 			struct trace_sample *s)
@@ -156,21 +193,24 @@ static void sample_tail(struct perfdata_reader *r, struct cur *c, const struct p
 
 	if (st & PD_S_READ)
 		read_values(r, c, a, s);
-	if (st & PD_S_CALLCHAIN) {
-		n = u64(c);
-		skip(c, n > (1u << 20) ? UINT64_MAX / 2 : n * 8);
-	}
+	if (st & PD_S_CALLCHAIN)
+		read_chain(r, c, s);
 	if (st & PD_S_RAW)
 		skip(c, u32(c));
 	if (st & PD_S_BRANCH_STACK)
 		skip_branches(c, a);
 	if (st & PD_S_REGS_USER)
-		skip_regs(c, a->regs_user);
+		read_user_regs(r, c, a->regs_user, s);
 	if (st & PD_S_STACK_USER) {
 		n = u64(c);
-		if (n) {
-			skip(c, n);
-			skip(c, 8);
+		if (n && need(c, n)) {
+			const uint8_t *data = c->p;
+
+			c->p += n;
+			s->stack_size = u64(c);   /* dyn_size: the bytes the kernel filled */
+			if (s->stack_size > n)
+				s->stack_size = n;
+			s->stack = s->stack_size ? data : NULL;
 		}
 	}
 	if (st & PD_S_WEIGHT) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "c2c/soft.h"
+#include "report/stdio/callgraph.h"
 #include "report/stdio/stdio-estimate.h"
 #include "report/stdio/summary.h"
 
@@ -162,6 +163,8 @@ static void print_pareto_line(FILE *f, const struct rm_model *m, const struct rm
 		model_cells(f, m, l, r, 0);
 		row_tail(f, r, o);
 		fputc('\n', f);
+		if (o->call_graph)
+			callgraph_fprint_row(f, m, l, r, (enum callers_order)(o->call_graph - 1));
 	}
 	if (o->map) {
 		fputc('\n', f);

@@ -24,6 +24,7 @@ struct stdio_estim_opts {
 	size_t summary;             /* findings explained (0: none) */
 	int map;                    /* --map: the line map of every line */
 	const struct c2c_watch_duty *duty;  /* watch: the duty cycle, NULL when not recorded */
+	int call_graph;             /* callers under each row: 0 none, 1 + enum callers_order */
 	int phys;                   /* lines by physical address (report --phys) */
 };
 

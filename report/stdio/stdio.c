@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/stdio/columns.h"
+#include "report/stdio/callgraph.h"
 #include "report/stdio/stdio.h"
 
 #define RULE "================================================="
@@ -558,21 +559,31 @@ static void print_offsets(FILE *f, struct pareto *p, const struct cltab_line *ln
 			  const struct col_line *rows, size_t width)
 {
 	const char *r = rows->len ? rows->s : "";
+	const struct callers *cs = cltab_callers(p->t);
 	char name[256];
 	size_t j;
 
-	if (!p->o->row_name) {
+	if (!p->o->row_name && (!p->o->call_graph || !cs)) {
 		fputs(r, f);
 		return;
 	}
 	for (j = 0; j < ln->nr_off; j++) {
+		const struct cltab_offset *of = ln->off[j];
 		const char *e = strchr(r, '\n');
 
-		if (!ln->off[j]->visible || !e)
+		if (!of->visible || !e)
 			continue;
-		p->o->row_name(p->o->name_ctx, ln, ln->off[j], name, sizeof(name));
-		fprintf(f, "%-*.*s  %s\n", (int)width, (int)(e - r), r, name);
+		if (p->o->row_name) {
+			p->o->row_name(p->o->name_ctx, ln, of, name, sizeof(name));
+			fprintf(f, "%-*.*s  %s\n", (int)width, (int)(e - r), r, name);
+		} else {
+			fprintf(f, "%.*s\n", (int)(e - r), r);
+		}
 		r = e + 1;
+		if (p->o->call_graph && cs)
+			callgraph_fprint(f, cs, of->callers, of->nr_callers,
+					 (enum callers_order)(p->o->call_graph - 1),
+					 ln->stats.nr_entries, of->stats.nr_entries);
 	}
 }
 

@@ -21,6 +21,9 @@ struct stdio_opts {
 	const char *coalesce;       /* the -c text as given ("iaddr" by default) */
 	const char *const *events;  /* event names */
 	int nr_events;
+	/* callers under each Pareto row that has callchains (perf prints them whenever the data
+	 * has them: callee order by default, caller order with -g); 0: none */
+	int call_graph;             /* 0 none, 1 + enum callers_order */
 	/* Data names (c2c-lite's addition to perf's Pareto; NULL: perf 6.1's layout byte for
 	 * byte). line_name writes what a line holds after its address in the line's heading,
 	 * row_name what an offset row touches into a "Data" column after the last of perf's. */

@@ -98,6 +98,9 @@ _c2c_lite()
 	"record --watch-overhead")
 		COMPREPLY=($(compgen -W "unlimited" -- "$cur"))
 		return 0 ;;
+	"record --call-graph")         # lbr is always refused: not offered
+		COMPREPLY=($(compgen -W "fp dwarf" -- "$cur"))
+		return 0 ;;
 	"record -p" | "record --pid" | "record -t" | "record --tid")
 		COMPREPLY=($(compgen -W "$(cd /proc 2>/dev/null && echo [0-9]*)" -- "$cur"))
 		return 0 ;;
@@ -112,6 +115,9 @@ _c2c_lite()
 		return 0 ;;
 	"report --csv=")
 		COMPREPLY=($(compgen -W "lines rows members" -- "$cur"))
+		return 0 ;;
+	"report --call-graph=")
+		COMPREPLY=($(compgen -W "caller callee" -- "$cur"))
 		return 0 ;;
 	*" --symfs" | "selftest --examples" | "selftest -o" | "selftest --output")
 		compopt -o filenames 2>/dev/null

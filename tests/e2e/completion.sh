@@ -46,6 +46,11 @@ c2c-lite diff -|-d --json -q|--stdio
 c2c-lite convert --z|--zstd --zstd=|
 c2c-lite doctor -|--no-probe -q --quiet|
 c2c-lite report --p|--phys|
+c2c-lite record -|-g --call-graph -q|
+c2c-lite record --call-graph |fp dwarf|
+c2c-lite report --cal|--call-graph --call-graph=|
+c2c-lite report --no-c|--no-call-graph|
+c2c-lite report --call-graph = ca|caller callee|lines
 c2c-lite selftest -|--hw --compare --perf-stat --expect --examples --seconds -o -q|--stdio
 c2c-lite selftest --examples s|symdir|trace.c2c
 c2c-lite selftest --perf-stat tr|trace.c2c|
@@ -106,7 +111,7 @@ _normal() { if (( CURRENT == 1 )); then _command_names; else _files; fi; }
 _command_names() { print -l -- ${(k)commands[(I)${PREFIX}*]}; }
 _values() { shift 3; local p=${PREFIX%,*} w=${PREFIX##*,}; [[ $p == $PREFIX ]] && p= || p=$p,; print -l -- ${${(M)@:#${w}*}/#/$p}; }
 _pids() { print -l -- 1; }
-compset() { PREFIX=${PREFIX#--csv=}; }
+compset() { PREFIX=${PREFIX#$2}; }
 while IFS='|' read -r q _; do
 	local line=${q// = /=}          # zsh keeps "--csv=r" one word
 	words=(${(s: :)line})

@@ -92,7 +92,8 @@ done
 v=$(sed -n '1s/.*version \([0-9.]*\).*/\1/p' docs/trace-format.md)
 grep -q "^c2c-lite-trace \\\\- the c2c-lite trace format, version $v\$" $MAN/man5/c2c-lite-trace.5 ||
 	bad "c2c-lite-trace(5) does not name version $v of docs/trace-format.md"
-grep -oE '\*\*[A-Z]+ \(tag [0-9]+\)\*\*' docs/trace-format.md | sed 's/\*\*\([A-Z]*\) (tag \([0-9]*\)).*/\2 \1/' >"$tmp/tags.md"
+grep -oE '\*\*[A-Z_]+ \(tag [0-9]+(, since [0-9.]+)?\)\*\*' docs/trace-format.md |
+	sed 's/\*\*\([A-Z_]*\) (tag \([0-9]*\).*/\2 \1/' >"$tmp/tags.md"
 [ "$(wc -l <"$tmp/tags.md")" -ge 6 ] || bad "record types not found in docs/trace-format.md"
 while read -r n name; do
 	grep -q "$n $name" $MAN/man5/c2c-lite-trace.5 || bad "c2c-lite-trace(5) lacks record type '$n $name'"

@@ -28,6 +28,7 @@
  * evsel for the second attr's id and evlist__parse_sample returned -EFAULT. */
 #include <errno.h>
 #include <getopt.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -822,6 +823,45 @@ static const struct scenario scenarios[] = {
 	{ NULL, NULL, 0, NULL },
 };
 
+/* --- callchains (--callchain) -------------------------------------------------------------- */
+
+/* Give every sample a callchain as perf record -g would: the context marker, the sampled ip,
+ * then one to three callers that depend on the thread and the sample's place in the run, so
+ * each Pareto row has several caller paths with different shares. Kernel samples return into
+ * user code: KERNEL, ip, a kernel caller, USER, a user caller. The user callers lie in
+ * [TEXT + 0x1100, TEXT + 0x15c0), the .text of a small program (build/examples/false_sharing
+ * with --exe): there the first callers are different addresses of one function (main), which
+ * perf merges, and the others spread over its neighbours. */
+static uint64_t *g_callchains(struct gen *g)
+{
+	uint64_t *all = xcalloc(g->nr * 8, sizeof(*all));
+
+	for (size_t i = 0; i < g->nr; i++) {
+		struct trace_sample *s = &g->ev[i].sample;
+		uint64_t *c = all + 8 * i, path = (s->tid * 7 + (i / 3) % 5) % 6;
+		uint32_t n = 0;
+
+		if (g->ev[i].type != TRACE_REC_SAMPLE)
+			continue;
+		if (s->cpumode == 1) {
+			c[n++] = TRACE_CHAIN_CONTEXT_KERNEL;
+			c[n++] = s->ip;
+			c[n++] = KTEXT + 0x20000 + path % 2 * 0x100 + 0x18;
+			c[n++] = TRACE_CHAIN_CONTEXT_USER;
+			c[n++] = TEXT + 0x1440 + path * 0x20 + 0xc;
+		} else {
+			c[n++] = TRACE_CHAIN_CONTEXT_USER;
+			c[n++] = s->ip;
+			c[n++] = TEXT + 0x1440 + path * 0x20 + 0xc;
+			for (uint64_t k = 0; k < path % 3; k++)
+				c[n++] = TEXT + 0x1130 + (path + k) % 4 * 0x58 + 0x11;
+		}
+		s->chain_nr = n;
+		s->chain = c;
+	}
+	return all;
+}
+
 /* --- trace info ----------------------------------------------------------------------------- */
 
 static void g_info(struct gen *g, const char *arch)
@@ -834,7 +874,9 @@ static void g_info(struct gen *g, const char *arch)
 	g->ranges[1] = (struct trace_mem_range){ 0x40000000ULL, 0x80000000ULL, 1 };
 	g->events[0] = (struct trace_event_desc){ .name = (char *)"ibs_op//",
 		.backend = TRACE_BACKEND_SYNTHETIC, .type = 4, .config = 0, .period = 4000,
-		.precise_ip = 0 };
+		.precise_ip = 0, .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_DATA_SRC |
+		PERF_SAMPLE_WEIGHT };
 	g->info = (struct trace_info){ .flags = TRACE_INFO_SYNTHETIC, .created_ns = 0,
 		.cmdline = (char *)"c2c-gen", .hostname = (char *)"c2c-gen-host",
 		.kernel_release = (char *)"6.1.0-synthetic", .arch = (char *)arch,
@@ -871,7 +913,9 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: c2c-gen -s SCENARIO [-n SAMPLES] [--seed N] [--arch ARCH] "
 		   "[-t OUT.c2c] [-p OUT.perf.data] [--perf TRAITS] [--exe PATH] [--spec FILE]\n"
-		   "(--exe: map this file as the workload's executable instead of a missing one;\n"
+		   "       [--callchain]\n"
+		   "(--callchain: samples carry callchains, as perf record -g writes them;\n"
+		   " --exe: map this file as the workload's executable instead of a missing one;\n"
 		   " --spec: mappings and sample addresses for scenario 'spec', see sc_spec();\n"
 		   " --perf: traits of real perf.data files, comma-separated: ls aux hybrid dummy\n"
 		   "   init system pids id=identifier|id|none nocpu noperiod weight=plain|struct|none\n"
@@ -887,6 +931,7 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' }, { "arch", required_argument, NULL, 'a' },
 		{ "exe", required_argument, NULL, 'e' }, { "spec", required_argument, NULL, 'P' },
 		{ "perf", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
+		{ "callchain", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *name = NULL, *tpath = NULL, *ppath = NULL, *arch = "x86_64";
@@ -894,7 +939,8 @@ int main(int argc, char **argv)
 	struct gen g = { .rng = 0x9e3779b97f4a7c15ULL };
 	struct pw_opts popts = { 0 };
 	long n = -1;
-	int c, err = 0;
+	int c, err = 0, callchain = 0;
+	uint64_t *chains = NULL;
 
 	while ((c = getopt_long(argc, argv, "s:n:t:p:lh", lopts, NULL)) != -1) {
 		switch (c) {
@@ -910,6 +956,7 @@ int main(int argc, char **argv)
 			if (pw_parse(&popts, optarg))
 				return 2;
 			break;
+		case 'g': callchain = 1; break;
 		case 'l': usage(stdout); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -938,11 +985,17 @@ int main(int argc, char **argv)
 	}
 	g_info(&g, arch);
 	s->fn(&g, n >= 0 ? (size_t)n : s->n);
+	if (callchain) {
+		chains = g_callchains(&g);
+		popts.callchain = 1;
+		g.events[0].sample_type |= PERF_SAMPLE_CALLCHAIN;   /* as record -g describes it */
+	}
 	if (tpath && (err = write_trace(&g, tpath)))
 		fprintf(stderr, "c2c-gen: cannot write '%s': %s\n", tpath, strerror(-err));
 	else if (ppath && (err = pw_write(ppath, &g.info, g.ev, g.nr, &popts)))
 		fprintf(stderr, "c2c-gen: cannot write '%s': %s\n", ppath, strerror(-err));
 	free(g.ev);
+	free(chains);
 	spec_free(&gen_spec);
 	return err ? 1 : 0;
 }

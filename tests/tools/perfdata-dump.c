@@ -7,7 +7,11 @@
  *                          for what is not found, as perf script -F pid,tid,time,ip,sym,dso
  *   perfdata-dump -F LIST FILE  only samples, the fields of LIST (comma-separated, any order):
  *                          comm pid tid cpu time (ns) event addr ip phys dsrc (hex without 0x)
- *                          weight sym dso mode (the cpumode) -- tests/e2e/lib/perf-view.sh gives
+ *                          weight sym dso mode (the cpumode) chain (the callchain's addresses,
+ *                          context markers left out, joined by '/', '-' for none; as perf
+ *                          script -F ip prints them: a user address in a map as its offset in
+ *                          the map's file) --
+ *                          tests/e2e/lib/perf-view.sh gives
  *                          perf script's view in the same form
  *   perfdata-dump -P FIELDS FILE
  *                          only samples, laid out as `perf script -G --ns -F FIELDS` prints them
@@ -227,6 +231,27 @@ static void print_script(const struct trace_info *in, struct maps *m, struct sym
 	printf("\n");
 }
 
+static void print_chain(struct maps *m, const struct maps_thread *t, const struct trace_sample *s)
+{
+	uint8_t mode = 2;   /* user until a context marker says otherwise */
+	int n = 0;
+
+	for (uint32_t i = 0; i < s->chain_nr; i++) {
+		uint64_t ip = s->chain[i];
+		struct maps_loc loc;
+
+		if (ip >= TRACE_CHAIN_CONTEXT_MIN) {
+			mode = ip == TRACE_CHAIN_CONTEXT_KERNEL ? 1 : 2;
+			continue;
+		}
+		if (maps_find(m, t, mode, ip, &loc) && !loc.map->dso->kernel)
+			ip = loc.al_addr;
+		printf("%s%" PRIx64, n++ ? "/" : "", ip);
+	}
+	if (!n)
+		putchar('-');
+}
+
 /* One sample's fields, its code address resolved as `perf script` does. */
 static void print_fields(struct maps *m, struct sym_session *sym, const struct trace_info *in,
 			 const struct trace_sample *s, const char *fields)
@@ -267,6 +292,8 @@ static void print_fields(struct maps *m, struct sym_session *sym, const struct t
 			printf("%s", dso);
 		else if (IS("mode"))
 			printf("%u", s->cpumode);
+		else if (IS("chain"))
+			print_chain(m, t, s);
 		else
 			printf("?");
 #undef IS

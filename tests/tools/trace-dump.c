@@ -2,7 +2,8 @@
  *
  *   trace-dump [--info] [--no-records] FILE
  * Lines: "info key=value", then per record "SAMPLE t=.. pid=.. tid=.. cpu=.. ip=0x.. addr=0x..
- * ev=N mode=N flags=0x..", "MMAP ...", "COMM ...", "FORK/EXIT ...", "LOST ...", "BLOB ...", "REGION ...".
+ * ev=N mode=N flags=0x.. ... [chain=ADDR/ADDR/...]" (the callchain in hex, context markers
+ * included, only when the sample has one), "MMAP ...", "COMM ...", "FORK/EXIT ...", "LOST ...", "BLOB ...", "REGION ...".
  * A last line "end records=N truncated=0|1" closes a readable trace. Exit 1 on a read error. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,9 +41,12 @@ static void print_event(const struct trace_event *ev)
 	switch (ev->type) {
 	case TRACE_REC_SAMPLE:
 		printf("SAMPLE t=%" PRIu64 " pid=%u tid=%u cpu=%d ip=0x%" PRIx64 " addr=0x%" PRIx64
-		       " ev=%u mode=%u flags=0x%x weight=%" PRIu64 " dsrc=0x%" PRIx64 " td=%u\n",
+		       " ev=%u mode=%u flags=0x%x weight=%" PRIu64 " dsrc=0x%" PRIx64 " td=%u",
 		       s->time, s->pid, s->tid, (int)s->cpu, s->ip, s->addr, s->event, s->cpumode,
 		       s->flags, s->weight, s->data_src, s->td_nr);
+		for (uint32_t i = 0; i < s->chain_nr; i++)
+			printf("%s%" PRIx64, i ? "/" : " chain=", s->chain[i]);
+		putchar('\n');
 		break;
 	case TRACE_REC_MMAP:
 		printf("MMAP t=%" PRIu64 " pid=%d tid=%d start=0x%" PRIx64 " len=0x%" PRIx64

@@ -95,7 +95,7 @@ enum {
 };
 
 enum {
-	ST_IP = 1 << 0, ST_TID = 1 << 1, ST_TIME = 1 << 2, ST_ADDR = 1 << 3, ST_ID = 1 << 6,
+	ST_IP = 1 << 0, ST_TID = 1 << 1, ST_TIME = 1 << 2, ST_ADDR = 1 << 3, ST_CALLCHAIN = 1 << 5, ST_ID = 1 << 6,
 	ST_CPU = 1 << 7, ST_PERIOD = 1 << 8, ST_STREAM_ID = 1 << 9, ST_WEIGHT = 1 << 14,
 	ST_DATA_SRC = 1 << 15, ST_IDENTIFIER = 1 << 16, ST_PHYS_ADDR = 1 << 19,
 	ST_WEIGHT_STRUCT = 1 << 24,
@@ -263,6 +263,8 @@ static void config_events(struct pw *pw)
 	if (!o->weight_set)
 		w = o->events == PW_EV_AUX ? PW_W_STRUCT : PW_W_PLAIN;
 	st |= w == PW_W_PLAIN ? ST_WEIGHT : w == PW_W_STRUCT ? ST_WEIGHT_STRUCT : 0;
+	if (o->callchain)
+		st |= ST_CALLCHAIN;
 	if (o->no_cpu)
 		st &= ~(uint64_t)ST_CPU;
 	if (o->no_period)
@@ -343,7 +345,8 @@ static void setup_events(struct pw *pw)
 		pw->e[0].period = d->period;
 		pw->e[0].precise = d->precise_ip;
 		pw->e[0].sample_type = ST_IDENTIFIER | ST_IP | ST_TID | ST_TIME | ST_ADDR | ST_CPU |
-				       ST_PERIOD | ST_WEIGHT | ST_DATA_SRC | ST_PHYS_ADDR;
+				       ST_PERIOD | ST_WEIGHT | ST_DATA_SRC | ST_PHYS_ADDR |
+				       (o->callchain ? ST_CALLCHAIN : 0);
 		pw->e[0].flags = A_DISABLED | A_INHERIT | A_MMAP | A_COMM | A_TASK |
 				 A_PRECISE(pw->e[0].precise) | A_SAMPLE_ID_ALL | A_MMAP2 | A_COMM_EXEC;
 		pw->nr_ids = 1;
@@ -485,6 +488,11 @@ static void rec_sample(struct pw *pw, struct buf *b, const struct trace_sample *
 	}
 	if (st & ST_PERIOD)
 		put64(b, 4000);
+	if (st & ST_CALLCHAIN) {
+		put64(b, s->chain_nr);
+		for (uint32_t i = 0; i < s->chain_nr; i++)
+			put64(b, s->chain[i]);
+	}
 	if (st & ST_WEIGHT)
 		put64(b, s->weight);
 	else if (st & ST_WEIGHT_STRUCT)   /* var1_dw the latency, var2_w the instruction latency */

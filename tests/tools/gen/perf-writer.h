@@ -36,6 +36,7 @@ struct pw_opts {
 	uint64_t midr;            /* the CPUID feature (default Neoverse N1) */
 	int spe_no_ctx, spe_bad, spe_cut, spe_no_auxindex, spe_old_tc;
 	uint64_t spe_seed;
+	int callchain;            /* PERF_SAMPLE_CALLCHAIN (perf record -g): samples' chains */
 };
 
 /* Parse @spec ("ls,dummy,system,..."); 0, or -1 with a message on stderr. */
