@@ -49,6 +49,8 @@ enum {
 	PD_MISC_CPUMODE = 7,
 	PD_MISC_MMAP_DATA = 1 << 13,   /* = COMM_EXEC */
 	PD_MISC_FORK_EXEC = 1 << 13,
+	PD_MISC_SWITCH_OUT = 1 << 13,
+	PD_MISC_SWITCH_PREEMPT = 1 << 14,
 	PD_MISC_EXACT_IP = 1 << 14,    /* = MMAP_BUILD_ID */
 	PD_MISC_BUILD_ID_SIZE = 1 << 15,
 };
@@ -297,7 +299,6 @@ void pd_spe_info(struct perfdata_reader *r, const uint8_t *rec, uint16_t size, u
 int pd_spe_auxtrace(struct perfdata_reader *r, const uint8_t *rec, uint64_t total, int vol,
 		    uint64_t off);
 void pd_spe_pre(struct perfdata_reader *r, const struct pd_qent *e);
-void pd_spe_post(struct perfdata_reader *r, const struct trace_event *ev);
 
 /* perfdata-feat.c */
 void pd_feature(struct perfdata_reader *r, unsigned int feat, const uint8_t *p, size_t size);

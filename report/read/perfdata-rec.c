@@ -500,6 +500,52 @@ static int decode_auxtrace(struct perfdata_reader *r, const uint8_t *rec, struct
 	return 1;
 }
 
+/* Raw Arm SPE: PERF_RECORD_AUX, ITRACE_START and SWITCH(_CPU_WIDE) as record writes them into
+ * a c2c-lite trace. */
+static int decode_aux_side(struct perfdata_reader *r, const uint8_t *rec, uint32_t attr,
+			   struct trace_event *ev)
+{
+	uint32_t type = pd_u32(r, rec);
+	uint16_t misc = pd_u16(r, rec + 4), size = pd_u16(r, rec + 6);
+	const struct pd_attr *a = &r->attr[attr];
+	struct cur c = { r, rec + 8, rec + size, 0 };
+	uint32_t cpu, pid = UINT32_MAX, tid = UINT32_MAX;
+	const uint8_t *t = trailer(r, rec, size, attr, &cpu);
+	uint64_t time = trailer_time(r, rec, size, attr);
+
+	c.end = t;
+	if (t < rec + size && a->tr_tid >= 0) {
+		pid = pd_u32(r, t + a->tr_tid);
+		tid = pd_u32(r, t + a->tr_tid + 4);
+	}
+	memset(&ev->sw, 0, sizeof(ev->sw) > sizeof(ev->aux) ? sizeof(ev->sw) : sizeof(ev->aux));
+	if (type == PD_AUX) {
+		ev->type = TRACE_REC_AUX;
+		ev->aux = (struct trace_aux){ time, cpu, pid, tid, 0, 0, 0 };
+		ev->aux.offset = u64(&c);
+		ev->aux.size = u64(&c);
+		ev->aux.flags = u64(&c);
+	} else if (type == PD_ITRACE_START) {
+		ev->type = TRACE_REC_ITRACE_START;
+		ev->itrace = (struct trace_itrace_start){ time, cpu, 0, 0 };
+		ev->itrace.pid = u32(&c);
+		ev->itrace.tid = u32(&c);
+	} else {
+		ev->type = TRACE_REC_SWITCH;
+		ev->sw = (struct trace_switch){ time, cpu, pid, tid, 0, UINT32_MAX, UINT32_MAX };
+		if (misc & PD_MISC_SWITCH_OUT)
+			ev->sw.flags |= TRACE_SWITCH_OUT;
+		if (misc & PD_MISC_SWITCH_PREEMPT)
+			ev->sw.flags |= TRACE_SWITCH_PREEMPT;
+		if (type == PD_SWITCH_CPU_WIDE) {
+			ev->sw.flags |= TRACE_SWITCH_CPU_WIDE;
+			ev->sw.next_prev_pid = u32(&c);
+			ev->sw.next_prev_tid = u32(&c);
+		}
+	}
+	return !c.bad;
+}
+
 /* PERF_RECORD_AUX {aux_offset, aux_size, flags}: what the kernel says it could not keep. */
 static void aux_flags(struct perfdata_reader *r, struct cur *c)
 {
@@ -554,7 +600,16 @@ int pd_decode(struct perfdata_reader *r, const uint8_t *rec, uint32_t attr, stru
 		break;
 	case PD_AUX:
 		aux_flags(r, &c);
-		return 0;
+		if (!(r->opts & PERFDATA_SPE_RAW))
+			return 0;
+		/* fall through */
+	case PD_ITRACE_START:
+	case PD_SWITCH:
+	case PD_SWITCH_CPU_WIDE:
+		if (!(r->opts & PERFDATA_SPE_RAW))
+			return 0;
+		ok = decode_aux_side(r, rec, attr, ev);
+		break;
 	default:
 		return 0;   /* queued only to time the Arm SPE decoding (switches, ITRACE_START) */
 	}

@@ -4,22 +4,20 @@
  * the file has one (else each AUXTRACE record's buffer as it is read). Every record of the file
  * is shown to the session before it is delivered, so that the samples come out where perf puts
  * them; the side-band keeps the session's view of the threads. */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "c2c/log.h"
-#include "c2c/xalloc.h"
+#include "c2c/spe.h"
 #include "report/read/perfdata-int.h"
 #include "report/read/spe.h"
 
 #define PD_AUXTRACE_HDR     48          /* sizeof(struct perf_record_auxtrace) */
 #define PD_SPE_INFO_MIN     32          /* AUXTRACE_INFO header + priv[ARM_SPE_AUXTRACE_PRIV_MAX] */
 #define PD_SPE_PRESCAN_MAX  4096        /* records looked at for AUXTRACE_INFO at open */
-#define PD_MISC_SWITCH_OUT  (1 << 13)
-/* perf's PERF_SAMPLE_MASK: what the synthesized memory event keeps of the SPE event's bits */
-#define PD_SAMPLE_MASK (PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_ADDR | PD_S_ID | PD_S_STREAM_ID | \
-			PD_S_CPU | PD_S_PERIOD | PD_S_IDENTIFIER)
 
 /* The attr of the SPE event: the first whose type is the AUXTRACE_INFO's PMU type; -1 none. */
 static int spe_attr(const struct perfdata_reader *r, uint64_t pmu_type)
@@ -81,7 +79,6 @@ void pd_spe_prescan(struct perfdata_reader *r)
 int pd_spe_event_desc(const struct perfdata_reader *r, struct trace_event_desc *e)
 {
 	int a = r->spe_seen ? spe_attr(r, r->spe_pmu) : -1;
-	uint64_t st;
 	int timeless = 1;
 
 	if (a < 0 || (r->opts & PERFDATA_SPE_RAW))
@@ -89,16 +86,7 @@ int pd_spe_event_desc(const struct perfdata_reader *r, struct trace_event_desc *
 	for (uint32_t i = 0; i < r->nr_attr; i++)
 		if (r->attr[i].sample_type & PD_S_TIME)
 			timeless = 0;
-	st = r->attr[a].sample_type & (PD_SAMPLE_MASK | PD_S_PHYS_ADDR);
-	st |= PD_S_IP | PD_S_TID | PD_S_PERIOD | PD_S_DATA_SRC | PD_S_WEIGHT | PD_S_ADDR;
-	st = timeless ? st & ~(uint64_t)PD_S_TIME : st | PD_S_TIME;
-	memset(e, 0, sizeof(*e));
-	e->name = xstrdup("memory");
-	e->backend = TRACE_BACKEND_SPE;
-	e->type = 0;   /* PERF_TYPE_HARDWARE */
-	e->sample_type = st;
-	e->period = 1;
-	e->attr_flags = r->attr[a].flags & ((1ull << 18) | 0x70);   /* sample_id_all, exclude_* */
+	spe_memory_desc(r->attr[a].sample_type, r->attr[a].flags, timeless, e);
 	return 1;
 }
 
@@ -209,8 +197,14 @@ void pd_spe_info(struct perfdata_reader *r, const uint8_t *rec, uint16_t size, u
 	uint64_t type;
 	int a;
 
-	if (r->spe || (r->opts & PERFDATA_SPE_RAW))
+	if (r->spe)
 		return;
+	if (r->opts & PERFDATA_SPE_RAW) {
+		if (size >= PD_SPE_INFO_MIN)
+			spe_pmu_type(r, rec, size, &r->spe_pmu);
+		r->spe_seen = 1;
+		return;
+	}
 	if (size < PD_SPE_INFO_MIN) {
 		c2c_warn("'%s': offset %" PRIu64 ": Arm SPE AUXTRACE_INFO record of %u bytes is too "
 			 "short: the SPE data is not decoded", r->name, off, size);
@@ -278,35 +272,22 @@ void pd_spe_pre(struct perfdata_reader *r, const struct pd_qent *e)
 	spe_event(r->spe, e->time, type, !!(misc & PD_MISC_SWITCH_OUT), cpu, pid, tid);
 }
 
-/* A record was delivered: the threads perf's tools know after it (machine__process_*_event,
- * machine__resolve() of a sample). */
-void pd_spe_post(struct perfdata_reader *r, const struct trace_event *ev)
+int perfdata_reader_spe_facts(const struct perfdata_reader *r, struct c2c_spe_info *out)
 {
-	const struct trace_task *t = &ev->task;
+	const struct spe_tc *tc = &r->spe_tc;
 
-	switch (ev->type) {
-	case TRACE_REC_SAMPLE:
-		spe_thread_findnew(r->spe, (int32_t)ev->sample.pid, (int32_t)ev->sample.tid);
-		break;
-	case TRACE_REC_MMAP:
-		if (ev->mmap.cpumode != 1 && ev->mmap.cpumode != 4)   /* not a kernel map */
-			spe_thread_findnew(r->spe, (int32_t)ev->mmap.pid, (int32_t)ev->mmap.tid);
-		break;
-	case TRACE_REC_COMM:
-		spe_thread_findnew(r->spe, (int32_t)ev->comm.pid, (int32_t)ev->comm.tid);
-		break;
-	case TRACE_REC_EXIT:
-		spe_thread_find(r->spe, (int32_t)t->pid, (int32_t)t->tid);
-		break;
-	case TRACE_REC_FORK:
-		/* the child looked up (and given its pid), the parent made again when it has
-		 * another pid, the child made anew */
-		spe_thread_find(r->spe, (int32_t)t->pid, (int32_t)t->tid);
-		spe_thread_parent(r->spe, (int32_t)t->ppid, (int32_t)t->ptid);
-		spe_thread_remove(r->spe, (int32_t)t->tid);
-		spe_thread_findnew(r->spe, (int32_t)t->pid, (int32_t)t->tid);
-		break;
-	default:
-		break;
-	}
+	c2c_spe_info_init(out);
+	if (!r->spe_seen)
+		return -ENOENT;
+	snprintf(out->pmu, sizeof(out->pmu), "arm_spe_0");
+	out->pmu_type = (uint32_t)r->spe_pmu;
+	out->per_cpu = 1;
+	out->switch_events = 1;
+	out->cpuid_midr = spe_midr_from_cpuid(r->cpuid);
+	/* perf writes a TIME_CONV only when the kernel gives a conversion (cap_user_time_zero);
+	 * an old, shorter record lacks the flag but converts all the same */
+	out->tc = (struct c2c_time_conv){ tc->time_shift, tc->time_mult, tc->time_zero,
+					  tc->time_cycles, tc->time_mask, tc->time_mult != 0,
+					  tc->cap_user_time_short };
+	return 0;
 }

@@ -431,7 +431,9 @@ int pd_record_time(const struct perfdata_reader *r, const uint8_t *rec, uint32_t
 static int is_delivered(const struct perfdata_reader *r, uint32_t type)
 {
 	/* with Arm SPE, every kernel record times the decoding (and switches name the tasks) */
-	if (r->spe && type >= 1 && type <= PD_KERNEL_LAST)
+	if ((r->spe || ((r->opts & PERFDATA_SPE_RAW) && (r->spe_seen ||
+						r->aux_type == PD_AUX_ARM_SPE))) &&
+	    type >= 1 && type <= PD_KERNEL_LAST)
 		return 1;
 	switch (type) {
 	case PD_MMAP: case PD_LOST: case PD_COMM: case PD_EXIT: case PD_THROTTLE:
@@ -688,7 +690,7 @@ int perfdata_reader_next(struct perfdata_reader *r, struct trace_event *ev)
 			rc = pd_decode(r, e->rec, e->attr, ev);
 			if (rc == 1) {
 				if (r->spe)
-					pd_spe_post(r, ev);
+					spe_post(r->spe, ev);
 				r->held = e->chunk;
 				return 1;
 			}

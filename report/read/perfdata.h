@@ -34,8 +34,8 @@ struct perfdata_stats {
 
 /* perfdata_reader_open_opts() flags */
 enum perfdata_flags {
-	/* Arm SPE: deliver the AUX data raw (TRACE_BLOB_SPE_AUX, TRACE_INFO_SPE_RAW set), decode
-	 * nothing */
+	/* Arm SPE: deliver the AUX data raw (TRACE_BLOB_SPE_AUX, TRACE_INFO_SPE_RAW set) with the
+	 * AUX, ITRACE_START and SWITCH records, decode nothing: what record writes */
 	PERFDATA_SPE_RAW = 1 << 0,
 	/* Arm SPE: deliver the AUX data raw besides the decoded samples (the info does not say
 	 * TRACE_INFO_SPE_RAW: the blobs are not the samples) */
@@ -58,6 +58,10 @@ const struct trace_info *perfdata_reader_info(const struct perfdata_reader *r);
 /* 1 and *ev filled, 0 at the end, or a negative errno. */
 int perfdata_reader_next(struct perfdata_reader *r, struct trace_event *ev);
 const struct perfdata_stats *perfdata_reader_stats(const struct perfdata_reader *r);
+struct c2c_spe_info;
+/* PERFDATA_SPE_RAW: what record writes as the SPE facts blob (include/c2c/spe.h), from the
+ * AUXTRACE_INFO, CPUID and TIME_CONV read so far; -ENOENT without an Arm SPE AUXTRACE_INFO. */
+int perfdata_reader_spe_facts(const struct perfdata_reader *r, struct c2c_spe_info *out);
 
 enum perfdata_missing {
 	PERFDATA_NO_NRCPUS = 1 << 0,

@@ -16,6 +16,7 @@
 #include "c2c/xalloc.h"
 #include "report/read/perfdata.h"
 #include "report/read/source.h"
+#include "report/read/trace-spe.h"
 
 struct source {
 	enum source_kind kind;
@@ -23,6 +24,7 @@ struct source {
 	int fd;                     /* a stream this source opened (-1: none, or stdin) */
 	struct trace_reader *trace;
 	struct perfdata_reader *pd;
+	struct trace_spe *spe;      /* a trace's raw Arm SPE data, decoded */
 };
 
 static int is_stream(const char *path)
@@ -195,11 +197,9 @@ int source_open(struct source **out, const char *path)
 		source_free(s);
 		return err;
 	}
-	/* record stores Arm SPE AUX data raw (docs/architecture.md); until the SPE decoder reads
-	 * c2c-lite traces, say so rather than show an empty table */
-	if (s->trace && (trace_reader_info(s->trace)->flags & TRACE_INFO_SPE_RAW))
-		c2c_warn("'%s': Arm SPE data recorded raw: SPE decoding of c2c-lite traces is not "
-			 "implemented yet, so the report has no SPE samples", path);
+	/* record stores Arm SPE AUX data raw (docs/architecture.md): decoded here */
+	if (s->trace)
+		trace_spe_open(&s->spe, s->trace, path, stream);
 	*out = s;
 	return 0;
 }
@@ -218,11 +218,15 @@ const struct trace_info *source_info(const struct source *s)
 {
 	if (s->pd)
 		return perfdata_reader_info(s->pd);
+	if (s->spe)
+		return trace_spe_info(s->spe);
 	return s->trace ? trace_reader_info(s->trace) : NULL;
 }
 
 int source_next(struct source *s, struct trace_event *ev)
 {
+	if (s->spe)
+		return trace_spe_next(s->spe, ev);
 	if (s->trace)
 		return trace_reader_next(s->trace, ev);
 	if (s->pd)
@@ -244,6 +248,7 @@ void source_free(struct source *s)
 {
 	if (!s)
 		return;
+	trace_spe_free(s->spe);
 	trace_reader_free(s->trace);
 	perfdata_reader_free(s->pd);
 	if (s->fd >= 0)

@@ -754,3 +754,62 @@ void spe_flush(struct spe *s)
 	else
 		start_queues(s, SPE_MAX_TIMESTAMP);
 }
+
+/* ---- what the readers share ---------------------------------------------------------------- */
+
+void spe_post(struct spe *s, const struct trace_event *ev)
+{
+	const struct trace_task *t = &ev->task;
+
+	switch (ev->type) {
+	case TRACE_REC_SAMPLE:
+		spe_thread_findnew(s, (int32_t)ev->sample.pid, (int32_t)ev->sample.tid);
+		break;
+	case TRACE_REC_MMAP:
+		if (ev->mmap.cpumode != 1 && ev->mmap.cpumode != 4)   /* not a kernel map */
+			spe_thread_findnew(s, (int32_t)ev->mmap.pid, (int32_t)ev->mmap.tid);
+		break;
+	case TRACE_REC_COMM:
+		spe_thread_findnew(s, (int32_t)ev->comm.pid, (int32_t)ev->comm.tid);
+		break;
+	case TRACE_REC_EXIT:
+		spe_thread_find(s, (int32_t)t->pid, (int32_t)t->tid);
+		break;
+	case TRACE_REC_FORK:
+		/* the child looked up (and given its pid), the parent made again when it has
+		 * another pid, the child made anew */
+		spe_thread_find(s, (int32_t)t->pid, (int32_t)t->tid);
+		spe_thread_parent(s, (int32_t)t->ppid, (int32_t)t->ptid);
+		spe_thread_remove(s, (int32_t)t->tid);
+		spe_thread_findnew(s, (int32_t)t->pid, (int32_t)t->tid);
+		break;
+	default:
+		break;
+	}
+}
+
+/* PERF_SAMPLE_* bits */
+enum {
+	S_IP = 1 << 0, S_TID = 1 << 1, S_TIME = 1 << 2, S_ADDR = 1 << 3, S_ID = 1 << 6,
+	S_CPU = 1 << 7, S_PERIOD = 1 << 8, S_STREAM_ID = 1 << 9, S_WEIGHT = 1 << 14,
+	S_DATA_SRC = 1 << 15, S_IDENTIFIER = 1 << 16, S_PHYS_ADDR = 1 << 19,
+};
+/* perf's PERF_SAMPLE_MASK: what the synthesized memory event keeps of the SPE event's bits */
+#define S_MASK (S_IP | S_TID | S_TIME | S_ADDR | S_ID | S_STREAM_ID | S_CPU | S_PERIOD | \
+		S_IDENTIFIER)
+
+void spe_memory_desc(uint64_t sample_type, uint64_t attr_flags, int timeless,
+		     struct trace_event_desc *e)
+{
+	uint64_t st = sample_type & (S_MASK | S_PHYS_ADDR);
+
+	st |= S_IP | S_TID | S_PERIOD | S_DATA_SRC | S_WEIGHT | S_ADDR;
+	st = timeless ? st & ~(uint64_t)S_TIME : st | S_TIME;
+	memset(e, 0, sizeof(*e));
+	e->name = xstrdup("memory");
+	e->backend = TRACE_BACKEND_SPE;
+	e->type = 0;   /* PERF_TYPE_HARDWARE */
+	e->sample_type = st;
+	e->period = 1;
+	e->attr_flags = attr_flags & ((1ull << 18) | 0x70);   /* sample_id_all, exclude_* */
+}

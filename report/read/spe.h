@@ -184,6 +184,15 @@ void spe_flush(struct spe *s);
 /* The next sample: 1 and *out filled, 0 when none is due now. */
 int spe_next(struct spe *s, struct trace_sample *out);
 
+/* A record was delivered to the report: the threads perf's tools know after it
+ * (machine__process_*_event, machine__resolve() of a sample). */
+void spe_post(struct spe *s, const struct trace_event *ev);
+
+/* The "memory" event perf synthesizes for SPE samples (arm_spe_synth_events()), from the SPE
+ * event's sample_type and attr flag word; @timeless: no event of the file samples the time. */
+void spe_memory_desc(uint64_t sample_type, uint64_t attr_flags, int timeless,
+		     struct trace_event_desc *e);
+
 /* Counters for the report header and warnings. */
 struct spe_stats {
 	uint64_t records, samples, bad_bytes, buffers, bytes, ctx_records;
