@@ -43,14 +43,20 @@ int main(void)
 PROG
 export PKG_CONFIG_SYSROOT_DIR="$TMP/root" PKG_CONFIG_PATH="$TMP/root/usr/lib/pkgconfig"
 pkg-config --exists c2c-region || fail "pkg-config does not find c2c-region"
+# the program is built as the library was (make check: with the sanitizers, whose runtime
+# must come first)
+# shellcheck disable=SC2086
+san="${EXTRA_CFLAGS:-} ${LDFLAGS:-}"
 # shared
-cc -o "$TMP/prog-so" "$TMP/prog.c" $(pkg-config --cflags --libs c2c-region) 2>"$TMP/cc.err" ||
+# shellcheck disable=SC2086
+cc $san -o "$TMP/prog-so" "$TMP/prog.c" $(pkg-config --cflags --libs c2c-region) 2>"$TMP/cc.err" ||
 	fail "build against the shared library: $(cat "$TMP/cc.err")"
 LD_LIBRARY_PATH="$TMP/root/usr/lib" "$TMP/prog-so" >"$TMP/so.txt" || fail "shared: exit $? $(cat "$TMP/so.txt")"
 LD_LIBRARY_PATH="$TMP/root/usr/lib" ldd "$TMP/prog-so" | grep -q "libc2c-region.so.0 => $TMP/root" ||
 	fail "not linked to the installed shared library"
 # static
-cc -o "$TMP/prog-a" "$TMP/prog.c" $(pkg-config --cflags c2c-region) "$TMP/root/usr/lib/libc2c-region.a" \
+# shellcheck disable=SC2086
+cc $san -o "$TMP/prog-a" "$TMP/prog.c" $(pkg-config --cflags c2c-region) "$TMP/root/usr/lib/libc2c-region.a" \
 	$(pkg-config --static --libs-only-l c2c-region | sed 's/-lc2c-region//') 2>"$TMP/cc.err" ||
 	fail "build against the static library: $(cat "$TMP/cc.err")"
 "$TMP/prog-a" >"$TMP/a.txt" || fail "static: exit $? $(cat "$TMP/a.txt")"
