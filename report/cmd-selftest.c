@@ -170,10 +170,11 @@ static int load_side(const char *path, const char *label, struct hwc_side *side)
 	if (rc)
 		return rc;
 	if (s->kind != RM_PMU) {
+		enum rm_kind kind = s->kind;
+
 		rs_free(s);
 		return c2c_err(-EINVAL, "'%s' is a %s trace: the kit compares PMU recordings (perf c2c "
-			       "record, c2c-lite record --backend=hw)", path,
-			       rm_kind_name(s->kind));
+			       "record, c2c-lite record --backend=hw)", path, rm_kind_name(kind));
 	}
 	rc = hwc_side_from(s, label, side);
 	rs_free(s);
