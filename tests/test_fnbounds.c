@@ -255,6 +255,7 @@ static void test_against_libdw(void **state)
 	assert_int_equal(ti.fdes, wi.fdes);
 	assert_true(rows > 1000);
 	assert_true(none < rows / 10);
+	dwarf_cfi_end(cfi);   /* dwarf_getcfi_elf's CFI is the caller's to end */
 	fnbounds_free(tab);
 	fnbounds_free(walk);
 }
