@@ -297,6 +297,17 @@ static int run_loop(struct cmd_stat *s)
 			next += s->interval_ms / 1e3;
 		}
 	}
+	/* the partial interval since the last line, as perf stat -I prints it when the workload
+	 * ends or the duration passes between two ticks */
+	if (s->interval_ms) {
+		double t = now_s();
+		int err;
+
+		if (t > last && (err = stat_read(&s->plan)))
+			return err;
+		if (t > last)
+			print_interval(s, t - s->t0, t - last);
+	}
 	return 0;
 }
 

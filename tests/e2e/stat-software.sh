@@ -28,6 +28,16 @@ fi
 "$C2C" stat -I 100 -e task-clock -- "$WL" spin 0.45 >"$TMP/i.txt" 2>&1 || fail "stat -I: $(cat "$TMP/i.txt")"
 n=$(grep -cE '^ +0\.[0-9]{9} +[0-9.]+ msec task-clock' "$TMP/i.txt")
 [ "$n" -ge 3 ] || fail "stat -I 100 over 0.45 s printed $n intervals: $(cat "$TMP/i.txt")"
+# the last partial interval is printed as perf stat -I prints it: 100 ms ticks over 0.25 s give
+# lines near 0.1, 0.2 and a last one near 0.25 (not a full tick), and the interval counts add up
+# to the total
+"$C2C" stat -I 100 -e task-clock -- sleep 0.25 >"$TMP/p.txt" 2>&1 || fail "stat -I: $(cat "$TMP/p.txt")"
+last=$(grep -E '^ +0\.[0-9]{9} .*task-clock' "$TMP/p.txt" | tail -1 | awk '{ print $1 }')
+awk -v t="$last" 'BEGIN { exit !(t >= 0.245 && t < 0.3) }' ||
+	fail "stat -I 100 over sleep 0.25: last interval at '$last', not the partial one near 0.25 s: $(cat "$TMP/p.txt")"
+awk '/^ +0\.[0-9]+ +[0-9.]+ msec task-clock/ { sum += $2 } /^ +[0-9.]+ msec task-clock/ { tot = $1 }
+     END { d = sum - tot; if (d < 0) d = -d; exit !(tot > 0 && d <= 0.02 + tot / 100) }' "$TMP/p.txt" ||
+	fail "the intervals of stat -I do not add up to the total: $(cat "$TMP/p.txt")"
 
 # every CPU for a fixed time (root or paranoid <= 0 only)
 if "$C2C" stat -a -e task-clock --duration 0.3 >"$TMP/a.txt" 2>"$TMP/a.err"; then
