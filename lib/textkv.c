@@ -1,5 +1,7 @@
 /* `key value` text blobs (see textkv.h). */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,4 +54,18 @@ int textkv_parse(const void *buf, size_t len, const char *magic, size_t max_line
 			return -EBADMSG;
 	}
 	return first ? -EBADMSG : 0;
+}
+
+int textkv_put(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *off)
+		return -1;
+	*off += (size_t)n;
+	return 0;
 }

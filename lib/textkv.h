@@ -15,4 +15,8 @@ int textkv_u64(const char *s, uint64_t *v, const char **end);
 int textkv_parse(const void *buf, size_t len, const char *magic, size_t max_line,
 		 int (*fn)(const char *key, const char *val, void *ctx), void *ctx);
 
+/* Append printf output at buf + *off; -1 (and *off unchanged) when it does not fit. */
+int textkv_put(char *buf, size_t len, size_t *off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif

@@ -7,22 +7,9 @@
 #include <string.h>
 
 #include "c2c/uncore.h"
+#include "lib/textkv.h"
 
 static const char *const kind_key[] = { "l3", "dram", "link" };
-
-static int put(char *buf, size_t len, size_t *off, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *off, len - *off, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= len - *off)
-		return -1;
-	*off += (size_t)n;
-	return 0;
-}
 
 static const char *num(uint64_t v, char *buf, size_t len)
 {
@@ -36,18 +23,18 @@ int c2c_uncore_format(const struct c2c_uncore *u, char *buf, size_t len)
 {
 	size_t off = 0;
 
-	if (put(buf, len, &off, "c2c-uncore 1\nseconds %.6f\n", u->seconds))
+	if (textkv_put(buf, len, &off, "c2c-uncore 1\nseconds %.6f\n", u->seconds))
 		return -1;
 	for (size_t i = 0; i < u->nr; i++) {
 		const struct c2c_uncore_row *r = &u->row[i];
 		char a[24], b[24];
 
-		if (put(buf, len, &off, "%s %u %u %s %s\n", kind_key[r->kind], r->unit, r->cpu,
+		if (textkv_put(buf, len, &off, "%s %u %u %s %s\n", kind_key[r->kind], r->unit, r->cpu,
 			num(r->a, a, sizeof(a)), num(r->b, b, sizeof(b))))
 			return -1;
 	}
 	for (size_t i = 0; i < u->nr_notes; i++)
-		if (put(buf, len, &off, "note %s\n", u->note[i]))
+		if (textkv_put(buf, len, &off, "note %s\n", u->note[i]))
 			return -1;
 	return (int)off;
 }

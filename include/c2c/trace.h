@@ -222,6 +222,8 @@ enum trace_blob_kind {
 				  * text (include/c2c/spe.h) */
 	/* numbered apart so that kinds added beside the ones above do not collide */
 	TRACE_BLOB_UNCORE = 16,  /* AMD L3/DF counts over the run, text (include/c2c/uncore.h) */
+	TRACE_BLOB_TOPDOWN = 17, /* how to read the TopDown readings beside IBS/SPE samples, text
+				  * (include/c2c/tdreader.h) */
 };
 
 struct trace_blob {
