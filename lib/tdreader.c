@@ -1,7 +1,6 @@
 /* The TopDown reader blob (see include/c2c/tdreader.h). */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 

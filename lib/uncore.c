@@ -1,7 +1,6 @@
 /* The AMD uncore summary's text form (see include/c2c/uncore.h). */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -56,7 +56,8 @@ static const char record_usage[] =
 	"  -k, --all-kernel      kernel only\n"
 	"      --duration SECS   stop after SECS seconds\n"
 	"      --no-inherit      do not follow child tasks\n"
-	"      --topdown, --no-topdown   TopDown counters in the sampling group (default: auto)\n"
+	"      --topdown, --no-topdown   TopDown counters in the sampling group, or beside IBS/SPE\n"
+	"                        in a group of their own read every 1000000 cycles (default: auto)\n"
 	"      --zstd LEVEL      zstd level of trace chunks (default 1, 0: off)\n"
 	"  -g                    record callchains (--call-graph fp)\n"
 	"      --call-graph MODE  callchains with every sample: fp (the kernel's frame-pointer\n"
@@ -404,6 +405,9 @@ static void report_result(const struct record_opts *o, const struct record_resul
 		 (unsigned long long)r->samples, (unsigned long long)r->records,
 		 (unsigned long long)r->bytes, o->output && !strcmp(o->output, "-") ? "" : "'",
 		 output_name(o), o->output && !strcmp(o->output, "-") ? "" : "'");
+	if (r->td_readings)
+		c2c_info("TopDown: %llu readings of the core counters beside the samples (report "
+			 "attributes them by time)", (unsigned long long)r->td_readings);
 	if (r->regions)
 		c2c_info("%llu region markers in the trace (report --regions splits the samples)",
 			 (unsigned long long)r->regions);

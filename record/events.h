@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "c2c/tdreader.h"
 #include "record/cpuinfo.h"
 
 #define EV_CPUS_MAX 4096
@@ -39,6 +40,8 @@ enum ev_role {
 	EV_ROLE_TRACKING,      /* dummy side-band event (system-wide) */
 	EV_ROLE_TD_SLOTS,      /* TopDown: slots leader (counting) */
 	EV_ROLE_TD_METRIC,     /* TopDown: metric or vendor counter (counting member) */
+	EV_ROLE_TD_READER,     /* TopDown beside IBS/SPE: the group's sampling leader, its samples
+				* are readings (record/topdown.h) */
 };
 
 struct ev_desc {
@@ -56,6 +59,8 @@ struct ev_desc {
 	uint64_t pa_mask;      /* SPE: the config bits of pa_enable (needs CAP_PERFMON) */
 	int td_index;          /* TopDown member: position in trace_sample.td, -1 otherwise */
 	int no_inherit;        /* the event string said no-inherit */
+	uint64_t st_before_td; /* sample_type before TopDown made it carry IDENTIFIER ... */
+	int st_saved;          /* ... when this is set */
 };
 
 struct ev_list {
@@ -70,6 +75,10 @@ struct ev_list {
 	unsigned int spe_data_pages; /* SPE: data ring pages perf uses when -m is not given (0: the
 				      * default) */
 	char td_names[8][32];
+	int td_reader;             /* 1: the TopDown group stands apart (IBS, SPE); td_rd says how
+				    * its readings map to model inputs (td_rd.event is set when the
+				    * trace is written) */
+	struct td_reader td_rd;
 };
 
 struct events_opts {

@@ -253,6 +253,7 @@ static int open_task_cpu(struct sess *s, pid_t pid, int cpu)
 		if (!err)
 			continue;
 		if (e->role == EV_ROLE_TD_SLOTS || e->role == EV_ROLE_TD_METRIC ||
+		    e->role == EV_ROLE_TD_READER ||
 		    (s->l.td_enabled && (e->attr.sample_type & PERF_SAMPLE_READ)))
 			return ERR_TD_REFUSED;
 		return c2c_err(err, "cannot open event '%s' on CPU %d%s: %s%s", e->name, cpu,
@@ -280,8 +281,15 @@ static int open_all(struct sess *s)
 		if (err != ERR_TD_REFUSED)
 			return err;
 		close_all(s);
-		topdown_remove(&s->l, "the kernel refused the TopDown group (needs PERF_METRICS and "
-			       "PERF_SAMPLE_READ with inherit, kernel 6.12+)");
+		if (s->l.td_reader)
+			topdown_remove(&s->l, s->l.td_rd.scope_cpu ? "the kernel refused the TopDown "
+				       "group beside the sampler (the core PMU's counters are taken, "
+				       "or the events are unknown to it)" : "the kernel refused the "
+				       "TopDown group beside the sampler (per thread it needs "
+				       "PERF_SAMPLE_READ with inherit, kernel 6.12+; -a counts per CPU)");
+		else
+			topdown_remove(&s->l, "the kernel refused the TopDown group (needs PERF_METRICS "
+				       "and PERF_SAMPLE_READ with inherit, kernel 6.12+)");
 	}
 	return -EINVAL;
 }
@@ -365,7 +373,8 @@ static int setup_layout(struct sess *s)
 		re->read_format = e->attr.read_format;
 		re->regs_user = e->attr.sample_regs_user;
 		re->index = (uint16_t)s->fd[i].ev;
-		re->td_index = (int16_t)(e->role == EV_ROLE_TD_SLOTS ? -2 : e->td_index);
+		re->td_index = (int16_t)(e->role == EV_ROLE_TD_SLOTS || e->role == EV_ROLE_TD_READER ?
+					 -2 : e->td_index);
 	}
 	qsort(s->lay.ev, s->lay.nr, sizeof(*s->lay.ev), cmp_ring_event);
 	s->lay.id_sample_type = s->l.ev[0].attr.sample_type;
@@ -588,6 +597,11 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 		on_aux(s, &ev);
 		return 0;
 	}
+	if (ev.type == TRACE_REC_SAMPLE && s->l.ev[ev.sample.event].role == EV_ROLE_TD_READER) {
+		s->res->td_readings++;   /* TopDown beside IBS/SPE: kept as they are */
+		oq_add(&s->q, &ev, ev.sample.time);
+		return 0;
+	}
 	if (ev.type == TRACE_REC_SAMPLE && s->l.ev[ev.sample.event].role != EV_ROLE_SAMPLER)
 		return 0;            /* aux leader / tracking samples carry nothing we keep */
 	if (ev.type == TRACE_REC_SAMPLE && s->unw)
@@ -732,8 +746,16 @@ static int build_events(struct sess *s)
 		return err;
 	if ((err = aux_size(s)))
 		return err;
-	if (o->topdown == 1 || (o->topdown < 0 && hw && s->l.backend != TRACE_BACKEND_SWEVENT))
+	/* beside IBS and SPE TopDown is a sampling group of its own (more events, more records,
+	 * another kernel rule): only when asked; perf c2c's attrs otherwise */
+	if (o->topdown == 1 || (o->topdown < 0 && hw && s->l.backend != TRACE_BACKEND_SWEVENT &&
+				s->l.backend != TRACE_BACKEND_IBS && s->l.backend != TRACE_BACKEND_SPE))
 		err = topdown_add(&s->l, &s->eo);
+	else if (o->topdown < 0 && hw && (s->l.backend == TRACE_BACKEND_IBS ||
+					  s->l.backend == TRACE_BACKEND_SPE))
+		snprintf(s->l.td_reason, sizeof(s->l.td_reason), "beside %s samples TopDown is a "
+			 "group of its own, counted only with --topdown",
+			 s->l.backend == TRACE_BACKEND_IBS ? "IBS" : "SPE");
 	if (!err && s->l.td_reason[0] && o->topdown != 0) {
 		c2c_info("TopDown unavailable (-v says why)");
 		c2c_debug("TopDown: %s", s->l.td_reason);
@@ -840,6 +862,30 @@ static int write_spe_info(struct sess *s)
 	err = trace_write(s->w, &ev);
 	free(text);
 	return err;
+}
+
+/* TopDown beside IBS/SPE: which event's samples are readings and what they carry
+ * (include/c2c/tdreader.h), before any reading. */
+static int write_td_reader(struct sess *s)
+{
+	struct trace_event ev = { .type = TRACE_REC_BLOB };
+	char text[1024];
+	int n;
+
+	if (!s->l.td_reader)
+		return 0;
+	for (size_t i = 0; i < s->l.nr; i++)
+		if (s->l.ev[i].role == EV_ROLE_TD_READER)
+			s->l.td_rd.event = (uint32_t)i;
+	n = td_reader_format(&s->l.td_rd, text, sizeof(text));
+	if (n < 0)
+		return c2c_err(-EOVERFLOW, "the TopDown reader description does not fit %zu bytes",
+			       sizeof(text));
+	ev.blob.kind = TRACE_BLOB_TOPDOWN;
+	ev.blob.cpu = TRACE_CPU_NONE;
+	ev.blob.size = (uint64_t)n;
+	ev.blob.data = text;
+	return trace_write(s->w, &ev);
 }
 
 static void enable_all(struct sess *s, unsigned long req)
@@ -1252,7 +1298,8 @@ static int setup(struct sess *s)
 	if ((err = read_tasks(s)) || (err = open_all(s)) || (s->wd && (err = open_clocks(s))) ||
 	    (err = setup_rings(s)) ||
 	    (err = setup_layout(s)) || (err = open_writer(s)) ||
-	    (s->aux && (err = write_spe_info(s))) || (err = synthesize(s)))
+	    (s->aux && (err = write_spe_info(s))) || (err = write_td_reader(s)) ||
+	    (err = synthesize(s)))
 		return err;
 	if ((err = uncore_plan(&s->unc)))
 		return err;

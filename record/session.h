@@ -66,6 +66,7 @@ struct record_result {
 	int removed;                 /* the recording never started: the trace file was removed */
 	enum record_stop stop;
 	uint64_t samples, records, bytes;
+	uint64_t td_readings;        /* TopDown readings beside IBS/SPE (not memory samples) */
 	uint64_t lost_records, lost_samples, throttles;
 	uint64_t aux_records;        /* PERF_RECORD_AUX records (Arm SPE) */
 	uint64_t aux_truncated;      /* ... flagged truncated: the AUX area was full, data lost */

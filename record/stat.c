@@ -15,6 +15,7 @@
 #include "record/stat.h"
 #include "record/sys.h"
 #include "record/sysfs.h"
+#include "record/topdown.h"
 
 static const struct {
 	const char *name;
@@ -109,35 +110,6 @@ static int hypervisor(void)
 	return hv;
 }
 
-static int core_pmu(struct pmu *pmu, enum cpu_vendor v)
-{
-	if (v == CPU_VENDOR_ARM)
-		return pmu_open_prefix(pmu, "armv8_") && pmu_open_prefix(pmu, "armv9_") ? -ENOENT : 0;
-	if (v == CPU_VENDOR_INTEL && !pmu_open(pmu, "cpu_core"))
-		return 0;
-	return pmu_open(pmu, "cpu");
-}
-
-static void td_cpu_of(struct td_cpu *t, const struct cpuinfo *ci, const struct pmu *pmu, int have)
-{
-	memset(t, 0, sizeof(*t));
-	t->vendor = ci->vendor == CPU_VENDOR_INTEL ? TD_VENDOR_INTEL :
-		    ci->vendor == CPU_VENDOR_AMD ? TD_VENDOR_AMD :
-		    ci->vendor == CPU_VENDOR_ARM ? TD_VENDOR_ARM : TD_VENDOR_OTHER;
-	t->family = ci->family;
-	t->model = ci->model;
-	t->arm_implementer = ci->arm_implementer;
-	t->arm_part = ci->arm_part;
-	t->arm_variant = ci->arm_variant;
-	t->arm_revision = ci->arm_revision;
-	if (!have)
-		return;
-	t->intel_slots = pmu_has_alias(pmu, "slots");
-	t->intel_metrics = pmu_has_alias(pmu, "topdown-retiring");
-	t->intel_level2 = pmu_has_alias(pmu, "topdown-mem-bound");
-	t->arm_caps_slots = (uint32_t)pmu_cap_u64(pmu, "slots", 0);
-}
-
 static void td_missing(struct stat_plan *p, const struct td_event *ev, size_t n)
 {
 	size_t off = 0;
@@ -160,8 +132,8 @@ static int add_topdown(struct stat_plan *p, const struct stat_opts *o)
 
 	if (cpuinfo_read(&ci))
 		memset(&ci, 0, sizeof(ci));
-	have = !core_pmu(&pmu, ci.vendor);
-	td_cpu_of(&tc, &ci, &pmu, have);
+	have = !topdown_core_pmu(&pmu, ci.vendor);
+	topdown_cpu_of(&tc, &ci, &pmu, have);
 	if (td_model_select(&p->model, &tc, p->td_why, sizeof(p->td_why))) {
 		if (!have)
 			snprintf(p->td_why + strlen(p->td_why), sizeof(p->td_why) - strlen(p->td_why),

@@ -8,7 +8,37 @@
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
 #include "record/pmu.h"
+#include "record/sysfs.h"
 #include "record/topdown.h"
+
+int topdown_core_pmu(struct pmu *pmu, enum cpu_vendor v)
+{
+	if (v == CPU_VENDOR_ARM)
+		return pmu_open_prefix(pmu, "armv8_") && pmu_open_prefix(pmu, "armv9_") ? -ENOENT : 0;
+	if (v == CPU_VENDOR_INTEL && !pmu_open(pmu, "cpu_core"))
+		return 0;
+	return pmu_open(pmu, "cpu");
+}
+
+void topdown_cpu_of(struct td_cpu *t, const struct cpuinfo *ci, const struct pmu *pmu, int have)
+{
+	memset(t, 0, sizeof(*t));
+	t->vendor = ci->vendor == CPU_VENDOR_INTEL ? TD_VENDOR_INTEL :
+		    ci->vendor == CPU_VENDOR_AMD ? TD_VENDOR_AMD :
+		    ci->vendor == CPU_VENDOR_ARM ? TD_VENDOR_ARM : TD_VENDOR_OTHER;
+	t->family = ci->family;
+	t->model = ci->model;
+	t->arm_implementer = ci->arm_implementer;
+	t->arm_part = ci->arm_part;
+	t->arm_variant = ci->arm_variant;
+	t->arm_revision = ci->arm_revision;
+	if (!have)
+		return;
+	t->intel_slots = pmu_has_alias(pmu, "slots");
+	t->intel_metrics = pmu_has_alias(pmu, "topdown-retiring");
+	t->intel_level2 = pmu_has_alias(pmu, "topdown-mem-bound");
+	t->arm_caps_slots = (uint32_t)pmu_cap_u64(pmu, "slots", 0);
+}
 
 static const char *const intel_metrics[] = {
 	"topdown-retiring", "topdown-bad-spec", "topdown-fe-bound", "topdown-be-bound",
@@ -158,17 +188,138 @@ static int intel_topdown(struct ev_list *l)
 
 static void sync_ids(struct ev_list *l)
 {
+	for (size_t i = 0; i < l->nr; i++) {
+		struct ev_desc *e = &l->ev[i];
+
+		if (!e->st_saved)
+			e->st_before_td = e->attr.sample_type;
+		e->st_saved = 1;
+		e->attr.sample_type = (e->attr.sample_type & ~(uint64_t)PERF_SAMPLE_ID) |
+				      PERF_SAMPLE_IDENTIFIER;
+	}
+}
+
+/* --- a group of its own beside IBS and SPE ------------------------------------------------------ */
+
+/* The sample_id part of the sampler's sample_type that a reading keeps (the same trailer). */
+#define READER_ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+		   PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+static int first_sampler(const struct ev_list *l)
+{
 	for (size_t i = 0; i < l->nr; i++)
-		l->ev[i].attr.sample_type = (l->ev[i].attr.sample_type & ~(uint64_t)PERF_SAMPLE_ID) |
-					    PERF_SAMPLE_IDENTIFIER;
+		if (l->ev[i].role == EV_ROLE_SAMPLER)
+			return (int)i;
+	return -1;
+}
+
+/* The core PMU's CPUs (a heterogeneous Arm machine has one PMU per core type). */
+static void core_cpus(const struct pmu *p, struct ev_desc *e)
+{
+	char path[160], list[256] = "";
+
+	snprintf(path, sizeof(path), PMU_DEVICES "/%s/cpus", p->name);
+	e->has_cpus = 0;
+	memset(e->cpus, 0, sizeof(e->cpus));
+	if (!sysfs_read_line(path, list, sizeof(list)) && list[0] &&
+	    sysfs_parse_cpulist(list, e->cpus, EV_CPUS_MAX) > 0)
+		e->has_cpus = 1;
+}
+
+static int reader_member(struct ev_list *l, const struct events_opts *o, const struct pmu *p,
+			 const struct td_event *te, int si, int lead, char *why, size_t len)
+{
+	struct ev_desc e;
+	const struct ev_desc *s = &l->ev[si];
+
+	if (td_event(p, te->terms, s, lead == (int)l->nr ? EV_ROLE_TD_READER : EV_ROLE_TD_METRIC,
+		     &e)) {
+		snprintf(why, len, "the core PMU %s has no '%s' (%s)", p->name, te->terms, te->name);
+		return -ENOENT;
+	}
+	snprintf(e.name, sizeof(e.name), "%s/%s/", p->name, te->name);
+	e.attr.sample_type = (s->attr.sample_type & READER_ST) | PERF_SAMPLE_READ;
+	e.attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	e.leader = lead;
+	/* per CPU (-a) inherit means nothing, and kernels before 6.12 refuse it beside
+	 * PERF_SAMPLE_READ; per thread the group follows the children as the sampler does */
+	e.attr.inherit = s->attr.inherit && !o->system_wide;
+	core_cpus(p, &e);
+	if (e.role == EV_ROLE_TD_READER) {
+		e.attr.sample_period = TOPDOWN_READ_PERIOD;
+		e.attr.disabled = l->ev[s->leader].attr.disabled;
+		e.attr.enable_on_exec = l->ev[s->leader].attr.enable_on_exec;
+	} else {
+		e.td_index = (int)(l->nr - (size_t)lead - 1);
+	}
+	l->ev = xgrow(l->ev, &l->cap, l->nr + 1, sizeof(*l->ev));
+	l->ev[l->nr++] = e;
+	return 0;
+}
+
+/* Open the model's level-1 counters as their own group beside the IBS/SPE sampler. */
+static int reader_group(struct ev_list *l, const struct events_opts *o)
+{
+	struct td_event ev[16];
+	struct td_model m;
+	struct td_cpu tc;
+	struct pmu p;
+	char cmask[64], why[200];
+	int have = !topdown_core_pmu(&p, l->cpu.vendor), si = first_sampler(l), lead = (int)l->nr;
+	size_t n;
+
+	topdown_cpu_of(&tc, &l->cpu, &p, have);
+	if (td_model_select(&m, &tc, why, sizeof(why))) {
+		snprintf(l->td_reason, sizeof(l->td_reason), "%s", why);
+		l->td_enabled = 0;
+		return 0;
+	}
+	if (!have || si < 0) {
+		snprintf(l->td_reason, sizeof(l->td_reason), "%s: %s", m.cpu, si < 0 ? "no sampler "
+			 "to count TopDown beside" : "no core PMU in sysfs to count TopDown with");
+		l->td_enabled = 0;
+		return 0;
+	}
+	m.level2 = 0;       /* the level-1 counters fit the core PMU's counters as one group */
+	n = td_model_events(&m, ev, 16, cmask, sizeof(cmask));
+	memset(&l->td_rd, 0, sizeof(l->td_rd));
+	for (size_t i = 0; i < n; i++) {
+		/* Zen 4 has 6 counters and the NMI watchdog may hold one: the five that level 1
+		 * needs fit beside it, SMT contention is left out */
+		if (ev[i].in == TDI_AMD_SMT)
+			continue;
+		if (reader_member(l, o, &p, &ev[i], si, lead, why, sizeof(why))) {
+			l->nr = (size_t)lead;
+			snprintf(l->td_reason, sizeof(l->td_reason), "%s: %s", m.cpu, why);
+			l->td_enabled = 0;
+			return 0;
+		}
+		if ((int)l->nr - 1 == lead) {
+			l->td_rd.lead = ev[i].in;
+		} else {
+			l->td_rd.in[l->td_rd.nr] = ev[i].in;
+			snprintf(l->td_names[l->td_rd.nr], sizeof(l->td_names[0]), "%s",
+				 td_in_name(ev[i].in));
+			l->td_rd.nr++;
+		}
+	}
+	for (uint32_t i = l->td_rd.nr; i < TRACE_TD_MAX; i++)
+		l->td_rd.in[i] = -1;
+	l->td_rd.model = m;
+	l->td_rd.scope_cpu = o->system_wide;
+	l->td_rd.period = TOPDOWN_READ_PERIOD;
+	l->td_nr = l->td_rd.nr;
+	l->td_enabled = 1;
+	l->td_reader = 1;
+	return 0;
 }
 
 int topdown_add(struct ev_list *l, const struct events_opts *o)
 {
 	int err;
 
-	(void)o;
 	l->td_nr = 0;
+	l->td_reader = 0;
 	switch (l->backend) {
 	case TRACE_BACKEND_PEBS:
 		err = intel_topdown(l);
@@ -176,13 +327,11 @@ int topdown_add(struct ev_list *l, const struct events_opts *o)
 			sync_ids(l);
 		return err;
 	case TRACE_BACKEND_IBS:
-		unavailable(l, "%s", "AMD: the PipelineL1 counters live on the core PMU and the "
-			    "kernel does not let an ibs_op sampler share a group with them");
-		return 0;
 	case TRACE_BACKEND_SPE:
-		unavailable(l, "%s", "Arm: the STALL_SLOT* counters live on the core PMU and an "
-			    "SPE sampler cannot share a group with them");
-		return 0;
+		err = reader_group(l, o);
+		if (!err && l->td_enabled)
+			sync_ids(l);
+		return err;
 	case TRACE_BACKEND_POWER:
 		unavailable(l, "%s", "POWER: no TopDown slot events in the core PMU's sysfs aliases");
 		return 0;
@@ -199,7 +348,8 @@ void topdown_remove(struct ev_list *l, const char *why)
 
 	for (size_t i = 0; i < l->nr; i++) {
 		struct ev_desc *e = &l->ev[i];
-		int td = e->role == EV_ROLE_TD_SLOTS || e->role == EV_ROLE_TD_METRIC;
+		int td = e->role == EV_ROLE_TD_SLOTS || e->role == EV_ROLE_TD_METRIC ||
+			 e->role == EV_ROLE_TD_READER;
 
 		map[i] = td ? -1 : n;
 		if (td)
@@ -216,6 +366,9 @@ void topdown_remove(struct ev_list *l, const char *why)
 			e->attr.disabled = 0;
 		}
 		e->leader = map[e->leader];
+		if (e->st_saved)
+			e->attr.sample_type = e->st_before_td;
+		e->st_saved = 0;
 		e->attr.sample_type &= ~(uint64_t)PERF_SAMPLE_READ;
 		e->attr.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 		e->td_index = -1;
@@ -225,5 +378,6 @@ void topdown_remove(struct ev_list *l, const char *why)
 	l->nr = (size_t)n;
 	l->td_nr = 0;
 	l->td_enabled = 0;
+	l->td_reader = 0;
 	snprintf(l->td_reason, sizeof(l->td_reason), "%s", why);
 }

@@ -376,8 +376,11 @@ static const struct td_row td_rows[] = {
 	{ __LINE__, "sapphire-rapids", 1, NULL, 12,
 	  { 0x400, 0x8203, 0x1cd, 0x2cd, 0x8000, 0x8100, 0x8200, 0x8300, 0x8400, 0x8500, 0x8600,
 	    0x8700 }, { 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0 }, 8 },
-	{ __LINE__, "zen4", 0, "ibs_op", 1, { 0 }, { 0 }, 0 },
-	{ __LINE__, "neoverse-n2", 0, "SPE", 2, { 0x600000003ull, 9 }, { 0, 1 }, 0 },
+	/* beside IBS and SPE: a group of its own (test_topdown_reader checks its attrs) */
+	{ __LINE__, "zen4", 1, NULL, 6, { 0, 0x76, 0x7aa, 0xc1, 0x1000001a0ull, 0x100001ea0ull },
+	  { 0, 1, 1, 1, 1, 1 }, 4 },
+	{ __LINE__, "neoverse-n2", 1, NULL, 8, { 0x600000003ull, 9, 0x11, 0x3f, 0x3e, 0x3d, 0x3b, 0x3a },
+	  { 0, 1, 2, 2, 2, 2, 2, 2 }, 5 },
 	{ __LINE__, "power9", 0, "POWER", 2, { 0x34340401e0ull, 0x343c0401e0ull }, { 0, 1 }, 0 },
 };
 
@@ -387,12 +390,16 @@ static void test_topdown_per_machine(void **state)
 	for (size_t r = 0; r < sizeof(td_rows) / sizeof(td_rows[0]); r++) {
 		const struct td_row *t = &td_rows[r];
 		struct events_opts o = { .workload = 1, .topdown = 1 };
+		struct ev_desc before[8];
+		size_t nr_before;
 		struct ev_list l;
 
 		set_machine(t->machine);
 		events_init(&l);
 		assert_int_equal(events_add_default(&l, &o), 0);
 		assert_int_equal(events_finalize(&l, &o), 0);
+		nr_before = l.nr;
+		memcpy(before, l.ev, l.nr * sizeof(*l.ev));
 		assert_int_equal(topdown_add(&l, &o), 0);
 		if (l.td_enabled != t->enabled || l.nr != t->nr || (int)l.td_nr != t->td_nr ||
 		    (!t->enabled && !strstr(l.td_reason, t->reason)))
@@ -404,7 +411,7 @@ static void test_topdown_per_machine(void **state)
 			if (e->attr.config != t->config[i] || e->leader != t->leader[i])
 				fail_msg("row at line %d event %zu: config 0x%llx leader %d", t->line,
 					 i, (unsigned long long)e->attr.config, e->leader);
-			if (!t->enabled)
+			if (!t->enabled || l.td_reader)
 				continue;
 			/* every event carries IDENTIFIER; slots leads, disabled, enable_on_exec */
 			assert_true(e->attr.sample_type & ST_IDENT);
@@ -429,7 +436,15 @@ static void test_topdown_per_machine(void **state)
 				assert_int_equal(e->attr.sample_freq, 4000);
 			}
 		}
-		if (t->enabled) {
+		if (t->enabled && l.td_reader) {
+			/* the kernel refused the group apart: the events are exactly as before */
+			topdown_remove(&l, "refused");
+			assert_int_equal(l.td_enabled, 0);
+			assert_int_equal(l.td_reader, 0);
+			assert_int_equal(l.nr, nr_before);
+			for (size_t i = 0; i < l.nr; i++)
+				assert_memory_equal(&l.ev[i].attr, &before[i].attr, sizeof(before[i].attr));
+		} else if (t->enabled) {
 			/* the kernel refused: take TopDown out, the mem events are as before */
 			topdown_remove(&l, "refused");
 			assert_int_equal(l.td_enabled, 0);
@@ -443,6 +458,100 @@ static void test_topdown_per_machine(void **state)
 			assert_int_equal(l.ev[0].attr.disabled, 1);
 			assert_int_equal(l.ev[0].attr.enable_on_exec, 1);
 		}
+		events_release(&l);
+	}
+}
+
+/* TopDown beside IBS (Zen 4) and SPE (Neoverse N2): every attr of the group apart, what the
+ * readings map to, and -a's per-CPU scope. */
+static void test_topdown_reader(void **state)
+{
+	static const struct {
+		const char *machine;
+		int system_wide;
+		uint32_t type;
+		const char *model;
+		size_t first;             /* index of the group's leader */
+		int in[5];
+	} rows[] = {
+		{ "zen4", 0, 4, "Zen 4", 1, { TDI_AMD_DISPATCHED, TDI_AMD_RET_OPS, TDI_AMD_FE_EMPTY,
+					      TDI_AMD_BE_STALLS, -1 } },
+		{ "zen4", 1, 4, "Zen 4", 2, { TDI_AMD_DISPATCHED, TDI_AMD_RET_OPS, TDI_AMD_FE_EMPTY,
+					      TDI_AMD_BE_STALLS, -1 } },
+		{ "neoverse-n2", 0, 8, "Neoverse N2", 2, { TDI_ARM_STALL_SLOT, TDI_ARM_STALL_SLOT_FE,
+							    TDI_ARM_STALL_SLOT_BE, TDI_ARM_OP_SPEC,
+							    TDI_ARM_OP_RETIRED } },
+	};
+
+	(void)state;
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct events_opts o = { .workload = !rows[r].system_wide,
+					 .system_wide = rows[r].system_wide, .topdown = 1 };
+		struct ev_list l;
+		const struct ev_desc *s, *lead;
+		char blob[512];
+
+		set_machine(rows[r].machine);
+		events_init(&l);
+		assert_int_equal(events_add_default(&l, &o), 0);
+		assert_int_equal(events_finalize(&l, &o), 0);
+		assert_int_equal(topdown_add(&l, &o), 0);
+		assert_int_equal(l.td_enabled, 1);
+		assert_int_equal(l.td_reader, 1);
+		assert_string_equal(l.td_rd.model.cpu, rows[r].model);
+		assert_int_equal(l.td_rd.model.level2, 0);
+		assert_int_equal(l.td_rd.scope_cpu, rows[r].system_wide);
+		assert_int_equal(l.td_rd.lead, TDI_CYCLES);
+		assert_int_equal(l.td_rd.period, TOPDOWN_READ_PERIOD);
+		for (uint32_t i = 0; i < 5; i++)
+			assert_int_equal(i < l.td_rd.nr ? l.td_rd.in[i] : -1, rows[r].in[i]);
+		s = &l.ev[0];
+		lead = &l.ev[rows[r].first];
+		assert_int_equal(s->role, EV_ROLE_SAMPLER);
+		/* the sampler: as before but with IDENTIFIER (the readings have another layout) */
+		assert_true(s->attr.sample_type & ST_IDENT);
+		assert_false(s->attr.sample_type & (ST_ID | ST_READ));
+		assert_int_equal(lead->role, EV_ROLE_TD_READER);
+		assert_int_equal(lead->leader, (int)rows[r].first);
+		assert_int_equal(lead->attr.sample_period, TOPDOWN_READ_PERIOD);
+		assert_int_equal(lead->attr.freq, 0);
+		assert_int_equal(lead->attr.disabled, 1);
+		assert_int_equal(lead->attr.enable_on_exec, !rows[r].system_wide);
+		assert_int_equal(lead->attr.config, rows[r].type == 4 ? 0x76 : 0x11);
+		for (size_t i = rows[r].first; i < l.nr; i++) {
+			const struct ev_desc *e = &l.ev[i];
+
+			assert_int_equal(e->attr.type, rows[r].type);
+			assert_int_equal(e->leader, (int)rows[r].first);
+			assert_int_equal(e->attr.sample_type,
+					 (s->attr.sample_type & (0x7 | 0x40 | 0x80 | 0x200 | 0x10000)) |
+					 ST_READ);
+			assert_false(e->attr.sample_type & 0x8);   /* no ADDR: not a memory sample */
+			assert_int_equal(e->attr.read_format, 0x1c);   /* GROUP | ID | LOST */
+			/* per thread it follows the children as the sampler does (PERF_SAMPLE_READ
+			 * with inherit: kernel 6.12+); per CPU inherit means nothing, and 6.1
+			 * refuses it beside PERF_SAMPLE_READ */
+			assert_int_equal(s->attr.inherit, 1);
+			assert_int_equal(e->attr.inherit, !rows[r].system_wide);
+			assert_int_equal(e->attr.exclude_kernel, s->attr.exclude_kernel);
+			assert_int_equal(e->attr.exclude_user, s->attr.exclude_user);
+			assert_int_equal(e->attr.sample_id_all, 1);
+			assert_int_equal(e->attr.precise_ip, 0);
+			/* the core PMU's cpus file: N2 has one (0-3), the Zen 4 cpu PMU none */
+			assert_int_equal(e->has_cpus, rows[r].type == 8);
+			if (i == rows[r].first)
+				continue;
+			assert_int_equal(e->role, EV_ROLE_TD_METRIC);
+			assert_int_equal(e->td_index, (int)(i - rows[r].first - 1));
+			assert_int_equal(e->attr.sample_period, 0);
+			assert_int_equal(e->attr.disabled, 0);
+			assert_int_equal(e->attr.enable_on_exec, 0);
+		}
+		/* the blob names every value the readings carry */
+		l.td_rd.event = (uint32_t)rows[r].first;
+		assert_true(td_reader_format(&l.td_rd, blob, sizeof(blob)) > 0);
+		assert_non_null(strstr(blob, rows[r].system_wide ? "scope cpu\n" : "scope thread\n"));
+		assert_non_null(strstr(blob, "lead cycles\n"));
 		events_release(&l);
 	}
 }
@@ -544,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_events_spe_aux),
 		cmocka_unit_test(test_events_spe_strings),
 		cmocka_unit_test(test_topdown_per_machine),
+		cmocka_unit_test(test_topdown_reader),
 		cmocka_unit_test(test_events_strings),
 		cmocka_unit_test(test_events_software_finalize),
 	};
