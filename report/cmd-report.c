@@ -303,6 +303,13 @@ static void print_header(FILE *f, const struct report_session *s)
 			(unsigned long long)n->samples, (unsigned long long)n->lost_records,
 			(unsigned long long)n->lost_samples, (unsigned long long)n->throttle);
 	}
+	if (s->tdt) {
+		char how[400];
+
+		tdt_describe(s->tdt, how, sizeof(how));
+		fprintf(f, "# TopDown by time: %s (%llu readings)\n", how,
+			(unsigned long long)tdt_stats(s->tdt)->readings);
+	}
 	if (s->opts.phys)
 		fprintf(f, "# lines by physical address (--phys): the Cacheline column is physical, "
 			"names are those of the first process seen there\n");
@@ -399,6 +406,8 @@ static int print_pmu(const struct report_opts *o, struct report_session *s)
 			fputc('\n', stdout);
 		if (!err)
 			err = td_agg_print(stdout, s->td, o->summary, td_agg_sym, &tctx);
+		if (!err && s->tdt)
+			err = tdt_print(stdout, s->tdt, o->summary, td_agg_sym, &tctx);
 	}
 	if (err || stdio_print(stdout, s->t, &so) || fflush(stdout))
 		return c2c_err(-EIO, "cannot write the report: %s", strerror(errno));

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,67 @@ static void uncore(struct jw *w, const struct c2c_uncore *u)
 	jw_end(w);
 }
 
+/* A TopDown breakdown: slots and the share (0..1) of every computed row. */
+static void td_shares(struct jw *w, const char *key, const struct td_result *r)
+{
+	jw_obj(w, key);
+	jw_num(w, "slots", r->slots);
+	for (int o = 0; o < TDO_NR; o++)
+		if (r->have & (1u << o))
+			jw_num(w, td_out_name((enum td_out)o), r->v[o]);
+	jw_end(w);
+}
+
+static void tdt_rows_json(struct jw *w, const struct report_session *s, int funcs)
+{
+	struct td_agg_sym_ctx tctx = { .maps = s->maps, .sym = s->sym };
+	size_t nr;
+	struct tdt_row *rows = tdt_rows(s->tdt, funcs, SIZE_MAX, s->sym ? td_agg_sym : NULL, &tctx,
+					&nr);
+
+	jw_arr(w, funcs ? "functions" : "lines");
+	for (size_t i = 0; i < nr; i++) {
+		jw_obj(w, NULL);
+		if (funcs)
+			jw_str(w, "function", rows[i].name);
+		else
+			jw_hex(w, "address", rows[i].line);
+		jw_u64(w, "samples", rows[i].samples);
+		td_shares(w, "topdown", &rows[i].r);
+		jw_end(w);
+	}
+	jw_aend(w);
+	free(rows);
+}
+
+/* TopDown beside IBS/SPE samples, attributed by time (report/aggregate/topdown-time.h). */
+static void topdown_time(struct jw *w, const struct report_session *s)
+{
+	const struct td_reader *r = tdt_reader(s->tdt);
+	const struct tdt_stats *st = tdt_stats(s->tdt);
+	struct td_result res;
+	char how[400];
+
+	tdt_describe(s->tdt, how, sizeof(how));
+	jw_obj(w, "topdown_by_time");
+	jw_str(w, "attribution", how);
+	jw_str(w, "model", r->model.cpu);
+	jw_str(w, "scope", r->scope_cpu ? "cpu" : "thread");
+	jw_u64(w, "period", r->period);
+	jw_u64(w, "readings", st->readings);
+	jw_u64(w, "intervals", st->intervals);
+	jw_u64(w, "intervals_charged", st->intervals_charged);
+	jw_u64(w, "samples_charged", st->samples_charged);
+	jw_u64(w, "samples_uncharged", st->samples_uncharged);
+	if (!tdt_total(s->tdt, 1, &res))
+		td_shares(w, "all", &res);
+	if (!tdt_total(s->tdt, 0, &res))
+		td_shares(w, "charged", &res);
+	tdt_rows_json(w, s, 0);
+	tdt_rows_json(w, s, 1);
+	jw_end(w);
+}
+
 static void header(struct jw *w, const struct report_session *s)
 {
 	const struct trace_info *in = s->info;
@@ -150,6 +212,8 @@ static void header(struct jw *w, const struct report_session *s)
 	regions(w, s);
 	if (s->unc)
 		uncore(w, s->unc);
+	if (s->tdt)
+		topdown_time(w, s);
 	jw_end(w);
 }
 

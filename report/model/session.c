@@ -166,9 +166,27 @@ static void read_uncore(struct report_session *s, const struct trace_blob *b)
 	}
 }
 
+/* TopDown beside IBS/SPE: which event's samples are readings. The readings stay out of the
+ * tables either way; a bad blob is reported and its readings ignored. */
+static void read_td_reader(struct report_session *s, const struct trace_blob *b)
+{
+	struct td_reader r;
+
+	if (td_reader_parse(b->data, b->size, &r) || s->td_reader_event >= 0) {
+		c2c_warn("'%s': %s TopDown reader record was ignored", s->opts.input,
+			 s->td_reader_event >= 0 ? "a second" : "a corrupt");
+		return;
+	}
+	s->td_reader_event = (int)r.event;
+	if (!s->opts.no_topdown)
+		s->tdt = tdt_new(&r, s->cl_size);
+}
+
 static void feed(struct report_session *s, const struct trace_event *ev)
 {
-	if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_UNCORE)
+	if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_TOPDOWN)
+		read_td_reader(s, &ev->blob);
+	else if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_UNCORE)
 		read_uncore(s, &ev->blob);
 	else if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_KALLSYMS && s->sym)
 		sym_session_add_kallsyms(s->sym, ev->blob.data, ev->blob.size);
@@ -180,6 +198,8 @@ static void feed(struct report_session *s, const struct trace_event *ev)
 		estim_feed(s->e, s->maps, ev);
 	if (ev->type == TRACE_REC_SAMPLE && s->td)
 		td_agg_sample(s->td, &ev->sample);
+	if (ev->type == TRACE_REC_SAMPLE && s->tdt)
+		tdt_sample(s->tdt, &ev->sample);
 }
 
 /* A perf.data sample with user registers and stack gets its chain unwound here; the unwinder
@@ -207,6 +227,9 @@ static int read_all(struct report_session *s)
 	while ((rc = source_next(s->src, &ev)) > 0) {
 		if (ev.type == TRACE_REC_REGION) {
 			rg_marker(s->rg, &ev.region);
+		} else if (ev.type == TRACE_REC_SAMPLE && (int)ev.sample.event == s->td_reader_event) {
+			if (s->tdt)      /* a reading: every one counts, --region or not */
+				tdt_feed(s->tdt, &ev.sample);
 		} else if (ev.type != TRACE_REC_SAMPLE || rg_sample(s->rg, &ev.sample)) {
 			unwind(s, &ev);      /* perf.data --call-graph dwarf stacks */
 			feed(s, &ev);        /* samples outside a --region are left out */
@@ -219,6 +242,8 @@ static int read_all(struct report_session *s)
 		return c2c_err(rc, "'%s': cannot read the records: %s", s->opts.input,
 			       strerror(-rc));
 	s->truncated = source_truncated(s->src);
+	if (s->tdt)
+		tdt_finish(s->tdt);
 	return 0;
 }
 
@@ -298,6 +323,7 @@ int rs_open(struct report_session **out, const struct rs_opts *o)
 
 	*out = NULL;
 	s->opts = *o;
+	s->td_reader_event = -1;
 	rc = source_open(&s->src, o->input);
 	if (rc)
 		goto err;
@@ -374,6 +400,7 @@ void rs_free(struct report_session *s)
 	rm_findings_free(s->fs);
 	rm_free(s->m);
 	td_agg_free(s->td);
+	tdt_free(s->tdt);
 	rg_free(s->rg);
 	free(s->unc);
 	cltab_free(s->t);

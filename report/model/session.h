@@ -21,6 +21,7 @@
 #include "report/read/source.h"
 #include "report/aggregate/regions.h"
 #include "report/aggregate/topdown-agg.h"
+#include "report/aggregate/topdown-time.h"
 
 struct rs_opts {
 	const char *input;
@@ -65,6 +66,8 @@ struct report_session {
 	struct cltab *t;              /* PMU */
 	struct estim *e;              /* soft, watch */
 	struct td_agg *td;
+	struct tdt *tdt;              /* TopDown beside IBS/SPE, attributed by time; NULL: none */
+	int td_reader_event;          /* the event whose samples are TopDown readings, -1: none */
 	struct rg_table *rg;          /* program regions (REGION markers) */
 	struct c2c_uncore *unc;       /* AMD uncore counts of the run, NULL when none */
 	struct rm_model *m;
