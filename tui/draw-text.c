@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "c2c/soft.h"
+#include "c2c/uncore.h"
 #include "c2c/watch.h"
 #include "c2c/xalloc.h"
 #include "report/aggregate/dsrc.h"
+#include "report/aggregate/regions.h"
 #include "report/resolve/maps.h"
 #include "report/stdio/callgraph.h"
 #include "report/stdio/summary.h"
@@ -166,6 +168,12 @@ static void tui_info_row(struct tui_ctx *c, size_t row, struct tui_buf *b)
 
 #define TUI_INFO_ROWS 6
 
+/* The info rows, then the run's context (regions, AMD uncore) when the trace has any. */
+static size_t tui_head_rows(struct tui_model *m)
+{
+	return TUI_INFO_ROWS + tui_context_text(m);
+}
+
 /* The statistics of a soft or watch trace, one line each. */
 static size_t tui_estim_stats(const struct tui_model *m, size_t row, struct tui_buf *b)
 {
@@ -235,6 +243,33 @@ static size_t tui_split_lines(char *buf, char ***out)
 	return n;
 }
 
+size_t tui_context_text(struct tui_model *m)
+{
+	char *buf = NULL, **lines;
+	size_t len = 0, n;
+	FILE *f;
+
+	if (m->context_done)
+		return m->nr_context;
+	m->context_done = 1;
+	if (!(f = open_memstream(&buf, &len)))
+		return 0;
+	if (m->rg)
+		rg_print(f, m->rg);
+	if (m->unc)
+		c2c_uncore_print(f, m->unc);
+	fclose(f);
+	n = tui_split_lines(buf, &lines);
+	/* the text report's "# " comment marks do not belong on a screen */
+	for (size_t i = 0; i < n; i++)
+		if (lines[i][0] == '#')
+			memmove(lines[i], lines[i] + (lines[i][1] == ' ' ? 2 : 1),
+				strlen(lines[i]) - (lines[i][1] == ' ' ? 1 : 0));
+	m->context = lines;
+	m->nr_context = n;
+	return n;
+}
+
 size_t tui_findings_text(struct tui_model *m, char ***out)
 {
 	struct summary_opts o = { .top = 1000, .prefix = "", .say_none = 1, .map = 1 };
@@ -287,10 +322,10 @@ size_t tui_text_rows(struct tui_model *m, const struct tui_view *v, enum tui_scr
 	switch (s) {
 	case TUI_SCR_STATS:
 		if (m->t)
-			return TUI_INFO_ROWS + TUI_NR_STATS + 1;   /* a blank line between them */
+			return tui_head_rows(m) + TUI_NR_STATS + 1;   /* a blank line between them */
 		n = tui_estim_stats(m, SIZE_MAX, &b);
 		free(b.s);
-		return TUI_INFO_ROWS + n;
+		return tui_head_rows(m) + n;
 	case TUI_SCR_FINDINGS:
 	case TUI_SCR_CALLERS:
 		return v->nr_text;
@@ -310,7 +345,14 @@ static enum tui_attr tui_stats_row(struct tui_ctx *c, size_t row, struct tui_buf
 		tui_info_row(c, row, b);
 		return TUI_ATTR_NORMAL;
 	}
-	i = row - TUI_INFO_ROWS;
+	if (row < tui_head_rows(c->m)) {
+		i = row - TUI_INFO_ROWS;
+		if (i < c->m->nr_context)
+			tui_bufaddf(b, "%s", c->m->context[i]);
+		return i < c->m->nr_context && c->m->context[i][0] != ' ' ? TUI_ATTR_HEADER :
+		       TUI_ATTR_NORMAL;
+	}
+	i = row - tui_head_rows(c->m);
 	if (!c->m->t) {
 		tui_estim_stats(c->m, i, b);
 		return i == 0 ? TUI_ATTR_HEADER : TUI_ATTR_NORMAL;

@@ -25,6 +25,8 @@ static void tui_model_sync(struct tui_model *m)
 	m->records = s->records;
 	m->truncated = s->truncated;
 	m->duty = s->have_duty ? &s->duty : NULL;
+	m->rg = s->rg;
+	m->unc = s->unc;
 }
 
 /* -d and -c are views of PMU data: refused, with the reason, on soft and watch traces. */
@@ -103,5 +105,8 @@ void tui_model_free(struct tui_model *m)
 	if (!m)
 		return;
 	rs_free(m->s);
+	for (size_t i = 0; i < m->nr_context; i++)
+		free(m->context[i]);
+	free(m->context);
 	free(m);
 }

@@ -40,6 +40,13 @@ struct tui_model {
 	uint64_t records;                 /* records read */
 	int truncated;                    /* the file ended inside a record */
 	const struct c2c_watch_duty *duty; /* watch: the duty cycle, NULL when not recorded */
+	const struct rg_table *rg;        /* the program's regions (empty without markers) */
+	const struct c2c_uncore *unc;     /* AMD uncore counts of the run, NULL when none */
+	/* the run's context as the text report prints it (regions, AMD uncore), built on first
+	 * use by the statistics screen (tui_context_text()) */
+	char **context;
+	size_t nr_context;
+	int context_done;
 	/* private */
 	struct report_session *s;         /* NULL for a wrapped model */
 };

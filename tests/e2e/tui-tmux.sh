@@ -3,7 +3,8 @@
 # screen shows the hottest line with what it holds and its verdict; a line shows the findings
 # (verdict, advice, predicted gain, who writes what), its line map and its rows; the sort menu,
 # display modes and coalescing, search over the visible text, shrinking the window to 80x24 and
-# back, the help, statistics and findings screens; quits, and checks the terminal is restored
+# back, the help, statistics and findings screens; the statistics of a trace with region markers
+# and AMD uncore counts show both as the text report does; quits, and checks the terminal is restored
 # (alternate screen left, echo and canonical mode back) after q, after Ctrl-C and after a load
 # error. Also checks the refusal when stdout is not a terminal. Exit 77 when tmux or the
 # generators are missing.
@@ -44,6 +45,10 @@ restored() {   # the shell is back with a sane terminal
 }
 
 "$GEN" -s falseshare -t "$T/fs.c2c" >/dev/null || fail "c2c-gen failed"
+# the same scenario inside a region, with the AMD uncore summary an AMD recording ends with
+printf 'c2c-uncore 1\nseconds 2.000000\nl3 0 0 1000000 250000\nl3 1 8 2000000 100000\ndram 0 0 3000000 192000000\nnote amd_df: remote links were not counted\n' >"$T/unc.txt"
+"$GEN" -s falseshare -t "$T/ctx.c2c" --region phase1 --blob 16:"$T/unc.txt" >/dev/null ||
+	fail "c2c-gen --region --blob failed"
 
 cc -g -O1 -o "$T/prog" tests/e2e/lib/estimate-prog.c || fail "cc"
 "$EGEN" -s soft-false --elf "$T/prog" -t "$T/soft.c2c" || fail "estimate-gen soft"
@@ -167,6 +172,30 @@ screen | grep -E '^ +1 +0x[0-9a-f]+ +buf1 \(struct pair, 16 by +TRUE\+FALSE' >/d
 	fail "watch: line 1 row"
 keys d
 wait_for "A buf1.a  B buf1.b"
+keys q q
+restored "TUI-EXIT=0"
+
+# 10b. the run's context on the statistics screen: regions and AMD uncore, as report prints them
+keys "$C2C tui -i $T/ctx.c2c; echo TUI-EXIT=\$?" Enter
+wait_for "Shared Data Cache Line Table (2 entries, sorted on Total HITMs)"
+keys t
+wait_for "Regions (the workload's c2c-region markers)"
+screen | grep -qE '^ +phase1 +3 +[0-9]+\.[0-9]{3} +2000 +2000 +100\.0%' || fail "region row"
+screen | grep -qE '^ +\(outside any region\) +0 +0\.0%' || fail "outside-region row"
+wait_for "AMD uncore over the run (2.000 s):"
+screen | grep -qF "  L3 of CCX 0 (CPU 0): 1000000 accesses, 250000 misses (25.0%)" || fail "L3 row"
+screen | grep -qF "  DRAM channel 0 (CPU 0): 192.0 MB, 96.0 MB/s" || fail "DRAM row"
+screen | grep -qF "  amd_df: remote links were not counted" || fail "uncore note"
+keys End
+wait_for "Global Shared Cache Line Event Information"
+keys q q
+restored "TUI-EXIT=0"
+# without markers or uncore counts the screen has neither
+keys "$C2C tui -i $T/fs.c2c; echo TUI-EXIT=\$?" Enter
+wait_for "Shared Data Cache Line Table"
+keys t
+wait_for "Trace Event Information"
+screen | grep -qE "Regions|AMD uncore" && fail "context lines on a trace without any"
 keys q q
 restored "TUI-EXIT=0"
 

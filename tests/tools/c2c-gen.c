@@ -888,6 +888,59 @@ static void g_info(struct gen *g, const char *arch)
 		.mem_ranges = g->ranges };
 }
 
+/* --region NAME: every thread of the samples enters NAME before its first sample and leaves it
+ * after its last; --blob KIND:FILE: FILE's bytes as a blob of KIND at the end (e.g. 16, an AMD
+ * uncore summary). Test-only decorations of a scenario's trace. */
+static const char *gen_region;
+static const char *gen_blob;
+
+static int write_region(struct trace_writer *w, const struct gen *g, uint32_t kind)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < g->nr && !err; i++) {
+		const struct trace_sample *s = &g->ev[i].sample;
+		struct trace_event ev = { .type = TRACE_REC_REGION };
+		size_t j;
+
+		if (g->ev[i].type != TRACE_REC_SAMPLE)
+			continue;
+		for (j = 0; j < i; j++)   /* one marker per thread */
+			if (g->ev[j].type == TRACE_REC_SAMPLE && g->ev[j].sample.tid == s->tid)
+				break;
+		if (j < i)
+			continue;
+		ev.region = (struct trace_region){ .time = s->time ? s->time - 1 : 0, .pid = s->pid,
+			.tid = s->tid, .kind = kind, .depth = 1, .name = gen_region };
+		for (j = i; kind == TRACE_REGION_END && j < g->nr; j++)   /* after its last */
+			if (g->ev[j].type == TRACE_REC_SAMPLE && g->ev[j].sample.tid == s->tid)
+				ev.region.time = g->ev[j].sample.time + 1;
+		err = trace_write(w, &ev);
+	}
+	return err;
+}
+
+static int write_blob(struct trace_writer *w)
+{
+	struct trace_event ev = { .type = TRACE_REC_BLOB };
+	char *colon = strchr(gen_blob, ':'), *data = NULL;
+	size_t len = 0;
+	FILE *f = colon ? fopen(colon + 1, "r") : NULL;
+	int err;
+
+	if (!f)
+		return -EINVAL;
+	err = getdelim(&data, &len, 0, f) < 0 ? -EIO : 0;
+	fclose(f);
+	if (!err) {
+		ev.blob = (struct trace_blob){ .kind = (uint32_t)strtoul(gen_blob, NULL, 0),
+			.cpu = TRACE_CPU_NONE, .size = strlen(data), .data = data };
+		err = trace_write(w, &ev);
+	}
+	free(data);
+	return err;
+}
+
 static int write_trace(const struct gen *g, const char *path)
 {
 	struct trace_writer *w;
@@ -896,8 +949,14 @@ static int write_trace(const struct gen *g, const char *path)
 
 	if (err)
 		return err;
+	if (gen_region)
+		err = write_region(w, g, TRACE_REGION_BEGIN);
 	for (i = 0; i < g->nr && !err; i++)
 		err = trace_write(w, &g->ev[i]);
+	if (!err && gen_region)
+		err = write_region(w, g, TRACE_REGION_END);
+	if (!err && gen_blob)
+		err = write_blob(w);
 	if (err) {
 		trace_writer_close(w);
 		return err;
@@ -913,7 +972,9 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: c2c-gen -s SCENARIO [-n SAMPLES] [--seed N] [--arch ARCH] "
 		   "[-t OUT.c2c] [-p OUT.perf.data] [--perf TRAITS] [--exe PATH] [--spec FILE]\n"
-		   "       [--callchain]\n"
+		   "       [--callchain] [--region NAME] [--blob KIND:FILE]\n"
+		   "(--region: every thread inside region NAME; --blob: FILE as a blob of KIND;\n"
+		   " both in the trace only)\n"
 		   "(--callchain: samples carry callchains, as perf record -g writes them;\n"
 		   " --exe: map this file as the workload's executable instead of a missing one;\n"
 		   " --spec: mappings and sample addresses for scenario 'spec', see sc_spec();\n"
@@ -932,6 +993,7 @@ int main(int argc, char **argv)
 		{ "exe", required_argument, NULL, 'e' }, { "spec", required_argument, NULL, 'P' },
 		{ "perf", required_argument, NULL, 'F' }, { "help", no_argument, NULL, 'h' },
 		{ "callchain", no_argument, NULL, 'g' },
+		{ "region", required_argument, NULL, 'R' }, { "blob", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *name = NULL, *tpath = NULL, *ppath = NULL, *arch = "x86_64";
@@ -957,6 +1019,8 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 'g': callchain = 1; break;
+		case 'R': gen_region = optarg; break;
+		case 'B': gen_blob = optarg; break;
 		case 'l': usage(stdout); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
