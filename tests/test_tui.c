@@ -19,9 +19,11 @@
 
 #include "c2c/log.h"
 #include "c2c/trace.h"
+#include "c2c/uncore.h"
 #include "c2c/xalloc.h"
 #include "record/soft-decode.h"
 #include "report/aggregate/dsrc.h"
+#include "report/aggregate/topdown-time.h"
 #include "tui/draw.h"
 #include "tui/list.h"
 #include "tui/srcfile.h"
@@ -800,6 +802,59 @@ static void test_tui_draw_stats_and_help(void **state)
 	assert_true(grid_find(&g, "display mode (PMU data)") >= 0);
 }
 
+/* The statistics screen carries the run's context as report prints it: AMD uncore counts and
+ * TopDown counted beside IBS, attributed by time (a Zen 4 reading shared by two samples). */
+static void test_tui_draw_context(void **state)
+{
+	struct fx *f = *state;
+	struct td_reader r = { .model = { .kind = TD_KIND_AMD_SLOTS, .cpu = "Zen 4", .width = 6 },
+			       .period = 1000000, .event = 7, .lead = TDI_CYCLES, .nr = 4,
+			       .in = { TDI_AMD_DISPATCHED, TDI_AMD_RET_OPS, TDI_AMD_FE_EMPTY,
+				       TDI_AMD_BE_STALLS, -1, -1, -1, -1 } };
+	struct tdt *tdt = tdt_new(&r, 64);
+	struct c2c_uncore *u = xcalloc(1, sizeof(*u));
+	struct trace_sample s = { .cpu = 0, .tid = 9, .time = 10, .addr = 0x1000,
+				  .flags = TRACE_SAMPLE_HAS_ADDR };
+	struct td_counts c = { .have = (1ull << TDI_CYCLES) | (1ull << TDI_AMD_DISPATCHED) |
+				       (1ull << TDI_AMD_RET_OPS) | (1ull << TDI_AMD_FE_EMPTY) |
+				       (1ull << TDI_AMD_BE_STALLS) };
+	struct grid g;
+	int row;
+
+	tdt_sample(tdt, &s);
+	s.addr = 0x1040;
+	tdt_sample(tdt, &s);
+	c.v[TDI_CYCLES] = 1000, c.v[TDI_AMD_DISPATCHED] = 3000, c.v[TDI_AMD_RET_OPS] = 2400;
+	c.v[TDI_AMD_FE_EMPTY] = 1200, c.v[TDI_AMD_BE_STALLS] = 1800;
+	tdt_reading(tdt, 0, 9, 20, &c);
+	tdt_finish(tdt);
+	u->seconds = 2;
+	u->row[u->nr++] = (struct c2c_uncore_row){ C2C_UNCORE_L3, 0, 0, 1000, 250 };
+	f->m->unc = u;
+	f->m->tdt = tdt;
+	KEYS(f, 't');
+	draw(f, &g, 64, 160);
+	row = grid_find(&g, "AMD uncore over the run (2.000 s):");
+	if (row < 0)
+		dump(&g);
+	assert_true(row > 0);
+	assert_int_equal(g.attr[row], TUI_ATTR_HEADER);
+	assert_int_equal(grid_find(&g, "  L3 of CCX 0 (CPU 0): 1000 accesses, 250 misses (25.0%)"),
+			 row + 1);
+	row = grid_find(&g, "TopDown by time: Zen 4 counters in a group apart from the sampler");
+	assert_true(row > 0);
+	assert_int_equal(g.attr[row], TUI_ATTR_HEADER);
+	/* each sample's line got half of the 6000 slots: 40/10/20/30 % */
+	assert_true(grid_find(&g, "  line 0x1000                             1           3000"
+			      "     40.0     10.0     20.0     30.0") > row);
+	/* perf's statistics follow */
+	assert_true(grid_find(&g, "Trace Event Information") > row);
+	f->m->unc = NULL;
+	f->m->tdt = NULL;
+	tdt_free(tdt);
+	free(u);
+}
+
 static void test_tui_draw_small_and_prompt(void **state)
 {
 	struct fx *f = *state;
@@ -994,6 +1049,7 @@ int main(void)
 		T(test_tui_draw_list),
 		T(test_tui_draw_line),
 		T(test_tui_draw_stats_and_help),
+		T(test_tui_draw_context),
 		T(test_tui_draw_small_and_prompt),
 		cmocka_unit_test(test_tui_clip_utf8),
 		cmocka_unit_test(test_tui_soft),

@@ -258,6 +258,11 @@ size_t tui_context_text(struct tui_model *m)
 		rg_print(f, m->rg);
 	if (m->unc)
 		c2c_uncore_print(f, m->unc);
+	/* the TopDown blocks of the report's summary, with its ten rows */
+	if (m->td)
+		td_agg_print(f, m->td, 10, m->tdsym.sym ? td_agg_sym : NULL, &m->tdsym);
+	if (m->tdt)
+		tdt_print(f, m->tdt, 10, m->tdsym.sym ? td_agg_sym : NULL, &m->tdsym);
 	fclose(f);
 	n = tui_split_lines(buf, &lines);
 	/* the text report's "# " comment marks do not belong on a screen */

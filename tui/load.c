@@ -27,6 +27,9 @@ static void tui_model_sync(struct tui_model *m)
 	m->duty = s->have_duty ? &s->duty : NULL;
 	m->rg = s->rg;
 	m->unc = s->unc;
+	m->td = s->td;
+	m->tdt = s->tdt;
+	m->tdsym = (struct td_agg_sym_ctx){ .maps = s->maps, .sym = s->sym };
 }
 
 /* -d and -c are views of PMU data: refused, with the reason, on soft and watch traces. */
@@ -53,7 +56,7 @@ int tui_model_load(struct tui_model **out, const struct tui_load_opts *o, tui_pr
 	struct rs_opts ro = {
 		.input = o->input, .cl_size = o->cl_size, .display = o->display,
 		.nr_coalesce = o->nr_coalesce, .remodel = 1, .node_stats = 1, .symfs = o->symfs,
-		.vmlinux = o->vmlinux, .no_topdown = 1, .progress = progress, .progress_ctx = ctx,
+		.vmlinux = o->vmlinux, .progress = progress, .progress_ctx = ctx,
 		.check = tui_check, .check_ctx = (void *)o,
 		.jobs = cmdline_default_jobs(),   /* as report's default */
 	};

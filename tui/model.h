@@ -42,7 +42,10 @@ struct tui_model {
 	const struct c2c_watch_duty *duty; /* watch: the duty cycle, NULL when not recorded */
 	const struct rg_table *rg;        /* the program's regions (empty without markers) */
 	const struct c2c_uncore *unc;     /* AMD uncore counts of the run, NULL when none */
-	/* the run's context as the text report prints it (regions, AMD uncore), built on first
+	const struct td_agg *td;          /* TopDown in the sampling group (Intel), NULL: none */
+	const struct tdt *tdt;            /* TopDown beside IBS/SPE by time, NULL: none */
+	struct td_agg_sym_ctx tdsym;      /* names functions for both (sym NULL: addresses) */
+	/* the run's context as the text report prints it (regions, AMD uncore, TopDown), built on first
 	 * use by the statistics screen (tui_context_text()) */
 	char **context;
 	size_t nr_context;
