@@ -23,12 +23,16 @@ static const char *const in_names[TDI_NR] = {
 	[TDI_ARM_OP_SPEC] = "arm-op-spec", [TDI_ARM_OP_RETIRED] = "arm-op-retired",
 	[TDI_ARM_STALL_FE] = "arm-stall-fe", [TDI_ARM_STALL_BE] = "arm-stall-be",
 	[TDI_ARM_INST_SPEC] = "arm-inst-spec", [TDI_ARM_INST_RETIRED] = "arm-inst-retired",
+	[TDI_INTEL_SLOTS_ISSUED] = "intel-slots-issued",
+	[TDI_INTEL_SLOTS_RETIRED] = "intel-slots-retired",
+	[TDI_INTEL_FETCH_BUBBLES] = "intel-fetch-bubbles",
+	[TDI_INTEL_RECOVERY_CYC] = "intel-recovery-cyc",
 };
 
 static const char *const kind_names[] = {
 	[TD_KIND_NONE] = "none", [TD_KIND_INTEL_METRICS] = "intel-metrics",
 	[TD_KIND_AMD_SLOTS] = "amd-slots", [TD_KIND_ARM_SLOTS] = "arm-slots",
-	[TD_KIND_ARM_CYCLES] = "arm-cycles",
+	[TD_KIND_ARM_CYCLES] = "arm-cycles", [TD_KIND_INTEL_SLOTS4] = "intel-slots4",
 };
 
 #define NKINDS (sizeof(kind_names) / sizeof(kind_names[0]))

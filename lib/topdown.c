@@ -48,6 +48,16 @@ static const struct td_event intel_events[] = {
 	{ TDI_MEM_BOUND, "topdown-mem-bound", "topdown-mem-bound", 2 },
 };
 
+/* Intel before Ice Lake: the kernel's generic-counter aliases (arch/x86/events/intel/core.c),
+ * total slots first so that it can lead the group (fixed counter 1 counts it). */
+static const struct td_event intel_slots4_events[] = {
+	{ TDI_CYCLES, "topdown-total-slots", "topdown-total-slots", 1 },
+	{ TDI_INTEL_SLOTS_ISSUED, "topdown-slots-issued", "topdown-slots-issued", 1 },
+	{ TDI_INTEL_SLOTS_RETIRED, "topdown-slots-retired", "topdown-slots-retired", 1 },
+	{ TDI_INTEL_FETCH_BUBBLES, "topdown-fetch-bubbles", "topdown-fetch-bubbles", 1 },
+	{ TDI_INTEL_RECOVERY_CYC, "topdown-recovery-bubbles", "topdown-recovery-bubbles", 1 },
+};
+
 /* AMD Zen 4/5 core PMU: event=config:0-7,32-35, umask=config:8-15, cmask=config:24-31 (perf's
  * amdzen4/amdzen5 pipeline.json encodings). The cmask of the frontend-latency event is the width
  * and is filled in by td_model_events(). */
@@ -96,10 +106,20 @@ static int no_model(char *why, size_t len, const char *fmt, unsigned a, unsigned
 
 static int select_intel(struct td_model *m, const struct td_cpu *c, char *why, size_t len)
 {
+	if ((!c->intel_slots || !c->intel_metrics) && c->intel_slots4) {
+		/* the 4-wide cores before Ice Lake: 4 slots a cycle, 2 per thread when the
+		 * aliases count the whole core (HT on: any=1, .scale 2) */
+		m->kind = TD_KIND_INTEL_SLOTS4;
+		snprintf(m->cpu, sizeof(m->cpu), "Intel 4-wide (pre-Ice Lake)");
+		m->width = c->intel_slots_scale ? c->intel_slots_scale : 4;
+		m->recovery_scale = c->intel_recovery_scale ? c->intel_recovery_scale : m->width;
+		m->grouped = 1;
+		return 0;
+	}
 	if (!c->intel_slots || !c->intel_metrics)
 		return no_model(why, len, "Intel family %u model 0x%x: the core PMU has no 'slots' "
-				"and 'topdown-*' events (PERF_METRICS arrived with Ice Lake); the "
-				"5-counter TopDown of older cores is not implemented", c->family, c->model);
+				"and 'topdown-*' events (PERF_METRICS arrived with Ice Lake) nor the "
+				"older 'topdown-total-slots' set", c->family, c->model);
 	m->kind = TD_KIND_INTEL_METRICS;
 	snprintf(m->cpu, sizeof(m->cpu), "Intel PERF_METRICS");
 	m->level2 = c->intel_level2;
@@ -192,6 +212,9 @@ size_t td_model_events(const struct td_model *m, struct td_event *out, size_t ca
 		break;
 	case TD_KIND_ARM_CYCLES:
 		t = arm_cycle_events, nr = sizeof(arm_cycle_events) / sizeof(arm_cycle_events[0]);
+		break;
+	case TD_KIND_INTEL_SLOTS4:
+		t = intel_slots4_events, nr = sizeof(intel_slots4_events) / sizeof(intel_slots4_events[0]);
 		break;
 	default:
 		return 0;
@@ -349,6 +372,29 @@ static int arm_cycles(const struct td_counts *c, struct td_result *r)
 	return 0;
 }
 
+/* perf's topdown.txt for the cores before Ice Lake: backend bound is what the other three
+ * leave. */
+static int intel_slots4(const struct td_model *m, const struct td_counts *c, struct td_result *r)
+{
+	double s, fe, bad, ret;
+
+	if (!NEED(c, TDI_CYCLES, TDI_INTEL_SLOTS_ISSUED, TDI_INTEL_SLOTS_RETIRED,
+		  TDI_INTEL_FETCH_BUBBLES, TDI_INTEL_RECOVERY_CYC))
+		return -EINVAL;
+	s = r->slots = (double)m->width * val(c, TDI_CYCLES);
+	if (s <= 0)
+		return -ERANGE;
+	fe = clamp01(val(c, TDI_INTEL_FETCH_BUBBLES) / s);
+	bad = clamp01((val(c, TDI_INTEL_SLOTS_ISSUED) - val(c, TDI_INTEL_SLOTS_RETIRED) +
+		       (double)m->recovery_scale * val(c, TDI_INTEL_RECOVERY_CYC)) / s);
+	ret = clamp01(val(c, TDI_INTEL_SLOTS_RETIRED) / s);
+	put(r, TDO_FE_BOUND, fe);
+	put(r, TDO_BAD_SPEC, bad);
+	put(r, TDO_RETIRING, ret);
+	put(r, TDO_BE_BOUND, 1 - fe - bad - ret);
+	return 0;
+}
+
 int td_compute(const struct td_model *m, const struct td_counts *c, struct td_result *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -361,6 +407,8 @@ int td_compute(const struct td_model *m, const struct td_counts *c, struct td_re
 		return arm_slots(m, c, r);
 	case TD_KIND_ARM_CYCLES:
 		return arm_cycles(c, r);
+	case TD_KIND_INTEL_SLOTS4:
+		return intel_slots4(m, c, r);
 	default:
 		return -EINVAL;
 	}

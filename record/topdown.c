@@ -20,6 +20,19 @@ int topdown_core_pmu(struct pmu *pmu, enum cpu_vendor v)
 	return pmu_open(pmu, "cpu");
 }
 
+/* An alias's .scale file as a whole number of slots (the kernel writes "4" or "2"); 0 when absent
+ * or not a small whole number. */
+static uint32_t alias_scale(const struct pmu *p, const char *name)
+{
+	char buf[32], *end;
+	unsigned long v;
+
+	if (pmu_alias(p, name, buf, sizeof(buf)))
+		return 0;
+	v = strtoul(buf, &end, 10);
+	return end != buf && (!*end || *end == '\n') && v && v <= 16 ? (uint32_t)v : 0;
+}
+
 void topdown_cpu_of(struct td_cpu *t, const struct cpuinfo *ci, const struct pmu *pmu, int have)
 {
 	memset(t, 0, sizeof(*t));
@@ -37,6 +50,13 @@ void topdown_cpu_of(struct td_cpu *t, const struct cpuinfo *ci, const struct pmu
 	t->intel_slots = pmu_has_alias(pmu, "slots");
 	t->intel_metrics = pmu_has_alias(pmu, "topdown-retiring");
 	t->intel_level2 = pmu_has_alias(pmu, "topdown-mem-bound");
+	t->intel_slots4 = pmu_has_alias(pmu, "topdown-total-slots") &&
+			  pmu_has_alias(pmu, "topdown-slots-issued") &&
+			  pmu_has_alias(pmu, "topdown-slots-retired") &&
+			  pmu_has_alias(pmu, "topdown-fetch-bubbles") &&
+			  pmu_has_alias(pmu, "topdown-recovery-bubbles");
+	t->intel_slots_scale = alias_scale(pmu, "topdown-total-slots.scale");
+	t->intel_recovery_scale = alias_scale(pmu, "topdown-recovery-bubbles.scale");
 	t->arm_caps_slots = (uint32_t)pmu_cap_u64(pmu, "slots", 0);
 }
 

@@ -121,7 +121,15 @@ static const struct machine machines[] = {
 		{ "armv8_pmuv3_0/op_retired/", 8, 0x3a, SW, TDI_ARM_OP_RETIRED },
 	} },
 	{ __LINE__, "zen3", NULL, "is Zen 3", NULL, 0, { { NULL } } },
-	{ __LINE__, "skylake-sp", NULL, "PERF_METRICS arrived with Ice Lake", NULL, 0, { { NULL } } },
+	/* Skylake-SP: the kernel's generic-counter aliases, HT on (any=1); one group led by the
+	 * total slots */
+	{ __LINE__, "skylake-sp", "Intel 4-wide (pre-Ice Lake)", NULL, NULL, 0, {
+		{ "cpu/topdown-total-slots/", 4, 0x20003c, SW, TDI_CYCLES },
+		{ "cpu/topdown-slots-issued/", 4, 0x10e, SW, TDI_INTEL_SLOTS_ISSUED },
+		{ "cpu/topdown-slots-retired/", 4, 0x2c2, SW, TDI_INTEL_SLOTS_RETIRED },
+		{ "cpu/topdown-fetch-bubbles/", 4, 0x19c, SW, TDI_INTEL_FETCH_BUBBLES },
+		{ "cpu/topdown-recovery-bubbles/", 4, 0x120030d, SW, TDI_INTEL_RECOVERY_CYC },
+	} },
 	{ __LINE__, "vm-no-pmu", NULL, "Zen 5: no core PMU", "ls_not_halted_cyc, de_src_op_disp.all",
 	  0, { { NULL } } },
 };

@@ -53,7 +53,17 @@ static void test_select(void **state)
 		{ __LINE__, { .vendor = TD_VENDOR_INTEL, .family = 6, .model = 0x6a, .intel_slots = 1,
 			      .intel_metrics = 1 }, TD_KIND_INTEL_METRICS, 0, 0, 0, NULL },
 		{ __LINE__, { .vendor = TD_VENDOR_INTEL, .family = 6, .model = 0x55 }, TD_KIND_NONE, 0,
-		  0, 0, "PERF_METRICS arrived with Ice Lake" },
+		  0, 0, "PERF_METRICS arrived with Ice Lake) nor the older" },
+		/* before Ice Lake: the five generic-counter aliases, 4 slots a cycle or 2 with HT */
+		{ __LINE__, { .vendor = TD_VENDOR_INTEL, .family = 6, .model = 0x55, .intel_slots4 = 1,
+			      .intel_slots_scale = 2, .intel_recovery_scale = 2 },
+		  TD_KIND_INTEL_SLOTS4, 2, 0, 0, NULL },
+		{ __LINE__, { .vendor = TD_VENDOR_INTEL, .family = 6, .model = 0x5e, .intel_slots4 = 1 },
+		  TD_KIND_INTEL_SLOTS4, 4, 0, 0, NULL },
+		/* PERF_METRICS wins where both are there */
+		{ __LINE__, { .vendor = TD_VENDOR_INTEL, .family = 6, .model = 0x6a, .intel_slots = 1,
+			      .intel_metrics = 1, .intel_slots4 = 1 }, TD_KIND_INTEL_METRICS, 0, 0, 0,
+		  NULL },
 		{ __LINE__, { .vendor = TD_VENDOR_AMD, .family = 0x19, .model = 0x11 },
 		  TD_KIND_AMD_SLOTS, 6, 0, 1, NULL },
 		{ __LINE__, { .vendor = TD_VENDOR_AMD, .family = 0x19, .model = 0x61 },
@@ -208,6 +218,61 @@ static void test_intel_metrics(void **state)
 	assert_int_equal(td_compute(&m, &c, &r), -ERANGE);
 }
 
+static void level1_near(const struct td_result *r, double fe, double bad, double ret, double be)
+{
+	pct_near(r, TDO_FE_BOUND, fe);
+	pct_near(r, TDO_BAD_SPEC, bad);
+	pct_near(r, TDO_RETIRING, ret);
+	pct_near(r, TDO_BE_BOUND, be);
+}
+
+/* Intel before Ice Lake (perf's topdown.txt), worked by hand. Without HT: 1e6 cycles x 4 =
+ * 4e6 slots; 8e5 fetch bubbles = 20 % frontend; (2.6e6 issued - 2e6 retired + 4 x 5e4 recovery
+ * cycles) = 20 % bad speculation; 2e6 retired = 50 % retiring; the rest, 10 %, backend. With HT
+ * the aliases count the core (any=1) and scale by 2: the same shares from half the slots. */
+static void test_intel_slots4(void **state)
+{
+	struct td_cpu skx = { .vendor = TD_VENDOR_INTEL, .family = 6, .model = 0x5e,
+			      .intel_slots4 = 1, .intel_slots_scale = 4, .intel_recovery_scale = 4 };
+	struct td_model m = model_of(&skx);
+	struct td_event ev[8];
+	struct td_counts c = { 0 };
+	struct td_result r;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(td_model_events(&m, ev, 8, buf, sizeof(buf)), 5);
+	assert_string_equal(ev[0].terms, "topdown-total-slots");   /* leads the group */
+	assert_int_equal(ev[0].in, TDI_CYCLES);
+	assert_string_equal(ev[4].terms, "topdown-recovery-bubbles");
+	assert_int_equal(m.grouped, 1);
+	set(&c, TDI_CYCLES, 1000000);
+	set(&c, TDI_INTEL_FETCH_BUBBLES, 800000);
+	set(&c, TDI_INTEL_SLOTS_ISSUED, 2600000);
+	set(&c, TDI_INTEL_SLOTS_RETIRED, 2000000);
+	set(&c, TDI_INTEL_RECOVERY_CYC, 50000);
+	assert_int_equal(td_compute(&m, &c, &r), 0);
+	assert_float_equal(r.slots, 4000000, 1e-6);
+	level1_near(&r, 20.0, 20.0, 50.0, 10.0);
+	assert_false(r.have & (1u << TDO_MEM_BOUND));        /* no level 2 on these cores */
+
+	skx.intel_slots_scale = skx.intel_recovery_scale = 2;
+	m = model_of(&skx);
+	set(&c, TDI_INTEL_FETCH_BUBBLES, 400000);
+	set(&c, TDI_INTEL_SLOTS_ISSUED, 1300000);
+	set(&c, TDI_INTEL_SLOTS_RETIRED, 1000000);
+	assert_int_equal(td_compute(&m, &c, &r), 0);
+	assert_float_equal(r.slots, 2000000, 1e-6);
+	level1_near(&r, 20.0, 20.0, 50.0, 10.0);
+	/* a missing counter is no breakdown; overshoot is clamped */
+	c.have &= ~(1ull << TDI_INTEL_RECOVERY_CYC);
+	assert_int_equal(td_compute(&m, &c, &r), -EINVAL);
+	set(&c, TDI_INTEL_RECOVERY_CYC, 50000);
+	set(&c, TDI_INTEL_SLOTS_RETIRED, 3000000);
+	assert_int_equal(td_compute(&m, &c, &r), 0);
+	level1_near(&r, 20.0, 0.0, 100.0, 0.0);
+}
+
 /* Zen 4, worked by hand: 1e9 cycles x 6 = 6e9 slots. */
 static void test_zen4(void **state)
 {
@@ -281,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_intel_metrics),
 		cmocka_unit_test(test_zen4),
 		cmocka_unit_test(test_n1),
+		cmocka_unit_test(test_intel_slots4),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,7 +11,10 @@
  *   Arm Neoverse      STALL_SLOT* over #slots x CPU_CYCLES (N2, V1, V2; perf's sbsa metrics),
  *                     with the N2 correction that takes one CPU_CYCLES off STALL_SLOT and
  *                     STALL_SLOT_FRONTEND; N1 has no slot events and gets cycle fractions.
- * Zen 3 and older, pre-Ice Lake Intel and unknown cores give a reason instead of a model. */
+ *   Intel SNB..CLX    topdown-total-slots, -slots-issued, -slots-retired, -fetch-bubbles and
+ *                     -recovery-bubbles (kernel core.c aliases, perf's topdown.txt), 4 slots a
+ *                     cycle (the aliases' .scale: 2 per thread with HT's any=1);
+ * Zen 3 and older, Intel without either alias set and unknown cores give a reason instead. */
 #ifndef C2C_TOPDOWN_H
 #define C2C_TOPDOWN_H
 
@@ -36,6 +39,9 @@ enum td_in {
 	TDI_ARM_OP_SPEC, TDI_ARM_OP_RETIRED,
 	TDI_ARM_STALL_FE, TDI_ARM_STALL_BE,   /* N1: cycles with no op from the frontend/backend */
 	TDI_ARM_INST_SPEC, TDI_ARM_INST_RETIRED,
+	/* Intel before Ice Lake (topdown-total-slots is TDI_CYCLES: its raw cycle count) */
+	TDI_INTEL_SLOTS_ISSUED, TDI_INTEL_SLOTS_RETIRED, TDI_INTEL_FETCH_BUBBLES,
+	TDI_INTEL_RECOVERY_CYC,           /* topdown-recovery-bubbles: raw cycles */
 	TDI_NR,
 };
 
@@ -56,6 +62,7 @@ enum td_kind {
 	TD_KIND_AMD_SLOTS,                /* Zen 4, Zen 5 */
 	TD_KIND_ARM_SLOTS,                /* Neoverse N2, V1, V2 */
 	TD_KIND_ARM_CYCLES,               /* Neoverse N1 */
+	TD_KIND_INTEL_SLOTS4,             /* Sandy Bridge .. Cascade Lake: topdown-total-slots etc. */
 };
 
 enum td_vendor { TD_VENDOR_OTHER, TD_VENDOR_INTEL, TD_VENDOR_AMD, TD_VENDOR_ARM };
@@ -66,13 +73,18 @@ struct td_cpu {
 	uint32_t family, model;                           /* x86 */
 	uint32_t arm_implementer, arm_part, arm_variant, arm_revision;
 	int intel_slots, intel_metrics, intel_level2;     /* aliases slots, topdown-retiring, -mem-bound */
+	int intel_slots4;                 /* the five topdown-total-slots ... -recovery-bubbles aliases */
+	uint32_t intel_slots_scale;       /* topdown-total-slots.scale: 4, 2 with HT (any=1); 0 absent */
+	uint32_t intel_recovery_scale;    /* topdown-recovery-bubbles.scale; 0 absent */
 	uint32_t arm_caps_slots;                          /* caps/slots (PMMIR_EL1.SLOTS), 0 absent */
 };
 
 struct td_model {
 	enum td_kind kind;
 	char cpu[32];                     /* "Zen 4", "Neoverse N2", "Intel PERF_METRICS" */
-	unsigned width;                   /* slots per cycle (AMD, Arm); 0 when SLOTS is counted */
+	unsigned width;                   /* slots per cycle (AMD, Arm, pre-Ice Lake Intel: the
+					   * total-slots scale); 0 when SLOTS is counted */
+	unsigned recovery_scale;          /* pre-Ice Lake Intel: slots per recovery cycle */
 	int level2;                       /* the level-2 inputs are opened */
 	int n2_erratum;                   /* STALL_SLOT and STALL_SLOT_FRONTEND count a slot too many per cycle */
 	int grouped;                      /* all events must be one group (Intel: slots leads) */
