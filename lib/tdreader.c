@@ -27,6 +27,7 @@ static const char *const in_names[TDI_NR] = {
 	[TDI_INTEL_SLOTS_RETIRED] = "intel-slots-retired",
 	[TDI_INTEL_FETCH_BUBBLES] = "intel-fetch-bubbles",
 	[TDI_INTEL_RECOVERY_CYC] = "intel-recovery-cyc",
+	[TDI_AMD_BRN_MISP] = "amd-brn-misp", [TDI_AMD_RESYNCS] = "amd-resyncs",
 };
 
 static const char *const kind_names[] = {

@@ -72,6 +72,9 @@ static const struct td_event amd_events[] = {
 	{ TDI_AMD_LD_NOT_DONE, "ex_no_retire.load_not_complete", "event=0xd6,umask=0xa2", 2 },
 	{ TDI_AMD_NOT_DONE, "ex_no_retire.not_complete", "event=0xd6,umask=0x2", 2 },
 	{ TDI_AMD_UCODE_OPS, "ex_ret_ucode_ops", "event=0x1c2", 2 },
+	{ TDI_AMD_BRN_MISP, "ex_ret_brn_misp", "event=0xc3", 2 },
+	/* the resync event differs: filled in by td_model_events() */
+	{ TDI_AMD_RESYNCS, "resyncs_or_nc_redirects", "event=0x96", 2 },
 };
 
 /* Arm PMUv3 common events (event=config:0-15): Arm ARM D17, perf's sbsa.json. CPU_CYCLES leads. */
@@ -227,6 +230,10 @@ size_t td_model_events(const struct td_model *m, struct td_event *out, size_t ca
 			snprintf(buf, len, "event=0x1a0,umask=0x1,cmask=0x%x", m->width);
 			out[n].terms = buf;
 		}
+		if (t[i].in == TDI_AMD_RESYNCS && m->width == 8) {   /* Zen 5 (amdzen5/other.json) */
+			out[n].name = "bp_redirects.resync";
+			out[n].terms = "event=0x9f,umask=0x1";
+		}
 		n++;
 	}
 	return n;
@@ -322,6 +329,12 @@ static int amd(const struct td_model *m, const struct td_counts *c, struct td_re
 	if (NEED(c, TDI_AMD_LD_NOT_DONE, TDI_AMD_NOT_DONE) && c->v[TDI_AMD_NOT_DONE])
 		split(r, TDO_BE_BOUND, r->v[TDO_BE_BOUND] * val(c, TDI_AMD_LD_NOT_DONE) /
 		      val(c, TDI_AMD_NOT_DONE), TDO_MEM_BOUND, TDO_CORE_BOUND);
+	/* perf's bad_speculation_mispredicts and _pipeline_restarts */
+	if (NEED(c, TDI_AMD_BRN_MISP, TDI_AMD_RESYNCS) &&
+	    c->v[TDI_AMD_BRN_MISP] + c->v[TDI_AMD_RESYNCS])
+		split(r, TDO_BAD_SPEC, r->v[TDO_BAD_SPEC] * val(c, TDI_AMD_BRN_MISP) /
+		      (val(c, TDI_AMD_BRN_MISP) + val(c, TDI_AMD_RESYNCS)), TDO_BR_MISPREDICT,
+		      TDO_MACHINE_CLEARS);
 	if (has(c, TDI_AMD_UCODE_OPS) && ret > 0)
 		split(r, TDO_RETIRING, r->v[TDO_RETIRING] * val(c, TDI_AMD_UCODE_OPS) / ret,
 		      TDO_HEAVY_OPS, TDO_LIGHT_OPS);

@@ -105,11 +105,15 @@ static const struct machine machines[] = {
 		{ "cpu/ex_no_retire.load_not_complete/", 4, 0xa2d6, SW + 7, TDI_AMD_LD_NOT_DONE },
 		{ "cpu/ex_no_retire.not_complete/", 4, 0x02d6, SW + 8, TDI_AMD_NOT_DONE },
 		{ "cpu/ex_ret_ucode_ops/", 4, 0x1000000c2ull, SW + 9, TDI_AMD_UCODE_OPS },
+		{ "cpu/ex_ret_brn_misp/", 4, 0xc3, SW + 10, TDI_AMD_BRN_MISP },
+		{ "cpu/resyncs_or_nc_redirects/", 4, 0x96, SW + 11, TDI_AMD_RESYNCS },
 	} },
 	/* Zen 5: 8 slots a cycle, so cmask=8 */
 	{ __LINE__, "zen5", "Zen 5", NULL, NULL, 0, {
 		[6] = { "cpu/de_no_dispatch_per_slot.no_ops_from_frontend:cmask=W/", 4,
 			0x1080001a0ull, SW + 6, TDI_AMD_FE_LAT_CYC },
+		/* its resync event is another (amdzen5/other.json) */
+		[11] = { "cpu/bp_redirects.resync/", 4, 0x19f, SW + 11, TDI_AMD_RESYNCS },
 	} },
 	/* Neoverse N2: one group led by CPU_CYCLES on the PMU's CPUs */
 	{ __LINE__, "neoverse-n2", "Neoverse N2", NULL, NULL, 1, {

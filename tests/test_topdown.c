@@ -117,7 +117,7 @@ static void test_events(void **state)
 	size_t n = td_model_events(&m, ev, 16, buf, sizeof(buf));
 
 	(void)state;
-	assert_int_equal(n, 10);
+	assert_int_equal(n, 12);
 	assert_int_equal(ev[0].in, TDI_CYCLES);
 	assert_int_equal(ev[6].in, TDI_AMD_FE_LAT_CYC);
 	assert_string_equal(ev[6].terms, "event=0x1a0,umask=0x1,cmask=0x8");   /* Zen 5: 8 wide */
@@ -308,10 +308,42 @@ static void test_zen4(void **state)
 	pct_near(&r, TDO_CORE_BOUND, 18.0);
 	pct_near(&r, TDO_HEAVY_OPS, 2.5);
 	pct_near(&r, TDO_LIGHT_OPS, 22.5);
+	assert_false(r.have & (1u << TDO_BR_MISPREDICT));
+	/* bad speculation split as perf's PipelineL2: 3 mispredicts in 4 of mispredicts + resyncs */
+	set(&c, TDI_AMD_BRN_MISP, 3000);
+	set(&c, TDI_AMD_RESYNCS, 1000);
+	assert_int_equal(td_compute(&m, &c, &r), 0);
+	pct_near(&r, TDO_BR_MISPREDICT, 3.75);
+	pct_near(&r, TDO_MACHINE_CLEARS, 1.25);
 	/* dispatched below retired (counters multiplexed apart): clamped, never negative */
 	set(&c, TDI_AMD_DISPATCHED, 1000000000ull);
 	assert_int_equal(td_compute(&m, &c, &r), 0);
 	pct_near(&r, TDO_BAD_SPEC, 0.0);
+}
+
+/* A published `perf stat -M PipelineL2` run on a Zen 4 printed these counts (multiplexed,
+ * already scaled by perf) with 63.5 % retiring, 5.5 % bad speculation, 5.5 % of it mispredicts
+ * and 0.0 % pipeline restarts; the same counts give the same figures here. */
+static void test_zen4_perf_run(void **state)
+{
+	struct td_cpu z4 = { .vendor = TD_VENDOR_AMD, .family = 0x19, .model = 0x61 };
+	struct td_model m = model_of(&z4);
+	struct td_counts c = { 0 };
+	struct td_result r;
+
+	(void)state;
+	set(&c, TDI_CYCLES, 4895089444ull);
+	set(&c, TDI_AMD_DISPATCHED, 20284275971ull);
+	set(&c, TDI_AMD_RET_OPS, 18657737631ull);
+	set(&c, TDI_AMD_FE_EMPTY, 0);
+	set(&c, TDI_AMD_BE_STALLS, 0);
+	set(&c, TDI_AMD_BRN_MISP, 21958894ull);
+	set(&c, TDI_AMD_RESYNCS, 51318ull);
+	assert_int_equal(td_compute(&m, &c, &r), 0);
+	pct_near(&r, TDO_RETIRING, 63.5);
+	pct_near(&r, TDO_BAD_SPEC, 5.5);
+	pct_near(&r, TDO_BR_MISPREDICT, 5.5);
+	pct_near(&r, TDO_MACHINE_CLEARS, 0.0);
 }
 
 /* Neoverse N1, worked by hand: cycle fractions, the busy rest split by retired/speculated. */
@@ -345,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_n2_seed),
 		cmocka_unit_test(test_intel_metrics),
 		cmocka_unit_test(test_zen4),
+		cmocka_unit_test(test_zen4_perf_run),
 		cmocka_unit_test(test_n1),
 		cmocka_unit_test(test_intel_slots4),
 	};

@@ -42,6 +42,8 @@ enum td_in {
 	/* Intel before Ice Lake (topdown-total-slots is TDI_CYCLES: its raw cycle count) */
 	TDI_INTEL_SLOTS_ISSUED, TDI_INTEL_SLOTS_RETIRED, TDI_INTEL_FETCH_BUBBLES,
 	TDI_INTEL_RECOVERY_CYC,           /* topdown-recovery-bubbles: raw cycles */
+	TDI_AMD_BRN_MISP,                 /* ex_ret_brn_misp */
+	TDI_AMD_RESYNCS,                  /* Zen 4 resyncs_or_nc_redirects, Zen 5 bp_redirects.resync */
 	TDI_NR,
 };
 
@@ -50,7 +52,7 @@ enum td_out {
 	TDO_RETIRING, TDO_BAD_SPEC, TDO_FE_BOUND, TDO_BE_BOUND,      /* level 1 */
 	TDO_SMT_CONTENTION,               /* AMD: slots lost to the sibling thread (level 1) */
 	TDO_LIGHT_OPS, TDO_HEAVY_OPS,     /* retiring: Intel heavy = microcode/multi-uop; AMD fastpath/microcode */
-	TDO_BR_MISPREDICT, TDO_MACHINE_CLEARS,
+	TDO_BR_MISPREDICT, TDO_MACHINE_CLEARS,   /* bad spec: AMD machine clears = pipeline restarts */
 	TDO_FETCH_LAT, TDO_FETCH_BW,
 	TDO_MEM_BOUND, TDO_CORE_BOUND,
 	TDO_NR,
