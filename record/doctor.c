@@ -21,6 +21,7 @@
 #include "record/regs-x86.h"
 #include "record/soft-decode.h"
 #include "record/stat.h"
+#include "record/topdown.h"
 #include "record/uncore.h"
 #include "record/sys.h"
 #include "record/sysfs.h"
@@ -525,6 +526,40 @@ static void row_power(struct doctor *d)
 		    "the core PMU has no 'mem-loads' event");
 }
 
+/* AMD and Arm: record --topdown opens the model's level-1 counters as a group of their own
+ * beside IBS or SPE (record/topdown.h); nothing is probed here. */
+static void row_topdown_beside(struct doctor *d, const struct hw *h)
+{
+	const char *sampler = h->ci.vendor == CPU_VENDOR_AMD ? "IBS" :
+			      h->ci.vendor == CPU_VENDOR_ARM ? "SPE" : NULL;
+	struct td_model m;
+	struct td_cpu tc;
+	struct pmu p;
+	char why[256];
+	int have;
+
+	if (!sampler) {
+		add(d, "topdown", DOCTOR_NO, NULL, "TopDown beside the memory samples needs Intel "
+		    "PERF_METRICS, AMD IBS or Arm SPE; %s has none of them", h->ci.vendor_str);
+		return;
+	}
+	have = !topdown_core_pmu(&p, h->ci.vendor);
+	topdown_cpu_of(&tc, &h->ci, &p, have);
+	if (td_model_select(&m, &tc, why, sizeof(why))) {
+		add(d, "topdown", DOCTOR_NO, NULL, "record --topdown beside %s: %s", sampler, why);
+		return;
+	}
+	if (!have) {
+		add(d, "topdown", DOCTOR_NO, NULL, "record --topdown beside %s: %s, but no core PMU",
+		    sampler, m.cpu);
+		return;
+	}
+	add(d, "topdown", DOCTOR_INFO, "-a counts per CPU on kernels before 6.12",
+	    "record --topdown: the %s level-1 counters on %s/, a group of their own beside %s read "
+	    "every %d cycles (per thread it needs PERF_SAMPLE_READ with inherit, kernel 6.12+); not "
+	    "probed", m.cpu, p.name, sampler, TOPDOWN_READ_PERIOD);
+}
+
 static void row_topdown(struct doctor *d, const struct hw *h)
 {
 	static const char *const names[] = { "cpu_core", "cpu" };
@@ -541,12 +576,11 @@ static void row_topdown(struct doctor *d, const struct hw *h)
 		}
 		add(d, "topdown", DOCTOR_NO, "Ice Lake or newer", "%s: no 'slots'/'topdown-*' "
 		    "events (PERF_METRICS arrived with Ice Lake); older TopDown needs 5 counters "
-		    "beside the PEBS event", p.name);
+		    "beside the PEBS event%s", p.name, pmu_has_alias(&p, "topdown-total-slots") ?
+		    " (stat --topdown counts them)" : "");
 		return;
 	}
-	add(d, "topdown", DOCTOR_NO, NULL, "TopDown in the sampling group needs Intel "
-	    "PERF_METRICS; on %s the TopDown counters live on the core PMU, which cannot share a "
-	    "group with the memory sampler", h->ci.vendor_str);
+	row_topdown_beside(d, h);
 }
 
 /* The hardware rows of this machine's vendor only (every vendor's when it is unknown); without

@@ -40,7 +40,9 @@ static const struct row rows[] = {
 		{ "rdpmc", DOCTOR_INFO, "cpu/rdpmc=1", NULL },
 	}, .absent = { "ibs", "spe", "power-mem", "hw-pmu", "amd-uncore" } },
 	{ __LINE__, "skylake-sp", 0, 0, 2, 1, {
-		{ "topdown", DOCTOR_NO, "PERF_METRICS", "Ice Lake" },
+		{ "topdown", DOCTOR_NO, "PERF_METRICS arrived with Ice Lake); older TopDown needs 5 "
+		  "counters beside the PEBS event (stat --topdown counts them)", "Ice Lake" },
+		{ "topdown-stat", DOCTOR_INFO, "Intel 4-wide (pre-Ice Lake) model, 5 counters", NULL },
 		{ "perf_event_paranoid", DOCTOR_INFO, "user space only", "perf_event_paranoid=1" },
 	} },
 	{ __LINE__, "alder-lake", 0, 0, 3, 1, {
@@ -54,7 +56,8 @@ static const struct row rows[] = {
 	}, .absent = { "ibs", "spe", "power-mem" } },
 	{ __LINE__, "zen3", 0, 1, 2, 0, {
 		{ "ibs", DOCTOR_NO, "Zen 4 extensions", "Zen 4 or newer" },
-		{ "topdown", DOCTOR_NO, "cannot share a group", NULL },
+		{ "topdown", DOCTOR_NO, "record --topdown beside IBS: AMD family 0x19 model 0x1 is Zen 3",
+		  NULL },
 		{ "topdown-stat", DOCTOR_NO, "is Zen 3: it has no per-slot dispatch events", NULL },
 		{ "amd-uncore", DOCTOR_NO, "no amd_l3 PMU", NULL },
 	}, .absent = { "pebs-loads", "pebs-stores", "spe", "power-mem" } },
@@ -65,7 +68,9 @@ static const struct row rows[] = {
 	}, .absent = { "pebs-loads", "pebs-stores", "spe", "power-mem" } },
 	{ __LINE__, "zen5", 0, 1, 2, 1, {
 		{ "ibs", DOCTOR_OK, "load-latency filter", NULL },
-		{ "topdown-stat", DOCTOR_INFO, "Zen 5 model, 10 counters (cpu/ls_not_halted_cyc/ ...)", NULL },
+		{ "topdown-stat", DOCTOR_INFO, "Zen 5 model, 12 counters (cpu/ls_not_halted_cyc/ ...)", NULL },
+		{ "topdown", DOCTOR_INFO, "record --topdown: the Zen 5 level-1 counters on cpu/, a "
+		  "group of their own beside IBS read every 1000000 cycles", "-a counts per CPU" },
 		{ "amd-uncore", DOCTOR_NO, "no amd_l3 PMU", NULL },
 	}, .absent = { "pebs-loads", "spe", "power-mem" } },
 	{ __LINE__, "neoverse-n2", 0, 0, 1, 1, {
@@ -74,6 +79,8 @@ static const struct row rows[] = {
 		{ "spe-access", DOCTOR_INFO, "own tasks only (no -a); 128 KiB AUX area",
 		  "perf_event_paranoid=0 for -a" },
 		{ "topdown-stat", DOCTOR_INFO, "Neoverse N2 model, 6 counters", NULL },
+		{ "topdown", DOCTOR_INFO, "the Neoverse N2 level-1 counters on armv8_pmuv3_0/, a group "
+		  "of their own beside SPE", "-a counts per CPU" },
 	}, .absent = { "pebs-loads", "pebs-stores", "ibs", "power-mem", "rdpmc", "amd-uncore" } },
 	/* Arm SPE: what perf_event_paranoid, CAP_PERFMON and the kernel's options leave of it */
 	{ __LINE__, "neoverse-n1", 0, 1, 2, 1, {
