@@ -751,15 +751,15 @@ static int build_events(struct sess *s)
 	if (o->topdown == 1 || (o->topdown < 0 && hw && s->l.backend != TRACE_BACKEND_SWEVENT &&
 				s->l.backend != TRACE_BACKEND_IBS && s->l.backend != TRACE_BACKEND_SPE))
 		err = topdown_add(&s->l, &s->eo);
-	else if (o->topdown < 0 && hw && (s->l.backend == TRACE_BACKEND_IBS ||
-					  s->l.backend == TRACE_BACKEND_SPE))
-		snprintf(s->l.td_reason, sizeof(s->l.td_reason), "beside %s samples TopDown is a "
-			 "group of its own, counted only with --topdown",
-			 s->l.backend == TRACE_BACKEND_IBS ? "IBS" : "SPE");
 	if (!err && s->l.td_reason[0] && o->topdown != 0) {
 		c2c_info("TopDown unavailable (-v says why)");
 		c2c_debug("TopDown: %s", s->l.td_reason);
 	}
+	if (o->topdown < 0 && hw && (s->l.backend == TRACE_BACKEND_IBS ||
+				     s->l.backend == TRACE_BACKEND_SPE))
+		snprintf(s->l.td_reason, sizeof(s->l.td_reason), "beside %s samples TopDown is a "
+			 "group of its own, counted only with --topdown",
+			 s->l.backend == TRACE_BACKEND_IBS ? "IBS" : "SPE");
 	return err;
 }
 

@@ -851,6 +851,9 @@ static void test_sperec_privileged(void **state)
 	}
 	assert_int_equal(spe, 4);
 	assert_int_equal(dummy, 4);
+	/* without --topdown: perf's attrs, and the reason says how to get TopDown */
+	assert_non_null(strstr(res.td_reason, "beside SPE samples TopDown is a group of its own, "
+			       "counted only with --topdown"));
 	for (int i = 0; i < nfev; i += 2) {
 		assert_int_equal(fev[i].attr.type, 10);
 		assert_int_equal(fev[i].aux_size, 1024 * 4096 / page * page);
