@@ -17,7 +17,9 @@
 
 #include "c2c/log.h"
 #include "c2c/trace.h"
+#include "c2c/tdreader.h"
 #include "record/session.h"
+#include "report/model/session.h"
 #include "record/sys.h"
 
 struct call {
@@ -73,6 +75,10 @@ static void quiet(enum c2c_log_level level, const char *msg, void *ctx)
 
 struct run {
 	struct record_result res;
+	struct td_reader td;         /* TopDown beside IBS: the reader blob, td.nr 0 when none */
+	uint64_t readings;           /* samples of the reader's event */
+	struct tdt_stats tdt;        /* what the report attributed */
+	int tdt_total;               /* tdt_total(all) of the report */
 	char uncore[4096];           /* the AMD uncore blob's text, "" when none */
 	struct trace_info info;
 	uint64_t samples, td_samples, max_td_nr;
@@ -108,6 +114,12 @@ static void record_on(struct run *out, int topdown, const char *machine)
 	assert_int_equal(trace_reader_open(&r, out_path), 0);
 	trace_info_copy(&out->info, trace_reader_info(r));
 	while (trace_reader_next(r, &ev) == 1) {
+		if (ev.type == TRACE_REC_BLOB && ev.blob.kind == TRACE_BLOB_TOPDOWN)
+			assert_int_equal(td_reader_parse(ev.blob.data, ev.blob.size, &out->td), 0);
+		if (ev.type == TRACE_REC_SAMPLE && out->td.nr && ev.sample.event == out->td.event) {
+			out->readings++;
+			continue;
+		}
 		if (ev.type == TRACE_REC_BLOB && ev.blob.kind == TRACE_BLOB_UNCORE &&
 		    ev.blob.size < sizeof(out->uncore))
 			memcpy(out->uncore, ev.blob.data, ev.blob.size);
@@ -120,6 +132,17 @@ static void record_on(struct run *out, int topdown, const char *machine)
 			out->max_td_nr = ev.sample.td_nr;
 	}
 	trace_reader_free(r);
+	if (out->td.nr) {
+		struct rs_opts ro = { .input = out_path, .display = -1 };
+		struct report_session *rs;
+		struct td_result res;
+
+		assert_int_equal(rs_open(&rs, &ro), 0);
+		assert_non_null(rs->tdt);
+		out->tdt = *tdt_stats(rs->tdt);
+		out->tdt_total = tdt_total(rs->tdt, 1, &res);
+		rs_free(rs);
+	}
 	unlink(out_path);
 }
 
@@ -227,9 +250,57 @@ static void test_session_uncore(void **state)
 	trace_info_release(&run.info);
 }
 
+/* Zen 4 with --topdown: the level-1 group beside the IBS sampler, each counter a software
+ * stand-in, opened by this kernel for real: per thread (PERF_SAMPLE_READ with inherit) a kernel
+ * before 6.12 refuses it and recording goes on without it; a newer one takes it, its leader
+ * samples with the group read, and report splits the readings over the IBS stand-in's samples. */
+static void test_session_topdown_beside_ibs(void **state)
+{
+	struct run run;
+	int leaders = 0;
+
+	(void)state;
+	if (!probe_software())
+		skip();
+	max_precise = 3;
+	c2c_log_set_hook(quiet, NULL);
+	record_on(&run, 1, "data/sysfs/zen4");
+	c2c_log_set_hook(NULL, NULL);
+	assert_int_equal(run.err, 0);
+	for (int i = 0; i < ncalls; i++)
+		leaders += calls[i].attr.type == 4 && calls[i].attr.config == 0x76 &&
+			   calls[i].attr.sample_period == 1000000 &&
+			   (calls[i].attr.sample_type & PERF_SAMPLE_READ) && calls[i].attr.inherit;
+	assert_true(leaders > 0);
+	if (run.res.td_reason[0]) {
+		assert_non_null(strstr(run.res.td_reason, "PERF_SAMPLE_READ with inherit, kernel 6.12+"));
+		assert_int_equal(run.td.nr, 0);
+		assert_int_equal(run.readings, 0);
+		print_message("this kernel refused PERF_SAMPLE_READ with inherit\n");
+	} else {
+		assert_string_equal(run.td.model.cpu, "Zen 4");
+		assert_int_equal(run.td.nr, 4);
+		assert_int_equal(run.res.td_readings, run.readings);
+		assert_true(run.readings > 10);      /* 0.3 s of spinning, a reading a ms */
+		assert_int_equal(run.tdt.readings, run.readings);
+		assert_true(run.tdt.intervals_charged > 0);
+		assert_true(run.tdt.samples_charged > 0);
+		assert_int_equal(run.tdt_total, 0);
+		print_message("beside IBS: %llu readings, %llu intervals (%llu with samples), %llu of "
+			      "%llu samples charged\n", (unsigned long long)run.readings,
+			      (unsigned long long)run.tdt.intervals,
+			      (unsigned long long)run.tdt.intervals_charged,
+			      (unsigned long long)run.tdt.samples_charged,
+			      (unsigned long long)run.samples);
+	}
+	assert_true(run.samples > 20);              /* the IBS stand-in's samples, readings apart */
+	trace_info_release(&run.info);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_session_topdown_beside_ibs),
 		cmocka_unit_test(test_session_uncore),
 		cmocka_unit_test(test_session_topdown_group),
 		cmocka_unit_test(test_session_topdown_refused),
