@@ -60,7 +60,7 @@ struct machine {
 	const char *why;               /* substring of td_why when refused */
 	const char *missing;           /* substring of td_missing when refused */
 	int has_cpus;
-	struct want_ev ev[11];         /* after the 4 software defaults */
+	struct want_ev ev[12];         /* after the 4 software defaults */
 };
 
 #define SW 4     /* the software defaults come first */
