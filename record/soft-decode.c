@@ -219,6 +219,71 @@ static void finish_tables(struct softdec *sd)
 		qsort(fb->edge, fb->nr_edge, sizeof(*fb->edge), edge_cmp);
 }
 
+/* The length of a VEX (C4, C5) or EVEX (62) encoded instruction at @p, after an optional
+ * address-size or segment prefix, or 0. Capstone 4 does not know every one (`kmovq %rcx,%k1`,
+ * C4 E1 FB 92 C9, in glibc's AVX-512 memset), and an instruction it cannot decode would end the
+ * function's boundaries there. In 64-bit mode these bytes always start a VEX or EVEX prefix.
+ * Every such instruction has a ModRM byte but vzeroupper and vzeroall (map 0F, opcode 77); an
+ * imm8 follows in map 0F3A and for the 0F opcodes 70-73 and C2, C4-C6 (Intel SDM vol. 2,
+ * sections 2.3 and 2.7). */
+size_t softdec_vex_len(const uint8_t *p, size_t left)
+{
+	size_t n = 0, pre;
+	unsigned int map, op, modrm, mod, rm;
+
+	while (n < left && n < 4 && (p[n] == 0x67 || p[n] == 0x64 || p[n] == 0x65 ||
+				     p[n] == 0x2e || p[n] == 0x3e || p[n] == 0x26 || p[n] == 0x36))
+		n++;
+	if (n + 2 > left)
+		return 0;
+	switch (p[n]) {
+	case 0xc5:
+		map = 1;
+		pre = 2;
+		break;
+	case 0xc4:
+		map = p[n + 1] & 0x1f;
+		pre = 3;
+		break;
+	case 0x62:
+		map = p[n + 1] & 0x07;
+		pre = 4;
+		if (n + 4 > left || !(p[n + 2] & 0x04))   /* P1 bit 2 is always 1 */
+			return 0;
+		break;
+	default:
+		return 0;
+	}
+	if (map < 1 || map > (p[n] == 0x62 ? 6u : 3u) || map == 4)
+		return 0;
+	n += pre;
+	if (n >= left)
+		return 0;
+	op = p[n++];
+	if (map == 1 && op == 0x77)
+		return n;
+	if (n >= left)
+		return 0;
+	modrm = p[n++];
+	mod = modrm >> 6;
+	rm = modrm & 7;
+	if (mod != 3 && rm == 4) {
+		if (n >= left)
+			return 0;
+		if (mod == 0 && (p[n] & 7) == 5)
+			n += 4;
+		n++;
+	}
+	if (mod == 1)
+		n += 1;
+	else if (mod == 2 || (mod == 0 && rm == 5))
+		n += 4;
+	if (map == 3 || (map == 1 && ((op >= 0x70 && op <= 0x73) || op == 0xc2 ||
+				      (op >= 0xc4 && op <= 0xc6))))
+		n += 1;
+	return n <= left ? n : 0;
+}
+
 static void build_boundaries(struct softdec *sd, const struct softdec_func *fn)
 {
 	const uint8_t *p = fn->code;
@@ -231,8 +296,20 @@ static void build_boundaries(struct softdec *sd, const struct softdec_func *fn)
 	while (left) {
 		size_t at = fn->len - left;
 
-		if (!cs_disasm_iter(sd->cs, &p, &left, &addr, sd->insn))
-			break;
+		if (!cs_disasm_iter(sd->cs, &p, &left, &addr, sd->insn)) {
+			/* an encoding capstone lacks: its length keeps the boundaries going; the
+			 * instruction itself stays undecoded (info_at() gives NULL: walks stop) */
+			size_t n = softdec_vex_len(p, left);
+
+			if (!n)
+				break;
+			fb->off = xgrow(fb->off, &fb->cap, fb->nr + 1, sizeof(*fb->off));
+			fb->off[fb->nr++] = (uint32_t)at;
+			p += n;
+			left -= n;
+			addr += n;
+			continue;
+		}
 		fb->off = xgrow(fb->off, &fb->cap, fb->nr + 1, sizeof(*fb->off));
 		fb->off[fb->nr++] = (uint32_t)at;
 		note_target(sd, fn, sd->insn);
@@ -334,7 +411,8 @@ static int is_prefetch(unsigned int id)
  * stores as read only (movups, movq, movlps, movnt*, and every VEX or EVEX vmov*: `vmovdqa
  * %ymm0, 0x60(%rdx)`, memset's loop). In AT&T order the destination is the last operand, so a
  * memory operand there, in a move, extract, down-convert or compress instruction, is written
- * (none of them reads the bytes it stores to). */
+ * (none of them reads the bytes it stores to). An AVX-512 write mask comes after it (`vmovdqu8
+ * %zmm16,(%rax){%k1}`, the tail of glibc's AVX-512 memset on Zen 4 and 5): it is skipped. */
 static uint8_t mem_access(const cs_insn *in, int i)
 {
 	static const char *const stores[] = {
@@ -343,8 +421,13 @@ static uint8_t mem_access(const cs_insn *in, int i)
 	};
 	const cs_x86 *x = &in->detail->x86;
 	uint8_t a = x->operands[i].access;
+	int last = x->op_count - 1;
 
-	if ((a & CS_AC_WRITE) || i == 0 || i != x->op_count - 1)
+	/* an AVX-512 write mask ({%k1}) follows its destination in capstone's operand list */
+	while (last > 0 && x->operands[last].type == X86_OP_REG &&
+	       x->operands[last].reg >= X86_REG_K0 && x->operands[last].reg <= X86_REG_K7)
+		last--;
+	if ((a & CS_AC_WRITE) || i == 0 || i != last)
 		return a;
 	for (size_t k = 0; k < sizeof(stores) / sizeof(stores[0]); k++)
 		if (!strncmp(in->mnemonic, stores[k], strlen(stores[k])))

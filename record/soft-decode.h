@@ -117,6 +117,9 @@ void softdec_free(struct softdec *sd);
 int softdec_decode(struct softdec *sd, const struct softdec_func *fn, uint64_t ip,
 		   const struct softdec_regs *regs, struct softdec_access *out);
 void softdec_forget(struct softdec *sd);
+/* The length of the VEX or EVEX encoded instruction at @p (@left bytes there), 0 when @p does
+ * not start one. The decoder steps over those capstone cannot decode with it. */
+size_t softdec_vex_len(const uint8_t *p, size_t left);
 
 #define SOFTDEC_MAX_BACK_DEFAULT 8
 #define SOFTDEC_MAX_BACK_LIMIT 15
