@@ -459,7 +459,9 @@ int watch_calibrate(double *ns_per_hit)
 	munmap(ring, map_len);
 	close(fd);
 	if (!hits[0])
-		return c2c_err(-EIO, "a calibration watchpoint saw no access");
+		return c2c_err(-EIO, "a calibration watchpoint saw no access: hardware "
+			       "watchpoints do not fire on this machine (c2c-lite doctor says "
+			       "why); --backend=soft works without them");
 	*ns_per_hit = with > base ? (double)(with - base) / (double)hits[0] : 1;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -628,6 +629,34 @@ static int probe(struct perf_event_attr *a)
 	return 0;
 }
 
+/* Does a counting read/write watchpoint on @word see accesses? 1 yes, 0 it opened and counted
+ * none (some hypervisors accept the breakpoint and never raise its debug exception), -errno
+ * when it cannot be opened or read (the open was probed already: counted as firing). */
+static int watch_fires(volatile uint64_t *word)
+{
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_BREAKPOINT,
+				     .bp_type = HW_BREAKPOINT_RW, .bp_addr = (uintptr_t)word,
+				     .bp_len = HW_BREAKPOINT_LEN_8, .exclude_kernel = 1,
+				     .exclude_hv = 1, .disabled = 1 };
+	uint64_t count = 0;
+	int fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (int i = 0; i < 100; i++)
+		*word = *word + 1;
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &count, sizeof(count)) != (ssize_t)sizeof(count)) {
+		int err = errno ? -errno : -EIO;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	return count != 0;
+}
+
 static const char *errno_fix(int err)
 {
 	if (err == -EACCES || err == -EPERM)
@@ -724,6 +753,11 @@ static void row_watch(struct doctor *d, const struct doctor_env *env)
 	if (err)
 		add(d, "watch", DOCTOR_NO, errno_fix(err), "a read/write watchpoint "
 		    "(PERF_TYPE_BREAKPOINT) fails: %s", strerror(-err));
+	else if ((err = watch_fires(&target)) == 0)
+		add(d, "watch", DOCTOR_NO, "a machine or hypervisor that delivers debug exceptions "
+		    "to the guest (KVM does); here: --backend=soft",
+		    "a read/write watchpoint opens but never fires: 100 accesses to its word counted "
+		    "0 (the hypervisor does not pass the debug registers through)");
 	else
 		add(d, "watch", DOCTOR_OK, NULL, "--backend=watch: read/write watchpoints on up to "
 		    "4 words at once (more rotate), every access counted");
