@@ -158,15 +158,14 @@ struct cltab_dcache {
 };
 
 #define CLTAB_PENDING 32
+#define CLTAB_TMEMO 16     /* threads memoized by cltab_feed_sample() */
 
 /* A resolved sample on its way into a table: its number in the input and its thread's pid and
  * tid as they were when it was read (the feeding thread may change a thread's pid later). */
 struct cltab_pend {
 	struct cltab_sample s;
 	uint64_t seq;
-	uint64_t lh;            /* line key hash when has_lh (computed by the routing thread) */
 	int32_t pid, tid;
-	int has_lh;
 };
 
 #define CLTAB_BATCH 1024   /* samples handed to a shard at a time */
@@ -222,6 +221,19 @@ struct cltab {
 	int co_pid, co_tid, co_iaddr, co_dso;   /* coalesce keys in use */
 	int finished;
 	struct callers *callers;          /* with opts.callchains */
+	/* lookups memoized for the next sample: the last thread and the maps of the last data and
+	 * code addresses (reset by every side-band record), the key fields of the last data map */
+	struct {
+		struct maps_thread *th;   /* NULL: none */
+		int32_t pid, tid;
+	} tmemo[CLTAB_TMEMO];             /* by tid */
+	struct maps_memo dmemo, cmemo;
+	struct {
+		const struct maps_map *dmap;
+		uint8_t cpumode, valid;
+		struct cltab_lrec k;      /* the fields of the key but cl and pid */
+		uint64_t hs;              /* cltab_lkey_static(&k) */
+	} kmemo;
 };
 
 static void cltab_start_workers(struct cltab *t, uint32_t n);
@@ -460,44 +472,59 @@ static inline uint64_t cltab_mix(uint64_t h, uint64_t v)
 	return cltab_fmix(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
 }
 
-/* A sample's line key, in the layout of struct cltab_lrec's key fields. */
-static void cltab_sample_lkey(const struct cltab *t, const struct cltab_pend *p,
-			      struct cltab_lrec *k)
-{
-	const struct cltab_sample *s = &p->s;
-	const struct maps_dso *d = s->dmap ? s->dmap->dso : NULL;
-
-	k->cpumode = s->cpumode;
-	k->has_map = d != NULL;
-	k->maj = d ? d->maj : 0;
-	k->min = d ? d->min : 0;
-	k->ino = d ? d->ino : 0;
-	k->gen = d ? d->ino_generation : 0;
-	k->anon = s->dmap ? (uint8_t)!!maps_is_anon_private(s->dmap, s->cpumode) : 0;
-	k->pid = k->anon ? p->pid : 0;
-	k->cl = s->al_addr & t->cl_mask;
-	if (t->opts.phys) {          /* the physical line alone, whoever maps it where */
-		k->cpumode = 0;
-		k->has_map = k->anon = 0;
-		k->maj = k->min = 0;
-		k->ino = k->gen = 0;
-		k->pid = 0;
-		k->cl = s->phys_addr & t->cl_mask;
-	}
-}
-
 /* Fields multiplied by distinct odd constants (no two fields cancel for small differences),
- * summed, then one finalizer: a sample costs one fmix, not one per field. */
-static uint64_t cltab_lkey_hash(const struct cltab_lrec *k)
+ * summed, then one finalizer: a sample costs one fmix, not one per field. The part of the sum
+ * that depends on the data map only (not cl or pid) is kept per map by the caller. */
+static uint64_t cltab_lkey_static(const struct cltab_lrec *k)
 {
-	uint64_t h = k->cl * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = k->ino * 0xc2b2ae3d27d4eb4fULL;
 
-	h += k->ino * 0xc2b2ae3d27d4eb4fULL;
 	h += (((uint64_t)k->maj << 32) | k->min) * 0x165667b19e3779f9ULL;
 	h += k->gen * 0x27d4eb2f165667c5ULL;
-	h += ((uint64_t)(uint32_t)k->pid | (uint64_t)k->cpumode << 32 | (uint64_t)k->has_map << 40 |
-	      (uint64_t)k->anon << 48) * 0x85ebca77c2b2ae63ULL;
-	return cltab_fmix(h);
+	h += ((uint64_t)k->cpumode << 32 | (uint64_t)k->has_map << 40 | (uint64_t)k->anon << 48) *
+	     0x85ebca77c2b2ae63ULL;
+	return h;
+}
+
+static inline uint64_t cltab_lkey_finish(uint64_t hs, const struct cltab_lrec *k)
+{
+	return cltab_fmix(hs + k->cl * 0x9e3779b97f4a7c15ULL +
+			  (uint64_t)(uint32_t)k->pid * 0xd6e8feb86659fd93ULL);
+}
+
+/* A sample's line key, in the layout of struct cltab_lrec's key fields, and its hash. The
+ * fields taken from the data map are memoized for the next sample of the same map. */
+static uint64_t cltab_sample_lkey(struct cltab *t, const struct cltab_pend *p,
+				  struct cltab_lrec *k)
+{
+	const struct cltab_sample *s = &p->s;
+
+	if (t->opts.phys) {          /* the physical line alone, whoever maps it where */
+		memset(k, 0, sizeof(*k));
+		k->cl = s->phys_addr & t->cl_mask;
+		return cltab_lkey_finish(0, k);
+	}
+	if (!t->kmemo.valid || t->kmemo.dmap != s->dmap || t->kmemo.cpumode != s->cpumode) {
+		const struct maps_dso *d = s->dmap ? s->dmap->dso : NULL;
+		struct cltab_lrec *m = &t->kmemo.k;
+
+		memset(m, 0, sizeof(*m));
+		m->cpumode = s->cpumode;
+		m->has_map = d != NULL;
+		m->maj = d ? d->maj : 0;
+		m->min = d ? d->min : 0;
+		m->ino = d ? d->ino : 0;
+		m->gen = d ? d->ino_generation : 0;
+		m->anon = s->dmap ? (uint8_t)!!maps_is_anon_private(s->dmap, s->cpumode) : 0;
+		t->kmemo.hs = cltab_lkey_static(m);
+		t->kmemo.dmap = s->dmap;
+		t->kmemo.cpumode = s->cpumode;
+		t->kmemo.valid = 1;
+	}
+	*k = t->kmemo.k;
+	k->pid = k->anon ? p->pid : 0;
+	k->cl = s->al_addr & t->cl_mask;
+	return cltab_lkey_finish(t->kmemo.hs, k);
 }
 
 static int cltab_lkey_eq(const struct cltab_lrec *a, const struct cltab_lrec *b)
@@ -980,32 +1007,28 @@ static inline void cltab_prefetch_home(const struct cltab_hash *h, const struct 
 
 /* Add the pending samples in order, in passes so that the cache misses of different samples
  * overlap: hash the lines and prefetch their slots; prefetch the lines the slots name; find the
- * lines, hash the entries and prefetch their slots; prefetch the entries; find the entries and
- * prefetch their extensions; account (lookups never depend on what accounting changes). Lines and entries are still created and updated in sample order, so "first sample"
- * properties and PA counts are those of one-by-one processing. */
+ * lines, hash the entries and prefetch their slots; prefetch the entries; find the entries,
+ * prefetch their extensions and, for a sample of another thread than the entry's first, the
+ * slot of its touch record; prefetch those records; account (lookups never depend on what
+ * accounting changes). Lines, entries and touches are still created and updated in sample order,
+ * so "first sample" properties and PA counts are those of one-by-one processing. */
 static void cltab_flush(struct cltab *t)
 {
 	uint32_t line[CLTAB_PENDING], eidx[CLTAB_PENDING];
 	struct cltab_ent *ent[CLTAB_PENDING];
-	struct cltab_lrec lk;
-	uint64_t hv[CLTAB_PENDING];
+	struct cltab_lrec lk[CLTAB_PENDING];
+	uint64_t hv[CLTAB_PENDING], th[CLTAB_PENDING];
 	size_t i, n = t->nr_pending;
 
 	t->nr_pending = 0;
 	for (i = 0; i < n; i++) {
-		if (t->pending[i].has_lh) {
-			hv[i] = t->pending[i].lh;
-		} else {
-			cltab_sample_lkey(t, &t->pending[i], &lk);
-			hv[i] = cltab_lkey_hash(&lk);
-		}
+		hv[i] = cltab_sample_lkey(t, &t->pending[i], &lk[i]);
 		__builtin_prefetch(&t->lhash.slot[hv[i] & (t->lhash.cap - 1)]);
 	}
 	for (i = 0; i < n; i++)
 		cltab_prefetch_home(&t->lhash, &t->lines, hv[i]);
 	for (i = 0; i < n; i++) {
-		cltab_sample_lkey(t, &t->pending[i], &lk);
-		line[i] = cltab_findnew_line(t, &t->pending[i], &lk, hv[i]);
+		line[i] = cltab_findnew_line(t, &t->pending[i], &lk[i], hv[i]);
 		hv[i] = cltab_okey_hash(t, line[i], &t->pending[i]);
 		__builtin_prefetch(&t->ehash.slot[hv[i] & (t->ehash.cap - 1)]);
 	}
@@ -1015,7 +1038,14 @@ static void cltab_flush(struct cltab *t)
 		ent[i] = cltab_findnew_ent(t, line[i], &t->pending[i], hv[i], &eidx[i]);
 		if (ent[i]->ext)
 			__builtin_prefetch(cltab_at(&t->exts, ent[i]->ext - 1), 1);
+		if (t->pending[i].s.thread != ent[i]->thread) {
+			th[i] = cltab_tkey_hash(eidx[i], t->pending[i].s.thread);
+			__builtin_prefetch(&t->thash.slot[th[i] & (t->thash.cap - 1)]);
+		}
 	}
+	for (i = 0; i < n; i++)
+		if (t->pending[i].s.thread != ent[i]->thread)
+			cltab_prefetch_home(&t->thash, &t->touches, th[i]);
 	for (i = 0; i < n; i++)
 		cltab_account(t, &t->pending[i].s, cltab_lrec(t, line[i]), ent[i], eidx[i]);
 }
@@ -1102,15 +1132,12 @@ static void cltab_route(struct cltab *t, const struct cltab_pend *p)
 	struct cltab_pend *q;
 	uint64_t hv;
 
-	cltab_sample_lkey(t, p, &lk);
-	hv = cltab_lkey_hash(&lk);
+	hv = cltab_sample_lkey(t, p, &lk);
 	/* high hash bits: the shard's own table indexes by the low ones */
 	w = &t->work[(uint32_t)(hv >> 40) % t->nr_work];
 	b = cltab_filling(w);
 	q = &b->p[b->n++];
 	*q = *p;
-	q->lh = hv;
-	q->has_lh = 1;
 	if (b->n == CLTAB_BATCH)
 		cltab_publish(w);
 }
@@ -1192,7 +1219,15 @@ static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct t
 {
 	struct cltab_sample s = { .ip = ts->ip, .cpu = ts->cpu, .cpumode = ts->cpumode };
 	struct maps_loc loc;
-	struct maps_thread *th = maps_findnew_thread(maps, (int32_t)ts->pid, (int32_t)ts->tid);
+	typeof(t->tmemo[0]) *tm = &t->tmemo[ts->tid % CLTAB_TMEMO];
+	struct maps_thread *th = tm->th;
+
+	if (!th || tm->pid != (int32_t)ts->pid || tm->tid != (int32_t)ts->tid) {
+		th = maps_findnew_thread(maps, (int32_t)ts->pid, (int32_t)ts->tid);
+		tm->th = th;
+		tm->pid = (int32_t)ts->pid;
+		tm->tid = (int32_t)ts->tid;
+	}
 
 	s.thread = th;
 	s.addr = (ts->flags & TRACE_SAMPLE_HAS_ADDR) ? ts->addr : 0;
@@ -1205,10 +1240,10 @@ static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct t
 		t->counts.no_phys++;
 		return;
 	}
-	maps_find(maps, th, ts->cpumode, s.addr, &loc);
+	maps_find_memo(maps, th, ts->cpumode, s.addr, &loc, &t->dmemo);
 	s.dmap = loc.map;
 	s.al_addr = loc.al_addr;
-	maps_find(maps, th, ts->cpumode, ts->ip, &loc);
+	maps_find_memo(maps, th, ts->cpumode, ts->ip, &loc, &t->cmemo);
 	s.cmap = loc.map;
 	/* found in the sample's mode: found in "any" mode too (user then kernel maps) */
 	s.has_code_map = s.cmap != NULL || maps_find_any(maps, th, ts->ip, &loc);
@@ -1245,8 +1280,12 @@ void cltab_feed(struct cltab *t, struct maps *maps, const struct trace_event *ev
 {
 	if (t->finished)
 		return;                  /* the key tables are gone (cltab_finish()) */
-	if (ev->type != TRACE_REC_SAMPLE)
+	if (ev->type != TRACE_REC_SAMPLE) {
 		cltab_flush(t);   /* samples before a side-band record are resolved already */
+		memset(&t->tmemo, 0, sizeof(t->tmemo));
+		memset(&t->dmemo, 0, sizeof(t->dmemo));
+		memset(&t->cmemo, 0, sizeof(t->cmemo));
+	}
 	switch (ev->type) {
 	case TRACE_REC_SAMPLE:
 		cltab_feed_sample(t, maps, &ev->sample);

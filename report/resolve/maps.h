@@ -75,6 +75,17 @@ struct maps_thread *maps_findnew_thread(struct maps *m, int32_t pid, int32_t tid
 /* Look @addr up as perf's thread__find_map() with @cpumode. Returns 1 when a map was found. */
 int maps_find(const struct maps *m, const struct maps_thread *t, uint8_t cpumode, uint64_t addr,
 	      struct maps_loc *loc);
+/* maps_find() with a memo of the last map it found for the same address space and mode: a
+ * sample stream hits the same few maps over and over. The memo is the caller's (zero it to
+ * start); it stays valid until the next maps_mmap(), maps_fork() or maps_exit(), after which
+ * the caller zeroes it again. Same results as maps_find(). */
+struct maps_memo {
+	const void *space;
+	const struct maps_map *map;
+	uint8_t cpumode;
+};
+int maps_find_memo(const struct maps *m, const struct maps_thread *t, uint8_t cpumode,
+		   uint64_t addr, struct maps_loc *loc, struct maps_memo *memo);
 /* Code-address lookup trying user then kernel maps (perf's ip__resolve_ams). Returns 1 if found. */
 int maps_find_any(const struct maps *m, const struct maps_thread *t, uint64_t addr,
 		  struct maps_loc *loc);
