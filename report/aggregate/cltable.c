@@ -63,27 +63,29 @@ struct cltab_lcold {
 	uint8_t cpumode;             /* of the first sample (--phys keys lines without it) */
 };
 
-/* One offset entry: 64 bytes, one cache line (the chunks are 2 MiB aligned). Most entries see
- * one sample: that sample's class, node, weight, CPU and memory node are kept inline (key0, w0,
- * cm0; its PA count is 1 when it has a memory node), and the counter cells, cycles means, PA
- * count and CPU and node sets move to an extension (struct cltab_ext) at the second sample, so
- * that an entry costs the same on 2 CPUs as on 8192 (or at the first, when its CPU or memory
- * node does not fit cm0). The cpumode is the line's (part of its key); the map-relative code
- * address follows from cmap and ip. */
+/* One offset entry: 48 bytes (most traces have about one entry per sample or two: the entries
+ * are most of the table's memory). Most entries see one sample: that sample's class, node,
+ * weight, CPU and memory node are kept inline (key0, w0, cm0; its PA count is 1 when it has a
+ * memory node), and the counter cells, cycles means, PA count and CPU and node sets move to an
+ * extension (struct cltab_ext) at the second sample, so that an entry costs the same on 2 CPUs
+ * as on 8192 (or at the first, when its CPU or memory node does not fit cm0 or its weight does
+ * not fit w0). The thread and the code map are numbers of the table (cltab_thread(),
+ * cltab_cmap()). The cpumode is the line's (part of its key); the map-relative code address
+ * follows from cmap and ip. */
 struct cltab_ent {
 	uint32_t line;
 	uint32_t ext;                  /* extension index + 1; 0: the inline fields hold it all */
-	uint32_t offset, disp_offset;  /* in the line: below the line size */
-	uint64_t ip;
-	const struct maps_thread *thread;
-	const struct maps_map *cmap;
-	uint64_t w0;                   /* weight of the only sample */
+	uint16_t offset, disp_offset;  /* in the line: below the line size (at most 32768) */
+	uint32_t thread;               /* the first sample's thread (cltab_thread()) */
+	uint32_t cmap;                 /* the first sample's code map (cltab_cmap()) */
 	uint32_t key0;                 /* (cls | node << CLTAB_CLS_BITS) + 1; 0: no sample yet */
 	uint32_t cm0;                  /* the only sample's CPU + 1 (CLTAB_CM0_CPU bits) and memory
 					* node + 1 (the bits above); 0 in a field: none */
+	uint32_t w0;                   /* weight of the only sample */
+	uint64_t ip;
 	uint64_t paddr;
 };
-_Static_assert(sizeof(struct cltab_ent) == 64, "an offset entry is one cache line");
+_Static_assert(sizeof(struct cltab_ent) == 48, "an offset entry is 48 bytes");
 
 #define CLTAB_CM0_CPU 20
 #define CLTAB_CM0_CPU_MAX ((1u << CLTAB_CM0_CPU) - 1)          /* CPU + 1 at most */
@@ -208,6 +210,15 @@ struct cltab {
 	uint32_t cpu_words, node_words, node_bits;
 	struct cltab_arr lines, lcold, ents, exts, blks, touches;
 	struct cltab_hash lhash, ehash, thash;
+	/* the threads and code maps the entries name, by number (cltab_ptr_id()) */
+	struct cltab_ptrs {
+		const void **p;
+		size_t nr, cap;
+		struct cltab_hash h;
+		const void *memo_p[16];
+		uint32_t memo_id[16];
+		uint32_t memo_set;            /* bit m: memo m holds a pointer */
+	} thr, cmaps;
 	struct cltab_class *cls;
 	uint32_t nr_cls, cap_cls;
 	uint32_t *cls_n;                  /* samples per class */
@@ -242,8 +253,8 @@ static void cltab_join(struct cltab *t);
 /* --- allocation ----------------------------------------------------------------------------- */
 
 /* A zeroed block of @size bytes. From 1 MiB on, fresh anonymous memory (zero without being
- * touched: pages cost only when used), 2 MiB aligned and marked for huge pages. */
-static void *cltab_zalloc(size_t size)
+ * touched: pages cost only when used), 2 MiB aligned and, with @huge, marked for huge pages. */
+static void *cltab_zalloc_hint(size_t size, int huge)
 {
 	size_t len = (size + CLTAB_HUGE - 1) / CLTAB_HUGE * CLTAB_HUGE;
 	uintptr_t p, a;
@@ -260,8 +271,14 @@ static void *cltab_zalloc(size_t size)
 		munmap(m, a - p);
 	if (p + CLTAB_HUGE > a)
 		munmap((void *)(a + len), p + CLTAB_HUGE - a);
-	madvise((void *)a, len, MADV_HUGEPAGE);
+	if (huge)
+		madvise((void *)a, len, MADV_HUGEPAGE);
 	return (void *)a;
+}
+
+static void *cltab_zalloc(size_t size)
+{
+	return cltab_zalloc_hint(size, 1);
 }
 
 /* Bytes of a table's line sums (struct cltab::lst and lcnt). */
@@ -296,12 +313,16 @@ static inline void *cltab_at(const struct cltab_arr *a, uint32_t i)
 	return a->chunk[i >> a->shift] + (size_t)(i & a->mask) * a->esize;
 }
 
-/* A new zeroed element; its index in *idx. */
+/* A new zeroed element; its index in *idx. The first chunk takes small pages, filled as
+ * elements are added (a huge page would be resident whole: up to 2 MiB for a handful of them);
+ * the next ones, for the tables that grow large, huge pages. */
 static void *cltab_arr_new(struct cltab_arr *a, uint32_t *idx)
 {
 	if ((a->nr >> a->shift) == a->nr_chunk) {
 		a->chunk = xgrow(a->chunk, &a->cap_chunk, a->nr_chunk + 1, sizeof(*a->chunk));
-		a->chunk[a->nr_chunk++] = cltab_zalloc(((size_t)a->mask + 1) * a->esize);
+		a->chunk[a->nr_chunk] = cltab_zalloc_hint(((size_t)a->mask + 1) * a->esize,
+							  a->nr_chunk > 0);
+		a->nr_chunk++;
 	}
 	*idx = a->nr++;
 	return cltab_at(a, *idx);
@@ -354,6 +375,45 @@ static int cltab_cmp_range(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
+/* The number of pointer @p in @s (threads, code maps), given on first use; a memo by address
+ * bits answers most samples. */
+static uint32_t cltab_ptr_id(struct cltab_ptrs *s, const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	unsigned int m = (unsigned int)((a >> 4) ^ (a >> 10)) & 15;
+	uint64_t hv;
+	size_t j;
+
+	if (s->memo_p[m] == p && (s->memo_set & (1u << m)))
+		return s->memo_id[m];
+	hv = (uint64_t)a * 0x9e3779b97f4a7c15ULL;
+	hv ^= hv >> 29;
+	for (j = hv & (s->h.cap - 1); s->h.slot[j].idx; j = (j + 1) & (s->h.cap - 1))
+		if (s->h.slot[j].h == (uint32_t)hv && s->p[s->h.slot[j].idx - 1] == p)
+			break;
+	s->memo_p[m] = p;
+	s->memo_set |= 1u << m;
+	if (s->h.slot[j].idx) {
+		s->memo_id[m] = s->h.slot[j].idx - 1;
+	} else {
+		s->p = xgrow(s->p, &s->cap, s->nr + 1, sizeof(*s->p));
+		s->p[s->nr] = p;
+		s->memo_id[m] = (uint32_t)s->nr;
+		cltab_hash_put(&s->h, j, (uint32_t)hv, (uint32_t)s->nr++);
+	}
+	return s->memo_id[m];
+}
+
+static inline const struct maps_thread *cltab_thread(const struct cltab *t, uint32_t id)
+{
+	return t->thr.p[id];
+}
+
+static inline const struct maps_map *cltab_cmap(const struct cltab *t, uint32_t id)
+{
+	return t->cmaps.p[id];
+}
+
 struct cltab *cltab_new(const struct cltab_opts *opts)
 {
 	struct cltab *t = xcalloc(1, sizeof(*t));
@@ -364,7 +424,12 @@ struct cltab *cltab_new(const struct cltab_opts *opts)
 		t->opts.coalesce[0] = CLTAB_CO_IADDR;
 		t->opts.nr_coalesce = 1;
 	}
-	t->cl_mask = opts->cl_size ? ~((uint64_t)opts->cl_size - 1) : 0;
+	if (!opts->cl_size || opts->cl_size > 32768 || (opts->cl_size & (opts->cl_size - 1))) {
+		c2c_log(C2C_LOG_ERROR, "cacheline table: a cacheline of %u bytes (a power of two "
+			"up to 32768)", opts->cl_size);
+		abort();             /* the callers pass a line size of this machine or the trace */
+	}
+	t->cl_mask = ~((uint64_t)opts->cl_size - 1);
 	for (i = 0; i < (uint32_t)t->opts.nr_coalesce; i++) {
 		t->co_pid |= t->opts.coalesce[i] == CLTAB_CO_PID;
 		t->co_tid |= t->opts.coalesce[i] == CLTAB_CO_TID;
@@ -401,6 +466,9 @@ struct cltab *cltab_new(const struct cltab_opts *opts)
 	cltab_hash_init(&t->ehash, 1024);
 	cltab_hash_init(&t->thash, 1024);
 	cltab_hash_init(&t->chash, 64);
+	cltab_hash_init(&t->thr.h, 64);
+	cltab_hash_init(&t->cmaps.h, 64);
+	cltab_ptr_id(&t->cmaps, NULL);   /* number 0: no code map */
 	t->dcache = xcalloc(CLTAB_DCACHE, sizeof(*t->dcache));
 	if (opts->callchains)
 		t->callers = callers_new();
@@ -443,6 +511,10 @@ void cltab_free(struct cltab *t)
 	cltab_zfree(t->lhash.slot, t->lhash.cap * sizeof(*t->lhash.slot));
 	cltab_zfree(t->ehash.slot, t->ehash.cap * sizeof(*t->ehash.slot));
 	cltab_zfree(t->chash.slot, t->chash.cap * sizeof(*t->chash.slot));
+	cltab_zfree(t->thr.h.slot, t->thr.h.cap * sizeof(*t->thr.h.slot));
+	cltab_zfree(t->cmaps.h.slot, t->cmaps.h.cap * sizeof(*t->cmaps.h.slot));
+	free(t->thr.p);
+	free(t->cmaps.p);
 	free(t->cls);
 	free(t->cls_n);
 	free(t->dcache);
@@ -584,11 +656,11 @@ static int cltab_okey_eq(const struct cltab *t, const struct cltab_ent *e, uint3
 {
 	const struct cltab_sample *s = &p->s;
 
-	return e->line == line && e->offset == (s->addr & ~t->cl_mask) &&
+	return e->line == line && e->offset == (uint16_t)(s->addr & ~t->cl_mask) &&
 	       (!t->co_iaddr || e->ip == s->ip) &&
-	       (!t->co_pid || cltab_tid_of(&e->thread->pid) == p->pid) &&
-	       (!t->co_tid || cltab_tid_of(&e->thread->tid) == p->tid) &&
-	       (!t->co_dso || cltab_dso_key(e->cmap) == cltab_dso_key(s->cmap));
+	       (!t->co_pid || cltab_tid_of(&cltab_thread(t, e->thread)->pid) == p->pid) &&
+	       (!t->co_tid || cltab_tid_of(&cltab_thread(t, e->thread)->tid) == p->tid) &&
+	       (!t->co_dso || cltab_dso_key(cltab_cmap(t, e->cmap)) == cltab_dso_key(s->cmap));
 }
 
 /* --- decoded classes ------------------------------------------------------------------------ */
@@ -778,11 +850,11 @@ static struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
 	e = cltab_arr_new(&t->ents, &idx);
 	*eidx = idx;
 	e->line = line;
-	e->offset = s->addr & ~t->cl_mask;
+	e->offset = (uint16_t)(s->addr & ~t->cl_mask);
 	e->ip = s->ip;
-	e->thread = s->thread;
-	e->cmap = s->cmap;
-	e->disp_offset = s->al_addr & ~t->cl_mask;
+	e->thread = cltab_ptr_id(&t->thr, s->thread);
+	e->cmap = cltab_ptr_id(&t->cmaps, s->cmap);
+	e->disp_offset = (uint16_t)(s->al_addr & ~t->cl_mask);
 	cltab_hash_put(&t->ehash, j, (uint32_t)hv, idx);
 	return e;
 }
@@ -895,9 +967,9 @@ static struct cltab_ext *cltab_ent_ext(struct cltab *t, struct cltab_ent *e)
 static void cltab_ent_add(struct cltab *t, struct cltab_ent *e, uint32_t cls, uint32_t node,
 			  uint64_t w)
 {
-	if (!e->ext && !e->key0) {
+	if (!e->ext && !e->key0 && w <= UINT32_MAX) {
 		e->key0 = (cls | node << CLTAB_CLS_BITS) + 1;
-		e->w0 = w;
+		e->w0 = (uint32_t)w;
 		return;
 	}
 	cltab_ext_add(t, cltab_ent_ext(t, e), cls, node, w);
@@ -944,7 +1016,7 @@ static void cltab_touch_add(struct cltab_trec *r, const struct dsrc_stats *st)
 
 /* Fold one resolved sample into its line and offset entries (found or created already). */
 static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct cltab_lrec *l,
-			  struct cltab_ent *e, uint32_t eidx)
+			  struct cltab_ent *e, uint32_t eidx, uint32_t thr)
 {
 	uint32_t cls = cltab_class(t, s);
 	uint32_t cpu = s->cpu == TRACE_CPU_NONE ? 0 : s->cpu;
@@ -952,7 +1024,7 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 
 	t->counts.samples++;
 	t->cls_n[cls]++;
-	if (s->thread != e->thread)
+	if (thr != e->thread)
 		cltab_touch_add(cltab_findnew_touch(t, eidx, s), &t->cls[cls].st);
 	if (s->chain)
 		callers_count(t->callers, eidx, s->chain);
@@ -1018,11 +1090,13 @@ static void cltab_flush(struct cltab *t)
 	struct cltab_ent *ent[CLTAB_PENDING];
 	struct cltab_lrec lk[CLTAB_PENDING];
 	uint64_t hv[CLTAB_PENDING], th[CLTAB_PENDING];
+	uint32_t thr[CLTAB_PENDING];
 	size_t i, n = t->nr_pending;
 
 	t->nr_pending = 0;
 	for (i = 0; i < n; i++) {
 		hv[i] = cltab_sample_lkey(t, &t->pending[i], &lk[i]);
+		thr[i] = cltab_ptr_id(&t->thr, t->pending[i].s.thread);
 		__builtin_prefetch(&t->lhash.slot[hv[i] & (t->lhash.cap - 1)]);
 	}
 	for (i = 0; i < n; i++)
@@ -1038,16 +1112,16 @@ static void cltab_flush(struct cltab *t)
 		ent[i] = cltab_findnew_ent(t, line[i], &t->pending[i], hv[i], &eidx[i]);
 		if (ent[i]->ext)
 			__builtin_prefetch(cltab_at(&t->exts, ent[i]->ext - 1), 1);
-		if (t->pending[i].s.thread != ent[i]->thread) {
+		if (thr[i] != ent[i]->thread) {
 			th[i] = cltab_tkey_hash(eidx[i], t->pending[i].s.thread);
 			__builtin_prefetch(&t->thash.slot[th[i] & (t->thash.cap - 1)]);
 		}
 	}
 	for (i = 0; i < n; i++)
-		if (t->pending[i].s.thread != ent[i]->thread)
+		if (thr[i] != ent[i]->thread)
 			cltab_prefetch_home(&t->thash, &t->touches, th[i]);
 	for (i = 0; i < n; i++)
-		cltab_account(t, &t->pending[i].s, cltab_lrec(t, line[i]), ent[i], eidx[i]);
+		cltab_account(t, &t->pending[i].s, cltab_lrec(t, line[i]), ent[i], eidx[i], thr[i]);
 }
 
 /* --- parallel tables -------------------------------------------------------------------------- */
@@ -1557,10 +1631,10 @@ static void cltab_fill_offset(const struct cltab *t, struct cltab_offset *o,
 	o->cpumode = l->cpumode;   /* part of the line key: every sample of the entry has it */
 	if (t->opts.phys)          /* not of a physical line's: the kernel half of a 64-bit space */
 		o->cpumode = e->ip >> 63 ? MAPS_CPUMODE_KERNEL : MAPS_CPUMODE_USER;
-	o->thread = e->thread;
-	o->cmap = e->cmap;
-	o->code_al = maps_rel_addr(e->cmap, e->ip);
-	o->dso_key = cltab_dso_key(e->cmap);
+	o->thread = cltab_thread(t, e->thread);
+	o->cmap = cltab_cmap(t, e->cmap);
+	o->code_al = maps_rel_addr(o->cmap, e->ip);
+	o->dso_key = cltab_dso_key(o->cmap);
 	o->node_stats = (struct dsrc_stats *)(o + 1);
 	o->cpuset = (uint64_t *)(o->node_stats + t->opts.nr_nodes);
 	o->nodeset = o->cpuset + t->cpu_words;
@@ -1849,6 +1923,16 @@ void cltab_finish(struct cltab *t)
 		cltab_zfree(sh->lst, cltab_lsum_size(sh));
 		sh->lst = NULL;
 		sh->lcnt = NULL;
+	}
+	for (k = 0; k < cltab_nr_shards(t); k++) {
+		const struct cltab *sh = cltab_shard(t, k);
+
+		c2c_debug("cacheline table%s: %u lines, %u lcold, %u entries, %u extensions, %u cell "
+			  "blocks, %u touches (elements; bytes each %zu %zu %zu %zu %zu %zu); hash "
+			  "slots %zu %zu %zu", t->nr_work ? " shard" : "", sh->lines.nr, sh->lcold.nr,
+			  sh->ents.nr, sh->exts.nr, sh->blks.nr, sh->touches.nr, sh->lines.esize,
+			  sh->lcold.esize, sh->ents.esize, sh->exts.esize, sh->blks.esize,
+			  sh->touches.esize, sh->lhash.cap, sh->ehash.cap, sh->thash.cap);
 	}
 	if (t->counts.no_cpu)
 		c2c_warn("no sample cpu value");

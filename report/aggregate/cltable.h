@@ -59,7 +59,7 @@ typedef int (*cltab_sym_fn)(void *ctx, const struct maps_map *map, uint8_t cpumo
 			    uint64_t al_ip, struct cltab_code *out);
 
 struct cltab_opts {
-	uint32_t cl_size;                 /* bytes (a power of two; 0 collapses like perf) */
+	uint32_t cl_size;                 /* bytes: a power of two, 1 to 32768 */
 	enum cltab_display display;
 	enum cltab_coalesce coalesce[CLTAB_CO_MAX];
 	int nr_coalesce;

@@ -340,6 +340,12 @@ int rs_open(struct report_session **out, const struct rs_opts *o)
 			     s->info->cacheline_size : 64;
 	if (o->double_cl)
 		s->cl_size *= 2;
+	if (s->cl_size > 32768 || (s->cl_size & (s->cl_size - 1))) {
+		rc = c2c_err(-EINVAL, "'%s': a cacheline of %u bytes%s: c2c-lite takes a power of two "
+			     "up to 32768", o->input, s->cl_size, o->double_cl ? " (--double-cl)" :
+			     o->cl_size ? "" : " (the trace's)");
+		goto err;
+	}
 	/* soft and watch traces come from this kind of machine: its kallsyms is a fair guess */
 	so.use_proc_kallsyms = s->kind != RM_PMU;
 	so.kernel_release = s->info->kernel_release;

@@ -31,7 +31,7 @@
 #define PD_STREAM_MAX      (256u << 20)     /* largest record kept whole from a pipe */
 #define PD_ZOUT_STEP       (256u << 10)
 #define PD_SKIP_STEP       (1u << 20)       /* bytes read at a time when skipping */
-#define PD_DROP_STEP       (16u << 20)      /* bytes read between releases of mapped pages */
+#define PD_DROP_STEP       (2u << 20)       /* bytes read between releases of mapped pages */
 #define PD_DIR_TURN        (2u << 20)       /* perf's READER_MAX_SIZE: bytes per file and turn */
 
 struct pd_stream {
