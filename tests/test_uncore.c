@@ -1,7 +1,9 @@
-/* Tests of the AMD uncore context: the counters record/uncore.c plans on the fake machines
+/* Tests of the AMD uncore context: the fake trees' format files against the kernel's, the counters
+ * record/uncore.c plans on the fake machines
  * (Zen 2 with amd_l3 and amd_df: every attr against seed 004's register values; Zen 4: L3 only,
  * DF left out with a note; other machines: nothing), opening and reading them through a fake
  * perf_event_open, and the text summary (lib/uncore.c) written, parsed and printed. */
+#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,6 +50,69 @@ static const uint64_t link_ctl[4] = {
 	0x00000007004002C7ull, 0x0000000800400207ull, 0x0000000800400247ull, 0x0000000800400287ull,
 };
 #define ENABLE (1ull << 22)
+
+/* The format files the kernel's amd uncore driver (arch/x86/events/amd/uncore.c) gives amd_df and
+ * amd_l3, by what decides them: PerfMonV2 (Zen 4 and later) or family 17h+ for the DF; family 17h
+ * or 19h+ for the L3 (its threadmask and the slice or core fields the driver adds). */
+struct fmt {
+	const char *field, *bits;
+};
+static const struct fmt df_f17[] = {                          /* event14, umask8 */
+	{ "event", "config:0-7,32-35,59-60" }, { "umask", "config:8-15" }, { NULL, NULL } };
+static const struct fmt df_v2[] = {                           /* event14v2, umask12 */
+	{ "event", "config:0-7,32-37" }, { "umask", "config:8-15,24-27" }, { NULL, NULL } };
+static const struct fmt l3_f17[] = {
+	{ "event", "config:0-7" }, { "umask", "config:8-15" }, { "threadmask", "config:56-63" },
+	{ "slicemask", "config:48-51" }, { NULL, NULL } };
+static const struct fmt l3_f19[] = {
+	{ "event", "config:0-7" }, { "umask", "config:8-15" }, { "threadmask", "config:56-57" },
+	{ "coreid", "config:42-44" }, { "enallslices", "config:46" }, { "enallcores", "config:47" },
+	{ "sliceid", "config:48-50" }, { NULL, NULL } };
+
+static const struct {
+	int line;
+	const char *machine, *pmu;
+	const struct fmt *want;
+} tree_formats[] = {
+	{ __LINE__, "zen2", "amd_df", df_f17 },
+	{ __LINE__, "zen2", "amd_l3", l3_f17 },
+	{ __LINE__, "zen4", "amd_df", df_v2 },
+	{ __LINE__, "zen4", "amd_l3", l3_f19 },
+};
+
+/* Every format file of the trees' uncore PMUs reads as the kernel writes it, and no other. */
+static void test_trees_kernel_formats(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(tree_formats) / sizeof(tree_formats[0]); i++) {
+		char dir[256], path[512], line[128];
+		size_t nr = 0, files = 0;
+		struct dirent *e;
+		DIR *d;
+
+		snprintf(dir, sizeof(dir), "data/sysfs/%s/sys/bus/event_source/devices/%s/format",
+			 tree_formats[i].machine, tree_formats[i].pmu);
+		for (const struct fmt *f = tree_formats[i].want; f->field; f++, nr++) {
+			FILE *fp;
+
+			snprintf(path, sizeof(path), "%s/%s", dir, f->field);
+			if (!(fp = fopen(path, "r")) || !fgets(line, sizeof(line), fp))
+				fail_msg("line %d: no %s", tree_formats[i].line, path);
+			fclose(fp);
+			line[strcspn(line, "\n")] = 0;
+			if (strcmp(line, f->bits))
+				fail_msg("line %d: %s is '%s', the kernel's '%s'", tree_formats[i].line,
+					 path, line, f->bits);
+		}
+		assert_non_null(d = opendir(dir));
+		while ((e = readdir(d)))
+			files += e->d_name[0] != '.';
+		closedir(d);
+		if (files != nr)
+			fail_msg("line %d: %s has %zu files, the kernel %zu", tree_formats[i].line, dir,
+				 files, nr);
+	}
+}
 
 static void test_plan_zen2(void **state)
 {
@@ -192,6 +257,7 @@ static void test_parse_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trees_kernel_formats),
 		cmocka_unit_test(test_plan_zen2),
 		cmocka_unit_test(test_plan_others),
 		cmocka_unit_test(test_counts_roundtrip),
