@@ -39,8 +39,9 @@ static int mask_cpus(const struct pmu *p, int *cpus, size_t cap, size_t *nr)
 	return 0;
 }
 
+/* A counter of @p on @cpu, the @part of row u->nr_rows - 1 (start a row with new_row()). */
 static int add(struct uncore *u, const struct pmu *p, const char *terms, enum c2c_uncore_kind kind,
-	       int second, uint32_t unit, int cpu, uint32_t bytes_per)
+	       enum uncore_part part, uint32_t unit, int cpu, uint32_t bytes_per)
 {
 	struct pmu_config cfg = { 0 };
 	struct uncore_ev *e;
@@ -55,8 +56,10 @@ static int add(struct uncore *u, const struct pmu *p, const char *terms, enum c2
 	e->attr.type = p->type;
 	e->attr.config = cfg.config;
 	e->attr.config1 = cfg.config1;
+	e->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	e->kind = kind;
-	e->second = second;
+	e->part = part;
+	e->row = u->nr_rows - 1;
 	e->unit = unit;
 	e->cpu = (uint32_t)cpu;
 	e->bytes_per = bytes_per;
@@ -77,12 +80,14 @@ static int plan_l3(struct uncore *u)
 	}
 	if ((err = mask_cpus(&p, cpus, C2C_UNCORE_MAX, &n)))
 		return c2c_err(err, "amd_l3: cannot read its cpumask");
-	for (size_t i = 0; i < n; i++)
-		if ((err = add(u, &p, "event=0x04,umask=0xff", C2C_UNCORE_L3, 0, (uint32_t)i, cpus[i],
-			       0)) ||
-		    (err = add(u, &p, "event=0x04,umask=0x01", C2C_UNCORE_L3, 1, (uint32_t)i, cpus[i],
-			       0)))
+	for (size_t i = 0; i < n; i++) {
+		u->nr_rows++;
+		if ((err = add(u, &p, "event=0x04,umask=0xff", C2C_UNCORE_L3, UNCORE_L3_LOOKUPS,
+			       (uint32_t)i, cpus[i], 0)) ||
+		    (err = add(u, &p, "event=0x04,umask=0x01", C2C_UNCORE_L3, UNCORE_L3_MISSES,
+			       (uint32_t)i, cpus[i], 0)))
 			return c2c_err(err, "amd_l3: its format does not place event/umask");
+	}
 	return 0;
 }
 
@@ -109,14 +114,17 @@ static int plan_df(struct uncore *u, const struct cpuinfo *ci)
 	for (size_t i = 0; i < n; i++) {
 		for (unsigned ch = 0; ch < 8; ch++) {
 			snprintf(terms, sizeof(terms), "event=0x%x,umask=0x38", 0x07 + 0x40 * ch);
-			if ((err = add(u, &p, terms, C2C_UNCORE_DRAM, 0, (uint32_t)(i * 8 + ch), cpus[i],
-				       64)))
+			u->nr_rows++;
+			if ((err = add(u, &p, terms, C2C_UNCORE_DRAM, UNCORE_TOTAL,
+				       (uint32_t)(i * 8 + ch), cpus[i], 64)))
 				return c2c_err(err, "amd_df: its format does not place event/umask");
 		}
-		for (unsigned l = 0; l < 4; l++)
-			if ((err = add(u, &p, links[l], C2C_UNCORE_LINK, 0, (uint32_t)(i * 4 + l),
-				       cpus[i], 32)))
+		for (unsigned l = 0; l < 4; l++) {
+			u->nr_rows++;
+			if ((err = add(u, &p, links[l], C2C_UNCORE_LINK, UNCORE_OUT,
+				       (uint32_t)(i * 4 + l), cpus[i], 32)))
 				return c2c_err(err, "amd_df: its format does not place event/umask");
+		}
 	}
 	return 0;
 }
@@ -161,41 +169,105 @@ int uncore_open(struct uncore *u)
 	return opened || !u->nr ? 0 : first;
 }
 
-static uint64_t count(const struct uncore_ev *e)
-{
-	uint64_t v;
+/* Multiplexing seen while reading: how many counters ran part of the time, the least share. */
+struct mux {
+	size_t scaled;
+	double least;
+};
 
-	if (e->fd < 0 || read(e->fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+/* The counter's count scaled to its time enabled, or C2C_UNCORE_NONE (not opened, never ran). */
+static uint64_t count(const struct uncore_ev *e, struct mux *m)
+{
+	uint64_t v[3];      /* value, time enabled, time running (read_format) */
+	double share;
+
+	if (e->fd < 0 || read(e->fd, v, sizeof(v)) != (ssize_t)sizeof(v) || !v[2] || !v[1])
 		return C2C_UNCORE_NONE;
-	return v;
+	if (v[2] >= v[1])
+		return v[0];
+	share = (double)v[2] / (double)v[1];
+	m->scaled++;
+	m->least = m->scaled == 1 || share < m->least ? share : m->least;
+	return (uint64_t)((unsigned __int128)v[0] * v[1] / v[2]);
+}
+
+/* Add @v beats to @sum; once a part is not counted it stays so. */
+static void add_beats(uint64_t *sum, uint64_t v)
+{
+	*sum = *sum == C2C_UNCORE_NONE || v == C2C_UNCORE_NONE ? C2C_UNCORE_NONE : *sum + v;
+}
+
+static uint64_t bytes(uint64_t beats, uint32_t per)
+{
+	return beats == C2C_UNCORE_NONE ? C2C_UNCORE_NONE : beats * per;
+}
+
+/* A row of the summary from the counters ev[first..end) that make it. */
+static void fill_row(const struct uncore_ev *ev, size_t first, size_t end, struct mux *m,
+		     struct c2c_uncore_row *r)
+{
+	uint64_t beats = 0, in = C2C_UNCORE_NONE, out = C2C_UNCORE_NONE;
+	int has_in = 0, has_out = 0;
+
+	r->kind = ev[first].kind;
+	r->unit = ev[first].unit;
+	r->cpu = ev[first].cpu;
+	r->a = r->b = r->in = r->out = C2C_UNCORE_NONE;
+	for (size_t i = first; i < end; i++) {
+		uint64_t v = count(&ev[i], m);
+
+		switch (ev[i].part) {
+		case UNCORE_L3_LOOKUPS: r->a = v; continue;
+		case UNCORE_L3_MISSES: r->b = v; continue;
+		case UNCORE_IN:
+			if (!has_in++)
+				in = 0;
+			add_beats(&in, v);
+			break;
+		case UNCORE_OUT:
+			if (!has_out++)
+				out = 0;
+			add_beats(&out, v);
+			break;
+		case UNCORE_TOTAL:
+			break;
+		}
+		add_beats(&beats, v);
+	}
+	if (r->kind == C2C_UNCORE_L3)
+		return;
+	r->a = beats;
+	r->b = bytes(beats, ev[first].bytes_per);
+	r->in = has_in ? bytes(in, ev[first].bytes_per) : C2C_UNCORE_NONE;
+	r->out = has_out ? bytes(out, ev[first].bytes_per) : C2C_UNCORE_NONE;
+}
+
+static void note_mux(struct c2c_uncore *out, const struct mux *m, size_t nr)
+{
+	if (!m->scaled || out->nr_notes >= C2C_UNCORE_NOTES)
+		return;
+	snprintf(out->note[out->nr_notes++], sizeof(out->note[0]), "%zu of %zu uncore counters "
+		 "shared the PMU's counters (one ran %.0f%% of the run): their counts are scaled "
+		 "by time enabled / running, estimates", m->scaled, nr, 100.0 * m->least);
 }
 
 void uncore_read(const struct uncore *u, double seconds, struct c2c_uncore *out)
 {
+	struct mux m = { 0 };
+	size_t first = 0;
+
 	memset(out, 0, sizeof(*out));
 	out->seconds = seconds;
-	for (size_t i = 0; i < u->nr && out->nr < sizeof(out->row) / sizeof(out->row[0]); i++) {
-		const struct uncore_ev *e = &u->ev[i];
-		struct c2c_uncore_row *r = &out->row[out->nr];
-		uint64_t v = count(e);
-
-		if (e->kind == C2C_UNCORE_L3 && e->second) {
-			/* the misses of the row its lookups started */
-			if (out->nr && out->row[out->nr - 1].kind == C2C_UNCORE_L3 &&
-			    out->row[out->nr - 1].unit == e->unit)
-				out->row[out->nr - 1].b = v;
+	for (size_t i = 1; i <= u->nr; i++) {
+		if (i < u->nr && u->ev[i].row == u->ev[first].row)
 			continue;
-		}
-		r->kind = e->kind;
-		r->unit = e->unit;
-		r->cpu = e->cpu;
-		r->a = v;
-		r->b = e->kind == C2C_UNCORE_L3 ? C2C_UNCORE_NONE :
-		       v == C2C_UNCORE_NONE ? C2C_UNCORE_NONE : v * e->bytes_per;
-		out->nr++;
+		if (out->nr < sizeof(out->row) / sizeof(out->row[0]))
+			fill_row(u->ev, first, i, &m, &out->row[out->nr++]);
+		first = i;
 	}
 	for (size_t i = 0; i < u->nr_notes; i++)
 		snprintf(out->note[out->nr_notes++], sizeof(out->note[0]), "%s", u->note[i]);
+	note_mux(out, &m, u->nr);
 }
 
 void uncore_release(struct uncore *u)
@@ -206,4 +278,5 @@ void uncore_release(struct uncore *u)
 	free(u->ev);
 	u->ev = NULL;
 	u->nr = u->cap = 0;
+	u->nr_rows = 0;
 }

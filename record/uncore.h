@@ -7,8 +7,13 @@
  * channels 0-7 and the remote-link outbound events 0x7c7, 0x807, 0x847, 0x887 (umask 0x02, 32
  * bytes a count) on each CPU of its cpumask (seed 004, AMD's PPR for family 17h). Zen 3 and later
  * name other DF events; they are left out with a note, as is anything the machine lacks.
+ * Each counter adds to one row of the summary (a CCX, a channel, a link) as one part of it: L3
+ * lookups or misses, or DF data beats that are the row's total, its inbound (DRAM: read) or its
+ * outbound (DRAM: write) share. The counters of a row are planned one after another.
  * uncore_open() opens them counting on their CPUs (CPU-wide: root or perf_event_paranoid <= 0),
- * uncore_read() turns the counts into the summary. Counters that do not open become notes. */
+ * reading time enabled and running: uncore PMUs rotate counters that do not fit their hardware
+ * counters, and uncore_read() scales each count by enabled / running and turns the counts into
+ * the summary. Counters that do not open, and multiplexing, become notes. */
 #ifndef C2C_RECORD_UNCORE_H
 #define C2C_RECORD_UNCORE_H
 
@@ -18,21 +23,30 @@
 
 #include "c2c/uncore.h"
 
+/* What a counter adds to its row. */
+enum uncore_part {
+	UNCORE_L3_LOOKUPS, UNCORE_L3_MISSES,
+	UNCORE_TOTAL,                /* data beats not told apart by direction */
+	UNCORE_IN,                   /* DRAM: read beats; links: inbound */
+	UNCORE_OUT,                  /* DRAM: write beats; links: outbound */
+};
+
 struct uncore_ev {
 	struct perf_event_attr attr;
 	enum c2c_uncore_kind kind;
-	int second;                  /* L3: the misses counter of the row */
+	enum uncore_part part;
+	uint32_t row;                /* its row of the summary */
 	uint32_t unit, cpu;
-	uint32_t bytes_per;          /* DRAM 64, links 32 */
+	uint32_t bytes_per;          /* bytes a data beat: 64, or 32 (family 17h/Zen 3 links) */
 	int fd;
 };
 
 struct uncore {
 	struct uncore_ev *ev;
 	size_t nr, cap;
+	uint32_t nr_rows;
 	char note[C2C_UNCORE_NOTES][200];
 	size_t nr_notes;
-	double t0;
 };
 
 /* 0 with u->nr counters (maybe none, with notes saying why); -errno for sysfs trouble. Only AMD

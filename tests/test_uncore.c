@@ -21,21 +21,27 @@
 #include "tests/fake-machine.h"
 
 static int fail_open;           /* errno every open fails with, 0: none */
+static uint64_t fail_config;    /* a config whose open fails (EBUSY), 0: none */
+static uint64_t enabled = 1000, running = 1000;   /* the times every counter reads */
 
-/* A counter whose count is its config: a pipe holding that u64. */
+/* A counter whose count is its config: a pipe holding the read_format value, time enabled and
+ * time running. */
 int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			unsigned long flags)
 {
+	uint64_t v[3] = { attr->config, enabled, running };
 	int p[2];
 
 	(void)flags;
-	if (fail_open) {
-		errno = fail_open;
+	if (fail_open || (fail_config && attr->config == fail_config)) {
+		errno = fail_open ? fail_open : EBUSY;
 		return -1;
 	}
-	if (pid != -1 || cpu < 0 || group_fd != -1 || attr->sample_period || pipe(p))
+	if (pid != -1 || cpu < 0 || group_fd != -1 || attr->sample_period ||
+	    attr->read_format != (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING) ||
+	    pipe(p))
 		return -1;
-	if (write(p[1], &attr->config, 8) != 8)
+	if (write(p[1], v, sizeof(v)) != sizeof(v))
 		return -1;
 	close(p[1]);
 	return p[0];
@@ -130,6 +136,8 @@ static void test_plan_zen2(void **state)
 		assert_int_equal(e->attr.config, i % 2 ? 0x0104 : 0xff04);   /* misses, lookups */
 		assert_int_equal(e->cpu, i < 2 ? 0 : 2);                     /* amd_l3 cpumask 0,2 */
 		assert_int_equal(e->unit, i / 2);
+		assert_int_equal(e->row, i / 2);
+		assert_int_equal(e->part, i % 2 ? UNCORE_L3_MISSES : UNCORE_L3_LOOKUPS);
 	}
 	for (int ch = 0; ch < 8; ch++) {
 		const struct uncore_ev *e = &u.ev[4 + ch];
@@ -137,6 +145,8 @@ static void test_plan_zen2(void **state)
 		assert_int_equal(e->attr.type, 13);
 		assert_int_equal(e->attr.config, dram_ctl[ch] & ~ENABLE);
 		assert_int_equal(e->kind, C2C_UNCORE_DRAM);
+		assert_int_equal(e->part, UNCORE_TOTAL);              /* reads and writes together */
+		assert_int_equal(e->row, 2 + ch);
 		assert_int_equal(e->bytes_per, 64);
 	}
 	for (int l = 0; l < 4; l++) {
@@ -144,11 +154,16 @@ static void test_plan_zen2(void **state)
 
 		assert_int_equal(e->attr.config, link_ctl[l] & ~ENABLE);
 		assert_int_equal(e->kind, C2C_UNCORE_LINK);
+		assert_int_equal(e->part, UNCORE_OUT);                /* outbound data */
+		assert_int_equal(e->row, 10 + l);
 		assert_int_equal(e->bytes_per, 32);
 	}
+	assert_int_equal(u.nr_rows, 2 + 8 + 4);
 	for (size_t i = 0; i < u.nr; i++)
 		assert_true(!u.ev[i].attr.sample_period && !u.ev[i].attr.sample_type &&
 			    !u.ev[i].attr.disabled && !u.ev[i].attr.inherit &&
+			    u.ev[i].attr.read_format == (PERF_FORMAT_TOTAL_TIME_ENABLED |
+							 PERF_FORMAT_TOTAL_TIME_RUNNING) &&
 			    u.ev[i].attr.size == sizeof(u.ev[i].attr));
 	uncore_release(&u);
 }
@@ -197,7 +212,12 @@ static void test_counts_roundtrip(void **state)
 	assert_int_equal(sum->row[0].b, 0x0104);
 	assert_int_equal(sum->row[2 + 7].a, 0x1000038c7ull);
 	assert_int_equal(sum->row[2 + 7].b, 0x1000038c7ull * 64);
+	assert_int_equal(sum->row[2 + 7].in, C2C_UNCORE_NONE);   /* family 17h: one DRAM figure */
+	assert_int_equal(sum->row[2 + 7].out, C2C_UNCORE_NONE);
 	assert_int_equal(sum->row[2 + 8].b, 0x7000002c7ull * 32);
+	assert_int_equal(sum->row[2 + 8].out, 0x7000002c7ull * 32);   /* links: outbound */
+	assert_int_equal(sum->row[2 + 8].in, C2C_UNCORE_NONE);
+	assert_int_equal(sum->nr_notes, 0);
 	n = c2c_uncore_format(sum, buf, sizeof(buf));
 	assert_true(n > 0);
 	assert_int_equal(c2c_uncore_parse(buf, (size_t)n, back), 0);
@@ -209,7 +229,32 @@ static void test_counts_roundtrip(void **state)
 	assert_non_null(strstr(out, "# AMD uncore over the run (2.000 s):\n"));
 	assert_non_null(strstr(out, "#   L3 of CCX 0 (CPU 0): 65284 accesses, 260 misses (0.4%)\n"));
 	assert_non_null(strstr(out, "#   DRAM channel 0 (CPU 0): 0.9 MB, 0.5 MB/s\n"));
+	assert_non_null(strstr(out, "#   remote link 0 (CPU 0): 962072.7 MB, 481036.3 MB/s (out 962072.7 MB)\n"));
 	free(out);
+	uncore_release(&u);
+
+	/* multiplexed: each counter ran a quarter of the time, so each count is 4 times its config */
+	assert_int_equal(uncore_plan(&u), 0);
+	running = 250;   /* the kernel scales nothing: read_format gives both times */
+	assert_int_equal(uncore_open(&u), 0);
+	running = 1000;
+	uncore_read(&u, 1.0, sum);
+	assert_int_equal(sum->row[0].a, 4 * 0xff04);
+	assert_int_equal(sum->row[2].b, 4 * 0x3807ull * 64);
+	assert_int_equal(sum->nr_notes, 1);
+	assert_string_equal(sum->note[0], "16 of 16 uncore counters shared the PMU's counters (one "
+			    "ran 25% of the run): their counts are scaled by time enabled / running, "
+			    "estimates");
+	uncore_release(&u);
+	/* one that never ran is not counted, not zero */
+	assert_int_equal(uncore_plan(&u), 0);
+	running = 0;
+	assert_int_equal(uncore_open(&u), 0);
+	running = 1000;
+	uncore_read(&u, 1.0, sum);
+	assert_int_equal(sum->row[0].a, C2C_UNCORE_NONE);
+	assert_int_equal(sum->row[13].b, C2C_UNCORE_NONE);
+	assert_int_equal(sum->row[13].out, C2C_UNCORE_NONE);
 	uncore_release(&u);
 
 	/* nothing opens (paranoid): the rows say not counted and a note says why */
@@ -239,9 +284,11 @@ static void test_parse_bad(void **state)
 	static const char *const bad[] = {
 		"", "c2c-uncore 2\n", "seconds 1\n", "c2c-uncore 1\nseconds x\n",
 		"c2c-uncore 1\nl3 0 0 12x 4\n", "c2c-uncore 1\ndram 0 0 -1 4\n",
+		"c2c-uncore 1\ndram 0 0 1 64 64x 0\n", "c2c-uncore 1\nlink 0 0 1 64 - -5\n",
 	};
 	struct c2c_uncore *u = malloc(sizeof(*u));
 	const char ok[] = "c2c-uncore 1\nseconds 0.5\nfuture 1 2 3 4\nlink 1 0 - -\nnote why";
+	const char split[] = "c2c-uncore 1\ndram 0 0 10 640 512 - later\nl3 0 0 5 1 7 8\n";
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -250,7 +297,16 @@ static void test_parse_bad(void **state)
 	assert_int_equal(c2c_uncore_parse(ok, sizeof(ok) - 1, u), 0);   /* unknown keys skipped */
 	assert_int_equal(u->nr, 1);
 	assert_int_equal(u->row[0].b, C2C_UNCORE_NONE);
+	assert_int_equal(u->row[0].in, C2C_UNCORE_NONE);   /* a trace before the split */
+	assert_int_equal(u->row[0].out, C2C_UNCORE_NONE);
 	assert_string_equal(u->note[0], "why");
+	/* read and write bytes; an L3 row has none, whatever follows; later fields skipped */
+	assert_int_equal(c2c_uncore_parse(split, sizeof(split) - 1, u), 0);
+	assert_int_equal(u->nr, 2);
+	assert_int_equal(u->row[0].in, 512);
+	assert_int_equal(u->row[0].out, C2C_UNCORE_NONE);
+	assert_int_equal(u->row[1].a, 5);
+	assert_int_equal(u->row[1].in, C2C_UNCORE_NONE);
 	free(u);
 }
 
