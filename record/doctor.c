@@ -737,6 +737,7 @@ static void row_topdown_stat(struct doctor *d, const struct doctor_env *env)
 	struct stat_target t = { .tids = &self, .nr_tids = 1 };
 	struct stat_plan p;
 	size_t nr_td = 0;
+	char lvl[256];
 
 	if (stat_plan_build(&p, &o)) {
 		add(d, "topdown-stat", DOCTOR_NO, NULL, "stat --topdown: the counter plan fails");
@@ -744,19 +745,21 @@ static void row_topdown_stat(struct doctor *d, const struct doctor_env *env)
 	}
 	for (size_t i = 0; i < p.nr; i++)
 		nr_td += p.c[i].td_in >= 0;
+	if (p.td_ok && td_model_level2(&p.model, lvl, sizeof(lvl)))
+		snprintf(lvl, sizeof(lvl), "level 1 and 2");
 	if (!p.td_ok)
 		add(d, "topdown-stat", DOCTOR_NO, NULL, "stat --topdown: %s", p.td_why);
 	else if (!env->probe_open)
 		add(d, "topdown-stat", DOCTOR_INFO, NULL, "stat --topdown: %s model, %zu counters "
-		    "(%s%s), not probed", p.model.cpu, nr_td, p.c[p.nr - nr_td].name,
-		    nr_td > 1 ? " ..." : "");
+		    "(%s%s), not probed; %s", p.model.cpu, nr_td, p.c[p.nr - nr_td].name,
+		    nr_td > 1 ? " ..." : "", lvl);
 	else if (stat_open(&p, &t), p.td_missing[0])
 		add(d, "topdown-stat", DOCTOR_NO, errno_fix(p.c[p.nr - nr_td].err), "stat --topdown: "
 		    "%s model, but %s did not open: %s", p.model.cpu, p.td_missing,
 		    p.c[p.nr - nr_td].why);
 	else
 		add(d, "topdown-stat", DOCTOR_OK, NULL, "stat --topdown: %s model, %zu counters open "
-		    "on this task", p.model.cpu, nr_td);
+		    "on this task; %s", p.model.cpu, nr_td, lvl);
 	stat_plan_release(&p);
 }
 
