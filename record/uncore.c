@@ -151,14 +151,16 @@ static const struct df_gen *df_gen_of(const struct cpuinfo *ci)
 	return NULL;
 }
 
-/* Whether amd_df's format places the generation's widest event and umask: a kernel without the
+/* Whether amd_df's format places the generation's largest event and umask: a kernel without the
  * PerfMonV2 DF format (event config:0-7,32-37, umask config:8-15,24-27) has 8-bit umasks. */
 static int df_fits(const struct pmu *p, const struct df_gen *g, char *why, size_t len)
 {
-	unsigned umask = 0, event = g->link_event + 0x40 * (g->links - 1);
+	unsigned umask = 0, event = g->dram_event + 0x40 * (g->channels - 1);
 	char ev[32], um[32];
 	struct pmu_config cfg = { 0 };
 
+	if (g->link_event + 0x40 * (g->links - 1) > event)
+		event = g->link_event + 0x40 * (g->links - 1);
 	for (const struct df_part *d = g->dram; d->umask; d++)
 		umask = d->umask > umask ? d->umask : umask;
 	for (const struct df_part *d = g->link; d->umask; d++)
