@@ -197,6 +197,42 @@ int td_model_select(struct td_model *m, const struct td_cpu *c, char *why, size_
 	}
 }
 
+int td_model_level2(const struct td_model *m, char *why, size_t len)
+{
+	const char *fmt = NULL;
+
+	switch (m->kind) {
+	case TD_KIND_AMD_SLOTS:
+		break;
+	case TD_KIND_INTEL_METRICS:
+		if (!m->level2)
+			fmt = "level 1 only: this core's PERF_METRICS has no level-2 bytes "
+			      "(topdown-heavy-ops, -br-mispredict, -fetch-lat and -mem-bound arrived "
+			      "with Sapphire Rapids)";
+		break;
+	case TD_KIND_INTEL_SLOTS4:
+		fmt = "level 1 only: the five pre-Ice Lake TopDown events have no level 2";
+		break;
+	case TD_KIND_ARM_SLOTS:
+		fmt = "level 1 only: Arm publishes no level 2 for %s (its telemetry specification "
+		      "and perf's metrics stop at Topdown_L1; Topdown_Frontend and Topdown_Backend "
+		      "start with Neoverse N3)";
+		break;
+	case TD_KIND_ARM_CYCLES:
+		fmt = "level 1 only: Arm's method for %s is cycle accounting (frontend and backend "
+		      "stalled cycles), with no level 2";
+		break;
+	default:
+		fmt = "no TopDown model";
+	}
+	if (len)
+		why[0] = 0;
+	if (!fmt)
+		return 1;
+	snprintf(why, len, fmt, m->cpu);
+	return 0;
+}
+
 size_t td_model_events(const struct td_model *m, struct td_event *out, size_t cap,
 		       char *buf, size_t len)
 {

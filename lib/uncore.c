@@ -26,10 +26,14 @@ int c2c_uncore_format(const struct c2c_uncore *u, char *buf, size_t len)
 		return -1;
 	for (size_t i = 0; i < u->nr; i++) {
 		const struct c2c_uncore_row *r = &u->row[i];
-		char a[24], b[24];
+		char a[24], b[24], in[24], out[24];
 
-		if (textkv_put(buf, len, &off, "%s %u %u %s %s\n", kind_key[r->kind], r->unit, r->cpu,
-			num(r->a, a, sizeof(a)), num(r->b, b, sizeof(b))))
+		if (textkv_put(buf, len, &off, "%s %u %u %s %s", kind_key[r->kind], r->unit, r->cpu,
+			       num(r->a, a, sizeof(a)), num(r->b, b, sizeof(b))) ||
+		    (r->kind != C2C_UNCORE_L3 &&
+		     textkv_put(buf, len, &off, " %s %s", num(r->in, in, sizeof(in)),
+				num(r->out, out, sizeof(out)))) ||
+		    textkv_put(buf, len, &off, "\n"))
 			return -1;
 	}
 	for (size_t i = 0; i < u->nr_notes; i++)
@@ -54,22 +58,24 @@ static int parse_num(const char *s, uint64_t *v)
 
 static int parse_line(char *line, struct c2c_uncore *u)
 {
-	char key[8], a[24], b[24];
+	char key[8], a[24], b[24], in[24], out[24];
 	unsigned unit, cpu;
 	size_t counts[3] = { 0 };
+	int n;
 
 	if (!strncmp(line, "note ", 5)) {
-		size_t n = strnlen(line + 5, sizeof(u->note[0]) - 1);
+		size_t len = strnlen(line + 5, sizeof(u->note[0]) - 1);
 
 		if (u->nr_notes < C2C_UNCORE_NOTES) {
-			memcpy(u->note[u->nr_notes], line + 5, n);   /* cut at the note's size */
-			u->note[u->nr_notes++][n] = 0;
+			memcpy(u->note[u->nr_notes], line + 5, len);   /* cut at the note's size */
+			u->note[u->nr_notes++][len] = 0;
 		}
 		return 0;
 	}
 	if (!strncmp(line, "seconds ", 8))
 		return sscanf(line + 8, "%lf", &u->seconds) == 1 && u->seconds >= 0 ? 0 : -1;
-	if (sscanf(line, "%7s %u %u %23s %23s", key, &unit, &cpu, a, b) != 5)
+	n = sscanf(line, "%7s %u %u %23s %23s %23s %23s", key, &unit, &cpu, a, b, in, out);
+	if (n < 5)
 		return 0;                    /* a key of a later version */
 	for (int k = 0; k < 3; k++) {
 		struct c2c_uncore_row *r;
@@ -85,6 +91,9 @@ static int parse_line(char *line, struct c2c_uncore *u)
 		r->unit = unit;
 		r->cpu = cpu;
 		if (parse_num(a, &r->a) || parse_num(b, &r->b))
+			return -1;
+		r->in = r->out = C2C_UNCORE_NONE;   /* L3 rows and traces before the split */
+		if (k != C2C_UNCORE_L3 && n >= 7 && (parse_num(in, &r->in) || parse_num(out, &r->out)))
 			return -1;
 		u->nr++;
 	}
@@ -119,15 +128,35 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole && whole != C2C_UNCORE_NONE ? 100.0 * (double)part / (double)whole : 0;
 }
 
+/* " (read 1.2 MB, write 0.3 MB)": the parts counted apart, nothing when none was. */
+static void print_parts(FILE *f, const struct c2c_uncore_row *r)
+{
+	const char *name[2] = { "read", "write" };
+	uint64_t v[2] = { r->in, r->out };
+	int first = 1;
+
+	if (r->kind == C2C_UNCORE_LINK)
+		name[0] = "in", name[1] = "out";
+	for (int i = 0; i < 2; i++) {
+		if (v[i] == C2C_UNCORE_NONE)
+			continue;
+		fprintf(f, "%s%s %.1f MB", first ? " (" : ", ", name[i], (double)v[i] / 1e6);
+		first = 0;
+	}
+	if (!first)
+		fputc(')', f);
+}
+
 static void print_bytes(FILE *f, const char *what, const struct c2c_uncore_row *r, double s)
 {
-	if (r->b == C2C_UNCORE_NONE) {
-		fprintf(f, "#   %s %u (CPU %u): not counted\n", what, r->unit, r->cpu);
-		return;
-	}
-	fprintf(f, "#   %s %u (CPU %u): %.1f MB", what, r->unit, r->cpu, (double)r->b / 1e6);
-	if (s > 0)
+	fprintf(f, "#   %s %u (CPU %u): ", what, r->unit, r->cpu);
+	if (r->b == C2C_UNCORE_NONE)
+		fprintf(f, "not counted");
+	else
+		fprintf(f, "%.1f MB", (double)r->b / 1e6);
+	if (r->b != C2C_UNCORE_NONE && s > 0)
 		fprintf(f, ", %.1f MB/s", (double)r->b / 1e6 / s);
+	print_parts(f, r);
 	fputc('\n', f);
 }
 

@@ -144,6 +144,7 @@ static void print_topdown_total(const struct stat_plan *p)
 {
 	struct td_counts c;
 	struct td_result r;
+	char why[256];
 	int err;
 
 	if (!p->topdown)
@@ -163,6 +164,8 @@ static void print_topdown_total(const struct stat_plan *p)
 	       p->model.n2_erratum ? ", N2 frontend erratum corrected" : "", r.slots,
 	       p->model.width ? " = width x cycles" : "");
 	print_breakdown(&r);
+	if (!td_model_level2(&p->model, why, sizeof(why)))
+		printf("   (%s)\n", why);
 }
 
 static const char *target_name(const struct cmd_stat *s, char *buf, size_t len)

@@ -771,6 +771,7 @@ static void row_topdown_stat(struct doctor *d, const struct doctor_env *env)
 	struct stat_target t = { .tids = &self, .nr_tids = 1 };
 	struct stat_plan p;
 	size_t nr_td = 0;
+	char lvl[256];
 
 	if (stat_plan_build(&p, &o)) {
 		add(d, "topdown-stat", DOCTOR_NO, NULL, "stat --topdown: the counter plan fails");
@@ -778,19 +779,21 @@ static void row_topdown_stat(struct doctor *d, const struct doctor_env *env)
 	}
 	for (size_t i = 0; i < p.nr; i++)
 		nr_td += p.c[i].td_in >= 0;
+	if (p.td_ok && td_model_level2(&p.model, lvl, sizeof(lvl)))
+		snprintf(lvl, sizeof(lvl), "level 1 and 2");
 	if (!p.td_ok)
 		add(d, "topdown-stat", DOCTOR_NO, NULL, "stat --topdown: %s", p.td_why);
 	else if (!env->probe_open)
 		add(d, "topdown-stat", DOCTOR_INFO, NULL, "stat --topdown: %s model, %zu counters "
-		    "(%s%s), not probed", p.model.cpu, nr_td, p.c[p.nr - nr_td].name,
-		    nr_td > 1 ? " ..." : "");
+		    "(%s%s), not probed; %s", p.model.cpu, nr_td, p.c[p.nr - nr_td].name,
+		    nr_td > 1 ? " ..." : "", lvl);
 	else if (stat_open(&p, &t), p.td_missing[0])
 		add(d, "topdown-stat", DOCTOR_NO, errno_fix(p.c[p.nr - nr_td].err), "stat --topdown: "
 		    "%s model, but %s did not open: %s", p.model.cpu, p.td_missing,
 		    p.c[p.nr - nr_td].why);
 	else
 		add(d, "topdown-stat", DOCTOR_OK, NULL, "stat --topdown: %s model, %zu counters open "
-		    "on this task", p.model.cpu, nr_td);
+		    "on this task; %s", p.model.cpu, nr_td, lvl);
 	stat_plan_release(&p);
 }
 
@@ -860,11 +863,31 @@ static void row_region(struct doctor *d, const struct doctor_env *env)
 	    names : "nothing", how[st.how], ns / 1000.0, 2 * DOCTOR_REGION_PAIRS);
 }
 
-/* AMD L3 and DF context: which counters record adds beside the samples, or why none. */
+/* The CPUs the counters of one kind (L3, or DF) run on, "0,2". */
+static void uncore_cpus(const struct uncore *u, int l3, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < u->nr && off < len; i++) {
+		int seen = 0;
+
+		if ((u->ev[i].kind == C2C_UNCORE_L3) != l3)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = (u->ev[j].kind == C2C_UNCORE_L3) == l3 && u->ev[j].cpu == u->ev[i].cpu;
+		if (!seen)
+			off += (size_t)snprintf(buf + off, len - off, "%s%u", off ? "," : "",
+						u->ev[i].cpu);
+	}
+}
+
+/* AMD L3 and DF context: which counters record adds beside the samples, where, or why none. */
 static void row_uncore(struct doctor *d, const struct hw *h)
 {
+	char l3_cpus[64], df_cpus[64], l3[128] = "", df[320] = "";
 	struct uncore u;
-	size_t l3 = 0, df = 0;
+	size_t nr_l3 = 0, nr_df = 0;
 
 	if (!vendor_is(h, CPU_VENDOR_AMD))   /* only this vendor's rows */
 		return;
@@ -874,14 +897,22 @@ static void row_uncore(struct doctor *d, const struct hw *h)
 		return;
 	}
 	for (size_t i = 0; i < u.nr; i++)
-		l3 += u.ev[i].kind == C2C_UNCORE_L3, df += u.ev[i].kind != C2C_UNCORE_L3;
+		nr_l3 += u.ev[i].kind == C2C_UNCORE_L3, nr_df += u.ev[i].kind != C2C_UNCORE_L3;
+	uncore_cpus(&u, 1, l3_cpus, sizeof(l3_cpus));
+	uncore_cpus(&u, 0, df_cpus, sizeof(df_cpus));
+	if (nr_l3)
+		snprintf(l3, sizeof(l3), "%zu L3 counters (amd_l3 on CPUs %s, a CCX each)", nr_l3,
+			 l3_cpus);
+	if (nr_df)
+		snprintf(df, sizeof(df), "%s%zu DRAM/link counters (amd_df on CPU %s; %s)",
+			 nr_l3 ? " and " : "", nr_df, df_cpus, u.df);
 	if (!u.nr)
 		add(d, "amd-uncore", DOCTOR_NO, NULL, "AMD L3/DF context: %s", u.note[0]);
 	else
 		add(d, "amd-uncore", DOCTOR_INFO, h->env->privileged || h->env->paranoid <= 0 ? NULL :
 		    "run as root or set kernel.perf_event_paranoid=0 (uncore counters are CPU-wide)",
-		    "record adds %zu L3 counters (amd_l3) and %zu DRAM/link counters (amd_df) to the "
-		    "trace%s%s", l3, df, u.nr_notes ? "; " : "", u.nr_notes ? u.note[0] : "");
+		    "record adds %s%s to the trace%s%s", l3, df, u.nr_notes ? "; " : "",
+		    u.nr_notes ? u.note[0] : "");
 	uncore_release(&u);
 }
 

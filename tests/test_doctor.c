@@ -36,13 +36,16 @@ static const struct row rows[] = {
 		{ "pebs-loads", DOCTOR_OK, "mem-loads-aux leader", NULL },
 		{ "pebs-stores", DOCTOR_OK, "event=0xcd,umask=0x2", NULL },
 		{ "topdown", DOCTOR_OK, "8 (level 1 and 2)", NULL },
-		{ "topdown-stat", DOCTOR_INFO, "Intel PERF_METRICS model, 9 counters (cpu/slots/ ...)", NULL },
+		{ "topdown-stat", DOCTOR_INFO, "Intel PERF_METRICS model, 9 counters (cpu/slots/ ...), "
+		  "not probed; level 1 and 2", NULL },
 		{ "rdpmc", DOCTOR_INFO, "cpu/rdpmc=1", NULL },
 	}, .absent = { "ibs", "spe", "power-mem", "hw-pmu", "amd-uncore" } },
 	{ __LINE__, "skylake-sp", 0, 0, 2, 1, {
 		{ "topdown", DOCTOR_NO, "PERF_METRICS arrived with Ice Lake); older TopDown needs 5 "
 		  "counters beside the PEBS event (stat --topdown counts them)", "Ice Lake" },
 		{ "topdown-stat", DOCTOR_INFO, "Intel 4-wide (pre-Ice Lake) model, 5 counters", NULL },
+		{ "topdown-stat", DOCTOR_INFO, "; level 1 only: the five pre-Ice Lake TopDown events "
+		  "have no level 2", NULL },
 		{ "perf_event_paranoid", DOCTOR_INFO, "user space only", "perf_event_paranoid=1" },
 	} },
 	{ __LINE__, "alder-lake", 0, 0, 3, 1, {
@@ -59,26 +62,38 @@ static const struct row rows[] = {
 		{ "topdown", DOCTOR_NO, "record --topdown beside IBS: AMD family 0x19 model 0x1 is Zen 3",
 		  NULL },
 		{ "topdown-stat", DOCTOR_NO, "is Zen 3: it has no per-slot dispatch events", NULL },
-		{ "amd-uncore", DOCTOR_NO, "no amd_l3 PMU", NULL },
+		{ "amd-uncore", DOCTOR_INFO, "12 DRAM/link counters (amd_df on CPU 0; Zen 3: 8 DRAM "
+		  "channels, 4 remote links (out); perf's amdzen3 data-fabric.json)", NULL },
 	}, .absent = { "pebs-loads", "pebs-stores", "spe", "power-mem" } },
 	{ __LINE__, "zen2", 0, 0, 2, 0, {
-		{ "amd-uncore", DOCTOR_INFO, "4 L3 counters (amd_l3) and 12 DRAM/link counters",
-		  "perf_event_paranoid=0" },
+		{ "amd-uncore", DOCTOR_INFO, "record adds 4 L3 counters (amd_l3 on CPUs 0,2, a CCX "
+		  "each) and 12 DRAM/link counters (amd_df on CPU 0; family 17h: 8 DRAM channels, 4 "
+		  "remote links (out); seed 004", "perf_event_paranoid=0" },
 		{ "topdown-stat", DOCTOR_NO, "Zen 4 or newer", NULL },
 	}, .absent = { "pebs-loads", "pebs-stores", "spe", "power-mem" } },
 	{ __LINE__, "zen5", 0, 1, 2, 1, {
 		{ "ibs", DOCTOR_OK, "load-latency filter", NULL },
-		{ "topdown-stat", DOCTOR_INFO, "Zen 5 model, 12 counters (cpu/ls_not_halted_cyc/ ...)", NULL },
+		{ "topdown-stat", DOCTOR_INFO, "Zen 5 model, 12 counters (cpu/ls_not_halted_cyc/ ...), "
+		  "not probed; level 1 and 2", NULL },
 		{ "topdown", DOCTOR_INFO, "record --topdown: the Zen 5 level-1 counters on cpu/, a "
 		  "group of their own beside IBS read every 1000000 cycles", "-a counts per CPU" },
-		{ "amd-uncore", DOCTOR_NO, "no amd_l3 PMU", NULL },
+		{ "amd-uncore", DOCTOR_INFO, "36 DRAM/link counters (amd_df on CPU 0; Zen 5: 12 DRAM "
+		  "channels (read, write), 6 xGMI links (in, out); perf's amdzen5 data-fabric.json) "
+		  "to the trace", NULL },
+	}, .absent = { "pebs-loads", "spe", "power-mem" } },
+	{ __LINE__, "zen4", 0, 0, 0, 1, {
+		{ "amd-uncore", DOCTOR_INFO, "4 L3 counters (amd_l3 on CPUs 0,2, a CCX each) and 56 "
+		  "DRAM/link counters (amd_df on CPU 0; Zen 4: 12 DRAM channels (read, write), 8 xGMI "
+		  "links (out); perf's amdzen4 data-fabric.json) to the trace", NULL },
 	}, .absent = { "pebs-loads", "spe", "power-mem" } },
 	{ __LINE__, "neoverse-n2", 0, 0, 1, 1, {
 		{ "spe", DOCTOR_OK, "arm_spe_0 (type 9) on CPUs 0-3; min_interval 1024", NULL },
 		{ "spe-pa", DOCTOR_INFO, "pa_enable needs CAP_PERFMON", "CAP_PERFMON" },
 		{ "spe-access", DOCTOR_INFO, "own tasks only (no -a); 128 KiB AUX area",
 		  "perf_event_paranoid=0 for -a" },
-		{ "topdown-stat", DOCTOR_INFO, "Neoverse N2 model, 6 counters", NULL },
+		{ "topdown-stat", DOCTOR_INFO, "Neoverse N2 model, 6 counters (armv8_pmuv3_0/cpu_cycles/ "
+		  "...), not probed; level 1 only: Arm publishes no level 2 for Neoverse N2 (its "
+		  "telemetry specification and perf's metrics stop at Topdown_L1", NULL },
 		{ "topdown", DOCTOR_INFO, "the Neoverse N2 level-1 counters on armv8_pmuv3_0/, a group "
 		  "of their own beside SPE", "-a counts per CPU" },
 	}, .absent = { "pebs-loads", "pebs-stores", "ibs", "power-mem", "rdpmc", "amd-uncore" } },
@@ -140,6 +155,7 @@ static const struct row rows[] = {
 		  "memory sampling unavailable: no AMD IBS, no TopDown", "pmu=on" },
 		{ "topdown-stat", DOCTOR_NO, "Zen 5: no core PMU", NULL },
 		{ "region-markers", DOCTOR_INFO, "not probed", NULL },
+		{ "amd-uncore", DOCTOR_NO, "no amd_l3 PMU: no L3 counts", NULL },
 	}, .absent = { "ibs", "topdown", "pebs-loads", "spe", "power-mem" } },
 };
 

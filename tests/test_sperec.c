@@ -38,6 +38,7 @@
 #include "report/read/source.h"
 #include "report/model/session.h"
 #include "record/sys.h"
+#include "tests/fake-machine.h"
 
 #define MAXEV 64
 #define MAXCPU 8
@@ -438,13 +439,7 @@ static char root[256];
 
 static void put_file(const char *name, const char *text)
 {
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, name);
-	assert_non_null(f = fopen(path, "w"));
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(fake_put_text(root, name, text), 0);
 }
 
 static void put_link(const char *name, const char *real, const char *rel)

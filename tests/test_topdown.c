@@ -169,6 +169,68 @@ static void test_n2_seed(void **state)
 	assert_int_equal(td_compute(&m, &c, &r), -EINVAL);
 }
 
+/* Which models have a level 2, and for the others the one-line reason stat and doctor print:
+ * Arm N1, N2, V1, V2 have none published (docs/topdown.md lists the sources checked), so even
+ * with every level-1 input and a full STALL_SLOT count N2 computes no level-2 row. */
+static void test_level2(void **state)
+{
+	static const struct {
+		int line;
+		struct td_cpu c;
+		const char *why;              /* NULL: a level 2 */
+	} rows[] = {
+		{ __LINE__, { .vendor = TD_VENDOR_INTEL, .family = 6, .model = 0x8f, .intel_slots = 1,
+			      .intel_metrics = 1, .intel_level2 = 1 }, NULL },
+		{ __LINE__, { .vendor = TD_VENDOR_AMD, .family = 0x19, .model = 0x11 }, NULL },
+		{ __LINE__, { .vendor = TD_VENDOR_AMD, .family = 0x1a, .model = 0x02 }, NULL },
+		{ __LINE__, { .vendor = TD_VENDOR_INTEL, .family = 6, .model = 0x6a, .intel_slots = 1,
+			      .intel_metrics = 1 }, "level 1 only: this core's PERF_METRICS has no "
+		  "level-2 bytes (topdown-heavy-ops, -br-mispredict, -fetch-lat and -mem-bound "
+		  "arrived with Sapphire Rapids)" },
+		{ __LINE__, { .vendor = TD_VENDOR_INTEL, .family = 6, .model = 0x55, .intel_slots4 = 1 },
+		  "level 1 only: the five pre-Ice Lake TopDown events have no level 2" },
+		{ __LINE__, { .vendor = TD_VENDOR_ARM, .arm_implementer = 0x41, .arm_part = 0xd49 },
+		  "level 1 only: Arm publishes no level 2 for Neoverse N2 (its telemetry specification "
+		  "and perf's metrics stop at Topdown_L1; Topdown_Frontend and Topdown_Backend start "
+		  "with Neoverse N3)" },
+		{ __LINE__, { .vendor = TD_VENDOR_ARM, .arm_implementer = 0x41, .arm_part = 0xd40 },
+		  "level 1 only: Arm publishes no level 2 for Neoverse V1 (" },
+		{ __LINE__, { .vendor = TD_VENDOR_ARM, .arm_implementer = 0x41, .arm_part = 0xd4f },
+		  "level 1 only: Arm publishes no level 2 for Neoverse V2 (" },
+		{ __LINE__, { .vendor = TD_VENDOR_ARM, .arm_implementer = 0x41, .arm_part = 0xd0c },
+		  "level 1 only: Arm's method for Neoverse N1 is cycle accounting (frontend and backend "
+		  "stalled cycles), with no level 2" },
+	};
+	struct td_cpu n2 = { .vendor = TD_VENDOR_ARM, .arm_implementer = 0x41, .arm_part = 0xd49 };
+	struct td_model m = { 0 };
+	struct td_counts c = { 0 };
+	struct td_result r;
+	char why[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct td_model mi = model_of(&rows[i].c);
+		int has = td_model_level2(&mi, why, sizeof(why));
+
+		if (has != !rows[i].why || (rows[i].why && strncmp(why, rows[i].why,
+								    strlen(rows[i].why))) ||
+		    (!rows[i].why && why[0]))
+			fail_msg("line %d: %d '%s'", rows[i].line, has, why);
+	}
+	assert_int_equal(td_model_level2(&m, why, sizeof(why)), 0);   /* no model */
+	assert_string_equal(why, "no TopDown model");
+	m = model_of(&n2);
+	set(&c, TDI_CYCLES, 1000);
+	set(&c, TDI_ARM_STALL_SLOT, 2500);
+	set(&c, TDI_ARM_STALL_SLOT_FE, 1000);
+	set(&c, TDI_ARM_STALL_SLOT_BE, 1500);
+	set(&c, TDI_ARM_OP_SPEC, 1000);
+	set(&c, TDI_ARM_OP_RETIRED, 900);
+	assert_int_equal(td_compute(&m, &c, &r), 0);
+	assert_int_equal(r.have, (1u << TDO_RETIRING) | (1u << TDO_BAD_SPEC) |
+			 (1u << TDO_FE_BOUND) | (1u << TDO_BE_BOUND));
+}
+
 /* Seed 000: four PERF_METRICS bytes for the first interval of its `perf stat -a --topdown -I1000`
  * (11.5 retiring, 34.9 backend, 46.9 frontend, 6.7 bad speculation) are 29, 17, 120, 89 of 0xff. */
 static void test_intel_metrics(void **state)
@@ -375,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_n2_seed),
+		cmocka_unit_test(test_level2),
 		cmocka_unit_test(test_intel_metrics),
 		cmocka_unit_test(test_zen4),
 		cmocka_unit_test(test_zen4_perf_run),

@@ -109,6 +109,12 @@ int td_model_select(struct td_model *m, const struct td_cpu *c, char *why, size_
 size_t td_model_events(const struct td_model *m, struct td_event *out, size_t cap,
 		       char *buf, size_t len);
 
+/* Whether @m has a level 2 (vendor-published splits of its level-1 rows): 1, or 0 with why not in
+ * @why ("level 1 only: ...", one line; docs/topdown.md gives the sources checked). AMD Zen 4/5 and
+ * Intel PERF_METRICS with the level-2 metrics have one; Arm Neoverse N1, N2, V1, V2 and Intel
+ * before Sapphire Rapids do not. */
+int td_model_level2(const struct td_model *m, char *why, size_t len);
+
 /* Counts of one interval: v[] indexed by enum td_in, have bit (1 << in) when read. */
 struct td_counts {
 	uint64_t v[TDI_NR];

@@ -94,6 +94,11 @@ static void uncore(struct jw *w, const struct c2c_uncore *u)
 			jw_u64(w, "cpu", r->cpu);
 			uncore_count(w, k == C2C_UNCORE_L3 ? "accesses" : "count", r->a);
 			uncore_count(w, k == C2C_UNCORE_L3 ? "misses" : "bytes", r->b);
+			if (k != C2C_UNCORE_L3) {
+				uncore_count(w, k == C2C_UNCORE_DRAM ? "read_bytes" : "in_bytes", r->in);
+				uncore_count(w, k == C2C_UNCORE_DRAM ? "write_bytes" : "out_bytes",
+					     r->out);
+			}
 			jw_end(w);
 		}
 		jw_aend(w);

@@ -90,4 +90,22 @@ for o in --stats --map --no-source "--summary 1"; do
 	grep -q "do not apply to --json" "$tmp/o.err" || bad "--json $o: $(cat "$tmp/o.err")"
 done
 "$C2C" report --csv=bogus -i "$tmp/soft.c2c" >/dev/null 2>&1 && bad "--csv=bogus accepted"
+
+# an AMD uncore summary with DRAM read/write and link in/out bytes (a Zen 5 recording's form) and
+# one of an older trace (no split): header.amd_uncore validates, the split figures or null
+printf 'c2c-uncore 1\nseconds 2\nl3 0 0 1000 250\ndram 0 0 3 192 128 64\nlink 0 0 2 128 64 64\ndram 1 0 1 64\nnote n\n' >"$tmp/unc.txt"
+"$PWD/$BUILD/tests/tools/c2c-gen" -s padded -t "$tmp/unc.c2c" --blob "16:$tmp/unc.txt" || bad "c2c-gen --blob"
+"$C2C" report --json -i "$tmp/unc.c2c" >"$tmp/unc.json" 2>/dev/null || bad "uncore: --json"
+"$py" - "$SCHEMA" "$tmp/unc.json" <<'PY' || fail=1
+import json, sys
+import jsonschema
+doc = json.load(open(sys.argv[2]))
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc)
+u = doc["header"]["amd_uncore"]
+got = ([(d["read_bytes"], d["write_bytes"]) for d in u["dram"]], [(l["in_bytes"], l["out_bytes"]) for l in u["links"]])
+if got != ([(128, 64), (None, None)], [(64, 64)]):
+    print(f"FAIL: uncore split {got}")
+    sys.exit(1)
+print("uncore: ok")
+PY
 exit $fail
