@@ -1084,36 +1084,46 @@ static inline void cltab_prefetch_home(const struct cltab_hash *h, const struct 
  * slot of its touch record; prefetch those records; account (lookups never depend on what
  * accounting changes). Lines, entries and touches are still created and updated in sample order,
  * so "first sample" properties and PA counts are those of one-by-one processing. */
+static void cltab_flush_from(struct cltab *t, const struct cltab_pend *pd, size_t n);
+
 static void cltab_flush(struct cltab *t)
+{
+	size_t n = t->nr_pending;
+
+	t->nr_pending = 0;
+	cltab_flush_from(t, t->pending, n);
+}
+
+/* Add @n (at most CLTAB_PENDING) resolved samples @pd. */
+static void cltab_flush_from(struct cltab *t, const struct cltab_pend *pd, size_t n)
 {
 	uint32_t line[CLTAB_PENDING], eidx[CLTAB_PENDING];
 	struct cltab_ent *ent[CLTAB_PENDING];
 	struct cltab_lrec lk[CLTAB_PENDING];
 	uint64_t hv[CLTAB_PENDING], th[CLTAB_PENDING];
 	uint32_t thr[CLTAB_PENDING];
-	size_t i, n = t->nr_pending;
+	size_t i;
 
-	t->nr_pending = 0;
 	for (i = 0; i < n; i++) {
-		hv[i] = cltab_sample_lkey(t, &t->pending[i], &lk[i]);
-		thr[i] = cltab_ptr_id(&t->thr, t->pending[i].s.thread);
+		hv[i] = cltab_sample_lkey(t, &pd[i], &lk[i]);
+		thr[i] = cltab_ptr_id(&t->thr, pd[i].s.thread);
 		__builtin_prefetch(&t->lhash.slot[hv[i] & (t->lhash.cap - 1)]);
 	}
 	for (i = 0; i < n; i++)
 		cltab_prefetch_home(&t->lhash, &t->lines, hv[i]);
 	for (i = 0; i < n; i++) {
-		line[i] = cltab_findnew_line(t, &t->pending[i], &lk[i], hv[i]);
-		hv[i] = cltab_okey_hash(t, line[i], &t->pending[i]);
+		line[i] = cltab_findnew_line(t, &pd[i], &lk[i], hv[i]);
+		hv[i] = cltab_okey_hash(t, line[i], &pd[i]);
 		__builtin_prefetch(&t->ehash.slot[hv[i] & (t->ehash.cap - 1)]);
 	}
 	for (i = 0; i < n; i++)
 		cltab_prefetch_home(&t->ehash, &t->ents, hv[i]);
 	for (i = 0; i < n; i++) {
-		ent[i] = cltab_findnew_ent(t, line[i], &t->pending[i], hv[i], &eidx[i]);
+		ent[i] = cltab_findnew_ent(t, line[i], &pd[i], hv[i], &eidx[i]);
 		if (ent[i]->ext)
 			__builtin_prefetch(cltab_at(&t->exts, ent[i]->ext - 1), 1);
 		if (thr[i] != ent[i]->thread) {
-			th[i] = cltab_tkey_hash(eidx[i], t->pending[i].s.thread);
+			th[i] = cltab_tkey_hash(eidx[i], pd[i].s.thread);
 			__builtin_prefetch(&t->thash.slot[th[i] & (t->thash.cap - 1)]);
 		}
 	}
@@ -1121,7 +1131,7 @@ static void cltab_flush(struct cltab *t)
 		if (thr[i] != ent[i]->thread)
 			cltab_prefetch_home(&t->thash, &t->touches, th[i]);
 	for (i = 0; i < n; i++)
-		cltab_account(t, &t->pending[i].s, cltab_lrec(t, line[i]), ent[i], eidx[i], thr[i]);
+		cltab_account(t, &pd[i].s, cltab_lrec(t, line[i]), ent[i], eidx[i], thr[i]);
 }
 
 /* --- parallel tables -------------------------------------------------------------------------- */
@@ -1132,11 +1142,8 @@ static void cltab_fold_batch(struct cltab *t, struct cltab_batch *b)
 {
 	uint32_t i;
 
-	for (i = 0; i < b->n; i++) {
-		t->pending[t->nr_pending++] = b->p[i];
-		if (t->nr_pending == CLTAB_PENDING)
-			cltab_flush(t);
-	}
+	for (i = 0; i < b->n; i += CLTAB_PENDING)
+		cltab_flush_from(t, b->p + i, b->n - i < CLTAB_PENDING ? b->n - i : CLTAB_PENDING);
 	b->n = 0;
 }
 
