@@ -45,14 +45,22 @@ struct cltab_cellblk {
 	uint32_t next;          /* block index + 1, 0: none */
 };
 
-/* One line: what every sample touches (the key, the PA state); followed by nodeset[node_words],
- * 64 bytes in all with one node word. */
-struct cltab_lrec {
-	uint64_t cl, ino, gen;
+/* The fields of a line key other than its cacheline (perf's dcacheline sort: cpumode, data map
+ * presence, the DSO's identity, the pid of anonymous private memory), interned once per table:
+ * a line record keeps the number. */
+struct cltab_space {
+	uint64_t ino, gen;
 	uint32_t maj, min;
 	int32_t pid;
 	uint8_t cpumode, has_map, anon;
+};
+
+/* One line: what every sample touches (the key, the PA state); followed by nodeset[node_words],
+ * 40 bytes in all with one node word. */
+struct cltab_lrec {
+	uint64_t cl;
 	uint64_t paddr, paddr_cnt;
+	uint32_t space;               /* cltab_space number */
 };
 
 /* The rest of a line, in a parallel array. */
@@ -205,11 +213,12 @@ struct cltab {
 	uint32_t *lcnt;
 	size_t nr_lsum;
 	int32_t *cpu_node;
-	struct trace_mem_range *ranges;
+	struct trace_mem_range *ranges;   /* [nr_mem_ranges + 1]: the last is empty */
+	uint32_t mr_last;                 /* the range cltab_mem_node() found last */
 	uint64_t cl_mask;
 	uint32_t cpu_words, node_words, node_bits;
-	struct cltab_arr lines, lcold, ents, exts, blks, touches;
-	struct cltab_hash lhash, ehash, thash;
+	struct cltab_arr lines, lcold, ents, exts, blks, touches, spaces;
+	struct cltab_hash lhash, ehash, thash, shash;
 	/* the threads and code maps the entries name, by number (cltab_ptr_id()) */
 	struct cltab_ptrs {
 		const void **p;
@@ -241,10 +250,10 @@ struct cltab {
 	struct maps_memo dmemo, cmemo;
 	struct {
 		const struct maps_map *dmap;
+		int32_t pid;
 		uint8_t cpumode, valid;
-		struct cltab_lrec k;      /* the fields of the key but cl and pid */
-		uint64_t hs;              /* cltab_lkey_static(&k) */
-	} kmemo;
+		uint32_t space;
+	} kmemo;                          /* the line space of the last data map */
 };
 
 static void cltab_start_workers(struct cltab *t, uint32_t n);
@@ -462,6 +471,8 @@ struct cltab *cltab_new(const struct cltab_opts *opts)
 				 (t->cpu_words + t->node_words) * sizeof(uint64_t));
 	cltab_arr_init(&t->blks, sizeof(struct cltab_cellblk));
 	cltab_arr_init(&t->touches, sizeof(struct cltab_trec));
+	cltab_arr_init(&t->spaces, sizeof(struct cltab_space));
+	cltab_hash_init(&t->shash, 64);
 	cltab_hash_init(&t->lhash, 1024);
 	cltab_hash_init(&t->ehash, 1024);
 	cltab_hash_init(&t->thash, 1024);
@@ -508,6 +519,8 @@ void cltab_free(struct cltab *t)
 	cltab_arr_free(&t->ents);
 	cltab_arr_free(&t->exts);
 	cltab_arr_free(&t->blks);
+	cltab_arr_free(&t->spaces);
+	cltab_zfree(t->shash.slot, t->shash.cap * sizeof(*t->shash.slot));
 	cltab_zfree(t->lhash.slot, t->lhash.cap * sizeof(*t->lhash.slot));
 	cltab_zfree(t->ehash.slot, t->ehash.cap * sizeof(*t->ehash.slot));
 	cltab_zfree(t->chash.slot, t->chash.cap * sizeof(*t->chash.slot));
@@ -544,70 +557,89 @@ static inline uint64_t cltab_mix(uint64_t h, uint64_t v)
 	return cltab_fmix(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
 }
 
-/* Fields multiplied by distinct odd constants (no two fields cancel for small differences),
- * summed, then one finalizer: a sample costs one fmix, not one per field. The part of the sum
- * that depends on the data map only (not cl or pid) is kept per map by the caller. */
-static uint64_t cltab_lkey_static(const struct cltab_lrec *k)
+static uint64_t cltab_space_hash(const struct cltab_space *k)
 {
 	uint64_t h = k->ino * 0xc2b2ae3d27d4eb4fULL;
 
 	h += (((uint64_t)k->maj << 32) | k->min) * 0x165667b19e3779f9ULL;
 	h += k->gen * 0x27d4eb2f165667c5ULL;
-	h += ((uint64_t)k->cpumode << 32 | (uint64_t)k->has_map << 40 | (uint64_t)k->anon << 48) *
-	     0x85ebca77c2b2ae63ULL;
-	return h;
+	h += ((uint64_t)(uint32_t)k->pid | (uint64_t)k->cpumode << 32 | (uint64_t)k->has_map << 40 |
+	      (uint64_t)k->anon << 48) * 0x85ebca77c2b2ae63ULL;
+	return cltab_fmix(h);
 }
 
-static inline uint64_t cltab_lkey_finish(uint64_t hs, const struct cltab_lrec *k)
+static inline const struct cltab_space *cltab_space_at(const struct cltab *t, uint32_t i)
 {
-	return cltab_fmix(hs + k->cl * 0x9e3779b97f4a7c15ULL +
-			  (uint64_t)(uint32_t)k->pid * 0xd6e8feb86659fd93ULL);
+	return cltab_at(&t->spaces, i);
 }
 
-/* A sample's line key, in the layout of struct cltab_lrec's key fields, and its hash. The
- * fields taken from the data map are memoized for the next sample of the same map. */
-static uint64_t cltab_sample_lkey(struct cltab *t, const struct cltab_pend *p,
-				  struct cltab_lrec *k)
+/* The number of line space @k in this table, interned on first use. */
+static uint32_t cltab_space_intern(struct cltab *t, const struct cltab_space *k)
+{
+	uint64_t hv = cltab_space_hash(k);
+	struct cltab_space *sp;
+	uint32_t idx;
+	size_t j;
+
+	for (j = hv & (t->shash.cap - 1); t->shash.slot[j].idx; j = (j + 1) & (t->shash.cap - 1)) {
+		idx = t->shash.slot[j].idx - 1;
+		if (t->shash.slot[j].h == (uint32_t)hv && !memcmp(cltab_space_at(t, idx), k, sizeof(*k)))
+			return idx;
+	}
+	sp = cltab_arr_new(&t->spaces, &idx);
+	*sp = *k;
+	cltab_hash_put(&t->shash, j, (uint32_t)hv, idx);
+	return idx;
+}
+
+/* A sample's line key: its line space (memoized for the next sample of the same data map, mode
+ * and pid) and its cacheline in *cl. */
+static uint32_t cltab_sample_space(struct cltab *t, const struct cltab_pend *p, uint64_t *cl)
 {
 	const struct cltab_sample *s = &p->s;
+	const struct maps_dso *d;
+	struct cltab_space k;
 
 	if (t->opts.phys) {          /* the physical line alone, whoever maps it where */
-		memset(k, 0, sizeof(*k));
-		k->cl = s->phys_addr & t->cl_mask;
-		return cltab_lkey_finish(0, k);
+		*cl = s->phys_addr & t->cl_mask;
+		if (!t->kmemo.valid) {
+			memset(&k, 0, sizeof(k));
+			t->kmemo.space = cltab_space_intern(t, &k);
+			t->kmemo.valid = 1;
+		}
+		return t->kmemo.space;
 	}
-	if (!t->kmemo.valid || t->kmemo.dmap != s->dmap || t->kmemo.cpumode != s->cpumode) {
-		const struct maps_dso *d = s->dmap ? s->dmap->dso : NULL;
-		struct cltab_lrec *m = &t->kmemo.k;
-
-		memset(m, 0, sizeof(*m));
-		m->cpumode = s->cpumode;
-		m->has_map = d != NULL;
-		m->maj = d ? d->maj : 0;
-		m->min = d ? d->min : 0;
-		m->ino = d ? d->ino : 0;
-		m->gen = d ? d->ino_generation : 0;
-		m->anon = s->dmap ? (uint8_t)!!maps_is_anon_private(s->dmap, s->cpumode) : 0;
-		t->kmemo.hs = cltab_lkey_static(m);
-		t->kmemo.dmap = s->dmap;
-		t->kmemo.cpumode = s->cpumode;
-		t->kmemo.valid = 1;
-	}
-	*k = t->kmemo.k;
-	k->pid = k->anon ? p->pid : 0;
-	k->cl = s->al_addr & t->cl_mask;
-	return cltab_lkey_finish(t->kmemo.hs, k);
+	*cl = s->al_addr & t->cl_mask;
+	if (t->kmemo.valid && t->kmemo.dmap == s->dmap && t->kmemo.cpumode == s->cpumode &&
+	    t->kmemo.pid == p->pid)
+		return t->kmemo.space;
+	memset(&k, 0, sizeof(k));   /* padding too: spaces are compared with memcmp */
+	d = s->dmap ? s->dmap->dso : NULL;
+	k.cpumode = s->cpumode;
+	k.has_map = d != NULL;
+	k.maj = d ? d->maj : 0;
+	k.min = d ? d->min : 0;
+	k.ino = d ? d->ino : 0;
+	k.gen = d ? d->ino_generation : 0;
+	k.anon = s->dmap ? (uint8_t)!!maps_is_anon_private(s->dmap, s->cpumode) : 0;
+	k.pid = k.anon ? p->pid : 0;
+	t->kmemo.space = cltab_space_intern(t, &k);
+	t->kmemo.dmap = s->dmap;
+	t->kmemo.cpumode = s->cpumode;
+	t->kmemo.pid = p->pid;
+	t->kmemo.valid = 1;
+	return t->kmemo.space;
 }
 
-static int cltab_lkey_eq(const struct cltab_lrec *a, const struct cltab_lrec *b)
+/* The hash of line key (space, cl). */
+static inline uint64_t cltab_lkey_hash(uint32_t space, uint64_t cl)
 {
-	return a->cl == b->cl && a->pid == b->pid && a->cpumode == b->cpumode &&
-	       a->has_map == b->has_map && a->anon == b->anon && a->ino == b->ino &&
-	       a->maj == b->maj && a->min == b->min && a->gen == b->gen;
+	return cltab_fmix(cl * 0x9e3779b97f4a7c15ULL + (uint64_t)space * 0xd6e8feb86659fd93ULL);
 }
 
 /* perf's sort__dcacheline_cmp as the output shows it: ascending. */
-static int cltab_lkey_cmp(const struct cltab_lrec *a, const struct cltab_lrec *b)
+static int cltab_lkey_cmp(const struct cltab_space *a, uint64_t acl, const struct cltab_space *b,
+			  uint64_t bcl)
 {
 	if (a->cpumode != b->cpumode)
 		return (a->cpumode > b->cpumode) - (a->cpumode < b->cpumode);
@@ -625,7 +657,7 @@ static int cltab_lkey_cmp(const struct cltab_lrec *a, const struct cltab_lrec *b
 		if (a->anon && a->pid != b->pid)
 			return (a->pid > b->pid) - (a->pid < b->pid);
 	}
-	return (a->cl > b->cl) - (a->cl < b->cl);
+	return (acl > bcl) - (acl < bcl);
 }
 
 static inline const char *cltab_dso_key(const struct maps_map *cmap)
@@ -796,8 +828,8 @@ static void cltab_ent_sets(const struct cltab *t, const struct cltab_ent *e, uin
 		cltab_set_bit(nodeset, cltab_mnode0(e) - 1);
 }
 
-static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_pend *p,
-				   const struct cltab_lrec *k, uint64_t hv)
+static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_pend *p, uint32_t space,
+				   uint64_t cl, uint64_t hv)
 {
 	struct cltab_lrec *l;
 	struct cltab_lcold *lc;
@@ -808,19 +840,13 @@ static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_pend *p,
 		if (t->lhash.slot[j].h != (uint32_t)hv)
 			continue;
 		idx = t->lhash.slot[j].idx - 1;
-		if (cltab_lkey_eq(k, cltab_lrec(t, idx)))
+		l = cltab_lrec(t, idx);
+		if (l->cl == cl && l->space == space)
 			return idx;
 	}
 	l = cltab_arr_new(&t->lines, &idx);
-	l->cl = k->cl;
-	l->ino = k->ino;
-	l->gen = k->gen;
-	l->maj = k->maj;
-	l->min = k->min;
-	l->pid = k->pid;
-	l->cpumode = k->cpumode;
-	l->has_map = k->has_map;
-	l->anon = k->anon;
+	l->cl = cl;
+	l->space = space;
 	lc = cltab_arr_new(&t->lcold, &idx);
 	lc->dmap = p->s.dmap;
 	lc->addr = p->s.addr & t->cl_mask;
@@ -861,9 +887,13 @@ static struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
 
 /* --- accumulation --------------------------------------------------------------------------- */
 
-static int cltab_mem_node(const struct cltab *t, uint64_t pa)
+static int cltab_mem_node(struct cltab *t, uint64_t pa)
 {
 	size_t lo = 0, hi = t->opts.nr_mem_ranges;
+	const struct trace_mem_range *m = &t->ranges[t->mr_last];
+
+	if (m->start <= pa && pa < m->end)     /* the last one found, most often */
+		return (int)m->node;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -873,8 +903,10 @@ static int cltab_mem_node(const struct cltab *t, uint64_t pa)
 		else
 			hi = mid;
 	}
-	if (lo < t->opts.nr_mem_ranges && t->ranges[lo].start <= pa && pa < t->ranges[lo].end)
+	if (lo < t->opts.nr_mem_ranges && t->ranges[lo].start <= pa && pa < t->ranges[lo].end) {
+		t->mr_last = (uint32_t)lo;
 		return (int)t->ranges[lo].node;
+	}
 	return -1;
 }
 
@@ -962,19 +994,6 @@ static struct cltab_ext *cltab_ent_ext(struct cltab *t, struct cltab_ent *e)
 	return x;
 }
 
-/* A sample of class @cls and node @node (CLTAB_NO_NODE or below) of entry @e. The first is
- * kept inline; the second moves both into an extension, replaying the first exactly. */
-static void cltab_ent_add(struct cltab *t, struct cltab_ent *e, uint32_t cls, uint32_t node,
-			  uint64_t w)
-{
-	if (!e->ext && !e->key0 && w <= UINT32_MAX) {
-		e->key0 = (cls | node << CLTAB_CLS_BITS) + 1;
-		e->w0 = (uint32_t)w;
-		return;
-	}
-	cltab_ext_add(t, cltab_ent_ext(t, e), cls, node, w);
-}
-
 static uint64_t cltab_tkey_hash(uint32_t ent, const struct maps_thread *th)
 {
 	return cltab_mix(ent, (uintptr_t)th);
@@ -1019,8 +1038,9 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 			  struct cltab_ent *e, uint32_t eidx, uint32_t thr)
 {
 	uint32_t cls = cltab_class(t, s);
-	uint32_t cpu = s->cpu == TRACE_CPU_NONE ? 0 : s->cpu;
+	uint32_t cpu = s->cpu == TRACE_CPU_NONE ? 0 : s->cpu, nd = CLTAB_NO_NODE;
 	int node = -1, mnode = -1;
+	struct cltab_ext *x = NULL;   /* e's extension once looked up */
 
 	t->counts.samples++;
 	t->cls_n[cls]++;
@@ -1030,9 +1050,18 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 		callers_count(t->callers, eidx, s->chain);
 	if (cpu < t->opts.nr_cpus)
 		node = t->cpu_node[cpu];
-	cltab_ent_add(t, e, cls,
-		      !t->opts.no_node_stats && node >= 0 && (uint32_t)node < t->opts.nr_nodes &&
-		      (uint32_t)node < CLTAB_NO_NODE ? (uint32_t)node : CLTAB_NO_NODE, s->weight);
+	if (!t->opts.no_node_stats && node >= 0 && (uint32_t)node < t->opts.nr_nodes &&
+	    (uint32_t)node < CLTAB_NO_NODE)
+		nd = (uint32_t)node;
+	/* the first sample is kept inline; the second moves both into an extension, replaying the
+	 * first exactly (a weight that does not fit w0 goes there at once) */
+	if (!e->ext && !e->key0 && s->weight <= UINT32_MAX) {
+		e->key0 = (cls | nd << CLTAB_CLS_BITS) + 1;
+		e->w0 = (uint32_t)s->weight;
+	} else {
+		x = cltab_ent_ext(t, e);
+		cltab_ext_add(t, x, cls, nd, s->weight);
+	}
 	if (s->cpu == TRACE_CPU_NONE)
 		t->counts.no_cpu++;
 	else if (s->cpu >= t->opts.nr_cpus)
@@ -1040,7 +1069,7 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 	else if (!e->ext && s->cpu < CLTAB_CM0_CPU_MAX)
 		e->cm0 = (e->cm0 & ~CLTAB_CM0_CPU_MAX) | (s->cpu + 1);
 	else
-		cltab_set_bit(cltab_ext_cpuset(cltab_ent_ext(t, e)), s->cpu);
+		cltab_set_bit(cltab_ext_cpuset(x ? x : (x = cltab_ent_ext(t, e))), s->cpu);
 	if (s->phys_addr) {
 		mnode = cltab_mem_node(t, s->phys_addr);
 		if (mnode < 0)
@@ -1051,10 +1080,11 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 		if (!e->ext && (uint32_t)mnode < CLTAB_CM0_NODE_MAX)
 			e->cm0 = (e->cm0 & CLTAB_CM0_CPU_MAX) | ((uint32_t)mnode + 1) << CLTAB_CM0_CPU;
 		else
-			cltab_set_bit(cltab_ext_nodeset(t, cltab_ent_ext(t, e)), (uint32_t)mnode);
+			cltab_set_bit(cltab_ext_nodeset(t, x ? x : (x = cltab_ent_ext(t, e))),
+				      (uint32_t)mnode);
 		if (e->paddr != s->phys_addr) {
 			if (e->ext)   /* inline: the one sample with a node, a count of 1 */
-				cltab_ent_ext(t, e)->paddr_cnt++;
+				(x ? x : (x = cltab_ent_ext(t, e)))->paddr_cnt++;
 			e->paddr = s->phys_addr;
 		}
 	}
@@ -1099,20 +1129,22 @@ static void cltab_flush_from(struct cltab *t, const struct cltab_pend *pd, size_
 {
 	uint32_t line[CLTAB_PENDING], eidx[CLTAB_PENDING];
 	struct cltab_ent *ent[CLTAB_PENDING];
-	struct cltab_lrec lk[CLTAB_PENDING];
+	uint64_t lcl[CLTAB_PENDING];
+	uint32_t lsp[CLTAB_PENDING];
 	uint64_t hv[CLTAB_PENDING], th[CLTAB_PENDING];
 	uint32_t thr[CLTAB_PENDING];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		hv[i] = cltab_sample_lkey(t, &pd[i], &lk[i]);
+		lsp[i] = cltab_sample_space(t, &pd[i], &lcl[i]);
+		hv[i] = cltab_lkey_hash(lsp[i], lcl[i]);
 		thr[i] = cltab_ptr_id(&t->thr, pd[i].s.thread);
 		__builtin_prefetch(&t->lhash.slot[hv[i] & (t->lhash.cap - 1)]);
 	}
 	for (i = 0; i < n; i++)
 		cltab_prefetch_home(&t->lhash, &t->lines, hv[i]);
 	for (i = 0; i < n; i++) {
-		line[i] = cltab_findnew_line(t, &pd[i], &lk[i], hv[i]);
+		line[i] = cltab_findnew_line(t, &pd[i], lsp[i], lcl[i], hv[i]);
 		hv[i] = cltab_okey_hash(t, line[i], &pd[i]);
 		__builtin_prefetch(&t->ehash.slot[hv[i] & (t->ehash.cap - 1)]);
 	}
@@ -1207,13 +1239,13 @@ static struct cltab_batch *cltab_filling(struct cltab_worker *w)
  * order, so each shard sees what a single table would see of its lines. */
 static void cltab_route(struct cltab *t, const struct cltab_pend *p)
 {
-	struct cltab_lrec lk;
 	struct cltab_worker *w;
 	struct cltab_batch *b;
 	struct cltab_pend *q;
-	uint64_t hv;
+	uint64_t hv, cl;
+	uint32_t space = cltab_sample_space(t, p, &cl);
 
-	hv = cltab_sample_lkey(t, p, &lk);
+	hv = cltab_lkey_hash(space, cl);
 	/* high hash bits: the shard's own table indexes by the low ones */
 	w = &t->work[(uint32_t)(hv >> 40) % t->nr_work];
 	b = cltab_filling(w);
@@ -1298,43 +1330,50 @@ void cltab_add(struct cltab *t, const struct cltab_sample *s)
 
 static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct trace_sample *ts)
 {
-	struct cltab_sample s = { .ip = ts->ip, .cpu = ts->cpu, .cpumode = ts->cpumode };
-	struct maps_loc loc;
 	typeof(t->tmemo[0]) *tm = &t->tmemo[ts->tid % CLTAB_TMEMO];
 	struct maps_thread *th = tm->th;
+	struct cltab_pend local, *p;
+	struct cltab_sample *s;
+	struct maps_loc loc;
+	uint8_t f = ts->flags;
 
+	if (t->opts.phys && !((f & TRACE_SAMPLE_HAS_PHYS) && ts->phys_addr)) {
+		t->counts.no_phys++;
+		return;
+	}
 	if (!th || tm->pid != (int32_t)ts->pid || tm->tid != (int32_t)ts->tid) {
 		th = maps_findnew_thread(maps, (int32_t)ts->pid, (int32_t)ts->tid);
 		tm->th = th;
 		tm->pid = (int32_t)ts->pid;
 		tm->tid = (int32_t)ts->tid;
 	}
-
-	s.thread = th;
-	s.addr = (ts->flags & TRACE_SAMPLE_HAS_ADDR) ? ts->addr : 0;
-	s.phys_addr = (ts->flags & TRACE_SAMPLE_HAS_PHYS) ? ts->phys_addr : 0;
-	s.weight = (ts->flags & TRACE_SAMPLE_HAS_WEIGHT) ? ts->weight : 0;
-	s.data_src = (ts->flags & TRACE_SAMPLE_HAS_DSRC) ? ts->data_src : DSRC_NONE;
-	if (!(ts->flags & TRACE_SAMPLE_HAS_CPU))
-		s.cpu = TRACE_CPU_NONE;
-	if (t->opts.phys && !s.phys_addr) {
-		t->counts.no_phys++;
-		return;
-	}
-	maps_find_memo(maps, th, ts->cpumode, s.addr, &loc, &t->dmemo);
-	s.dmap = loc.map;
-	s.al_addr = loc.al_addr;
+	/* resolved in place: straight into the batch when this thread aggregates */
+	p = t->nr_work ? &local : &t->pending[t->nr_pending];
+	s = &p->s;
+	s->ip = ts->ip;
+	s->cpu = (f & TRACE_SAMPLE_HAS_CPU) ? ts->cpu : TRACE_CPU_NONE;
+	s->cpumode = ts->cpumode;
+	s->thread = th;
+	s->addr = (f & TRACE_SAMPLE_HAS_ADDR) ? ts->addr : 0;
+	s->phys_addr = (f & TRACE_SAMPLE_HAS_PHYS) ? ts->phys_addr : 0;
+	s->weight = (f & TRACE_SAMPLE_HAS_WEIGHT) ? ts->weight : 0;
+	s->data_src = (f & TRACE_SAMPLE_HAS_DSRC) ? ts->data_src : DSRC_NONE;
+	maps_find_memo(maps, th, ts->cpumode, s->addr, &loc, &t->dmemo);
+	s->dmap = loc.map;
+	s->al_addr = loc.al_addr;
 	maps_find_memo(maps, th, ts->cpumode, ts->ip, &loc, &t->cmemo);
-	s.cmap = loc.map;
+	s->cmap = loc.map;
 	/* found in the sample's mode: found in "any" mode too (user then kernel maps) */
-	s.has_code_map = s.cmap != NULL || maps_find_any(maps, th, ts->ip, &loc);
-	if (t->callers && ts->chain_nr)
-		s.chain = callers_intern_sample(t->callers, maps, th, ts->chain, ts->chain_nr);
-	{
-		struct cltab_pend p = { .s = s, .seq = t->next_seq++, .pid = th->pid, .tid = th->tid };
-
-		cltab_queue(t, &p);
-	}
+	s->has_code_map = s->cmap != NULL || maps_find_any(maps, th, ts->ip, &loc);
+	s->chain = t->callers && ts->chain_nr ?
+		   callers_intern_sample(t->callers, maps, th, ts->chain, ts->chain_nr) : 0;
+	p->seq = t->next_seq++;
+	p->pid = th->pid;
+	p->tid = th->tid;
+	if (t->nr_work)
+		cltab_route(t, p);
+	else if (++t->nr_pending == CLTAB_PENDING)
+		cltab_flush(t);
 }
 
 static void cltab_feed_lost(struct cltab *t, const struct trace_lost *lo)
@@ -1602,7 +1641,12 @@ static int cltab_line_cmp(const void *pa, const void *pb, void *arg)
 
 	if (c)
 		return c;
-	c = cltab_lkey_cmp(cltab_lrec(a->sh, a->idx), cltab_lrec(b->sh, b->idx));
+	{
+		const struct cltab_lrec *la = cltab_lrec(a->sh, a->idx), *lb = cltab_lrec(b->sh, b->idx);
+
+		c = cltab_lkey_cmp(cltab_space_at(a->sh, la->space), la->cl,
+				   cltab_space_at(b->sh, lb->space), lb->cl);
+	}
 	if (c)
 		return c;
 	/* Equal perf keys (a private anon line against a shared one): input order. */
@@ -1670,15 +1714,16 @@ static struct cltab_line *cltab_new_line(struct cltab *t, uint32_t idx,
 					 const struct dsrc_stats *st, size_t n)
 {
 	struct cltab_lrec *r = cltab_lrec(t, idx);
+	const struct cltab_space *sp = cltab_space_at(t, r->space);
 	struct cltab_lcold *rc = cltab_lcold(t, idx);
 	size_t lsz = (sizeof(struct cltab_line) + t->node_words * sizeof(uint64_t) + 7) & ~(size_t)7;
 	unsigned char *mem = xcalloc(1, lsz + n * (sizeof(struct cltab_offset *) +
 						  cltab_off_size(t)));
 	struct cltab_line *l = (struct cltab_line *)mem;
 
-	l->cpumode = t->opts.phys ? rc->cpumode : r->cpumode;
+	l->cpumode = t->opts.phys ? rc->cpumode : sp->cpumode;
 	l->dmap = rc->dmap;
-	l->key_pid = r->pid;
+	l->key_pid = sp->pid;
 	l->cl = r->cl;
 	l->addr = t->opts.phys ? r->cl : rc->addr;
 	l->vaddr = rc->addr;

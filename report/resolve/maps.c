@@ -485,19 +485,13 @@ int maps_find(const struct maps *m, const struct maps_thread *t, uint8_t cpumode
 	return map != NULL;
 }
 
-int maps_find_memo(const struct maps *m, const struct maps_thread *t, uint8_t cpumode,
-		   uint64_t addr, struct maps_loc *loc, struct maps_memo *memo)
+int maps_find_memo_slow(const struct maps *m, const struct maps_thread *t, uint8_t cpumode,
+			uint64_t addr, struct maps_loc *loc, struct maps_memo *memo)
 {
 	const void *sp = cpumode == MAPS_CPUMODE_KERNEL ? (const void *)&m->kernel
 			 : cpumode == MAPS_CPUMODE_USER && t ? (const void *)t->space : NULL;
-	const struct maps_map *map = memo->map;
 
-	if (map && sp && memo->space == sp && memo->cpumode == cpumode && map->start <= addr &&
-	    addr < map->end) {
-		maps_locate(map, addr, loc);
-		return 1;
-	}
-	if (!maps_find(m, t, cpumode, addr, loc))
+	if (!maps_find(m, t, cpumode, addr, loc) || !sp)
 		return 0;
 	memo->space = sp;
 	memo->map = loc->map;

@@ -84,8 +84,24 @@ struct maps_memo {
 	const struct maps_map *map;
 	uint8_t cpumode;
 };
-int maps_find_memo(const struct maps *m, const struct maps_thread *t, uint8_t cpumode,
-		   uint64_t addr, struct maps_loc *loc, struct maps_memo *memo);
+int maps_find_memo_slow(const struct maps *m, const struct maps_thread *t, uint8_t cpumode,
+			uint64_t addr, struct maps_loc *loc, struct maps_memo *memo);
+
+static inline int maps_find_memo(const struct maps *m, const struct maps_thread *t,
+				 uint8_t cpumode, uint64_t addr, struct maps_loc *loc,
+				 struct maps_memo *memo)
+{
+	const struct maps_map *map = memo->map;
+
+	/* kernel maps are every thread's; user maps are the thread's address space's */
+	if (map && memo->cpumode == cpumode && map->start <= addr && addr < map->end &&
+	    (cpumode == MAPS_CPUMODE_KERNEL || (t && memo->space == (const void *)t->space))) {
+		loc->map = map;
+		loc->al_addr = map->identity ? addr : addr - map->start + map->pgoff;
+		return 1;
+	}
+	return maps_find_memo_slow(m, t, cpumode, addr, loc, memo);
+}
 /* Code-address lookup trying user then kernel maps (perf's ip__resolve_ams). Returns 1 if found. */
 int maps_find_any(const struct maps *m, const struct maps_thread *t, uint64_t addr,
 		  struct maps_loc *loc);
