@@ -45,6 +45,13 @@
  * lock-prefixed instructions, xchg with memory, cmpxchg, cmpxchg8b/16b and xadd are atomic
  * read-modify-writes. Other instructions are stores when they write their memory operand
  * (a plain `addl $1,(%rax)` is a store with SOFTDEC_F_RMW) and loads when they only read it.
+ * A load whose bytes the code stores back before any branch (the same size, at an address from
+ * registers unchanged or recomputed alike) is the read of a read-modify-write split over several
+ * instructions, and so a store with SOFTDEC_F_RMW too, except in trap mode: gcc writes a double's
+ * `sum[id] += x` as `addsd (%rsi,%rcx,8),%xmm1; movsd %xmm1,(%rsi,%rcx,8)`, and any `x += y` at
+ * -O0 as a load, arithmetic and a store through reloaded registers. Timer samples land after
+ * such a load far more often than after its store (on a Zen 5 guest, after the store of OpenMP
+ * pi's sum in 0-4 of 1700-2900 samples): the load is what shows that the thread writes.
  * Capstone 4 marks the memory destination of many SSE/AVX moves as read (`vmovdqa %ymm0,(%rdx)`,
  * the loops of memset and memcpy): a memory operand last in AT&T order of a move, extract,
  * down-convert or compress instruction is taken as written.

@@ -17,9 +17,10 @@ name='false_sharing/[0-9]+'
 check() {  # KIND TRACE
 	local k=$1 t=$2 out=$tmp/$1
 	"$C2C" report --stdio -i "$t" >"$out.txt" 2>/dev/null || fail "$k: report"
-	# (main's final read of both members, when a watchpoint catches it, follows after a ';')
-	grep -Eq "^ +0x0 +buf1\.a .* rw $name[ ;]" "$out.txt" || fail "$k: member buf1.a has no comm/tid"
-	grep -Eq "^ +0x8 +buf1\.b .* rw $name[ ;]" "$out.txt" || fail "$k: member buf1.b has no comm/tid"
+	# (main's final read of both members, when a watchpoint catches it, follows after a ';'; the
+	# soft backend counts each buf1.a++, a load and a store, as a read-modify-write: `w` alone)
+	grep -Eq "^ +0x0 +buf1\.a .* r?w $name[ ;]" "$out.txt" || fail "$k: member buf1.a has no comm/tid"
+	grep -Eq "^ +0x8 +buf1\.b .* r?w $name[ ;]" "$out.txt" || fail "$k: member buf1.b has no comm/tid"
 	grep -Eq "advice: buf1\.a \(written by $name\) and buf1\.b \(written by $name\)" "$out.txt" ||
 		fail "$k: the advice names no threads: $(grep advice "$out.txt")"
 	! grep -Eq '\btid [0-9]' "$out.txt" || fail "$k: a thread without its comm: $(grep -E '\btid [0-9]' "$out.txt")"
@@ -27,7 +28,7 @@ check() {  # KIND TRACE
 	tr -d ' \n' <"$out.json" | grep -Eq '"writers":\[\{"tid":[0-9]+,"pid":[0-9]+,"comm":"false_sharing"\}\]' ||
 		fail "$k: JSON writers without comm"
 	"$C2C" report --csv=members -i "$t" >"$out.csv" 2>/dev/null || fail "$k: csv"
-	[ "$(tr -d '\r' <"$out.csv" | grep -Ec "^1,0x[0-9a-f]+,(0|8),buf1\.[ab],.*,$name,$name$")" -eq 2 ] ||
+	[ "$(tr -d '\r' <"$out.csv" | grep -Ec "^1,0x[0-9a-f]+,(0|8),buf1\.[ab],.*,$name,($name)?$")" -eq 2 ] ||
 		fail "$k: CSV members without comm/tid: $(cat "$out.csv")"
 	"$C2C" diff "$tmp/padded.$k" "$t" >"$out.diff" 2>/dev/null || fail "$k: diff"
 	grep -Eq "advice: buf1\.a \(written by $name\)" "$out.diff" || fail "$k: diff's advice: $(cat "$out.diff")"
