@@ -23,8 +23,10 @@ export BUILD C2C
 
 # Measured on the project's 2-core VM (tests/real/README.md, "Scores"); floors are below them.
 # Watch: 8-10 of 10 at load 7-15, once 6; a watch run whose threads the scheduler put on one CPU
-# shows nothing (nothing crossed CPUs), so its floor sits lower than its usual score.
-SOFT_FLOOR=85 SOFT_CLEAN_FLOOR=100
+# shows nothing (nothing crossed CPUs), so its floor sits lower than its usual score. Soft: 16-18
+# of 18 on the Zen 5 guest, whose timer rarely samples the stores of example-ring and folly's
+# queue (tests/real/README.md), so its floor is 15 of 18.
+SOFT_FLOOR=83 SOFT_CLEAN_FLOOR=100
 WATCH_FLOOR=60 WATCH_CLEAN_FLOOR=100
 
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }

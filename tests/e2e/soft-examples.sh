@@ -97,8 +97,35 @@ if record padded "$SECS"; then
 	[ "$n" -eq 2 ] || bad padded "expected 2 buf1 lines with one thread each and no verdict" \
 		"(--show-all), found $n"
 fi
+# ring: each index is written by one thread and read by the other (true sharing), and the two
+# are written by different threads (false sharing). The false half shows only when the timer
+# samples enough stores: on some machines it almost never lands right after them (seen on a
+# Zen 5 guest: 0.2-1.8 % of the line's samples, 16 % on a Zen 3; tests/real/README.md, item 5).
+# The verdict is held to the stores the trace holds: TRUE+FALSE when both indexes were sampled
+# being written by different threads in 5 % of the line's samples or more, TRUE under 1 % (the
+# soft model's floor, report/model/findings.h), either in between (said).
 if record ring "$((SECS + 1))"; then
-	expect_first ring ring "TRUE\+FALSE SHARING"
+	want=$("$C2C" report --json -i "$tmp/ring.c2c" 2>/dev/null | python3 -c '
+import json, sys
+rep = json.load(sys.stdin)
+w = {"ring.head": set(), "ring.tail": set()}
+stores = samples = 0
+for line in rep["lines"]:
+    if not any(m["name"] in w for m in line["members"]):
+        continue
+    for r in line["rows"]:
+        samples += r["values"]["samples"]
+        stores += r["values"]["stores"]
+        if r.get("member") in w and r["values"]["stores"] > 0 and "thread" in r:
+            w[r["member"]].add(r["thread"]["tid"])
+both = any(a != b for a in w["ring.head"] for b in w["ring.tail"])
+share = 100.0 * stores / samples if samples else 0
+want = "TRUE\\+FALSE SHARING" if both and share >= 5 else "TRUE SHARING" if share < 1 \
+       else "(TRUE SHARING|TRUE\\+FALSE SHARING)"
+print("%s\t%d stores of %d samples (%.1f %%), writers of both indexes: %s" %
+      (want, stores, samples, share, "yes" if both else "no"))')
+	echo "ring: ${want#*$'\t'}"
+	expect_first ring ring "${want%%$'\t'*}"
 	expect_site ring 0x0 "" ring.head
 	expect_site ring 0x8 "" ring.tail
 fi
