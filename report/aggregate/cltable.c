@@ -169,6 +169,10 @@ struct cltab_dcache {
 
 #define CLTAB_PENDING 32
 #define CLTAB_TMEMO 16     /* threads memoized by cltab_feed_sample() */
+/* Up to these many entries and lines (about 2 MiB of records) a table is aggregated without the
+ * prefetching passes of cltab_flush_from(), which only pay when lookups miss the caches. */
+#define CLTAB_SMALL_ENTS 32768
+#define CLTAB_SMALL_LINES 8192
 
 /* A resolved sample on its way into a table: its number in the input and its thread's pid and
  * tid as they were when it was read (the feeding thread may change a thread's pid later). */
@@ -994,9 +998,12 @@ static struct cltab_ext *cltab_ent_ext(struct cltab *t, struct cltab_ent *e)
 	return x;
 }
 
+/* Two multiplications and one finalizing step: the table indexes by the low bits. */
 static uint64_t cltab_tkey_hash(uint32_t ent, const struct maps_thread *th)
 {
-	return cltab_mix(ent, (uintptr_t)th);
+	uint64_t h = ent * 0x9e3779b97f4a7c15ULL + (uintptr_t)th * 0xc2b2ae3d27d4eb4fULL;
+
+	return h ^ h >> 29;
 }
 
 /* The touch record of (entry @ent, @s's thread), created on first use. */
@@ -1135,6 +1142,20 @@ static void cltab_flush_from(struct cltab *t, const struct cltab_pend *pd, size_
 	uint32_t thr[CLTAB_PENDING];
 	size_t i;
 
+	if (t->ents.nr < CLTAB_SMALL_ENTS && t->lines.nr < CLTAB_SMALL_LINES) {
+		/* a table this small stays in the caches: nothing to overlap, one pass */
+		for (i = 0; i < n; i++) {
+			uint64_t cl;
+			uint32_t sp = cltab_sample_space(t, &pd[i], &cl), l, x;
+			struct cltab_ent *e;
+
+			l = cltab_findnew_line(t, &pd[i], sp, cl, cltab_lkey_hash(sp, cl));
+			e = cltab_findnew_ent(t, l, &pd[i], cltab_okey_hash(t, l, &pd[i]), &x);
+			cltab_account(t, &pd[i].s, cltab_lrec(t, l), e, x,
+				      cltab_ptr_id(&t->thr, pd[i].s.thread));
+		}
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		lsp[i] = cltab_sample_space(t, &pd[i], &lcl[i]);
 		hv[i] = cltab_lkey_hash(lsp[i], lcl[i]);
