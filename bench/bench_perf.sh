@@ -78,4 +78,21 @@ for n in "${sizes[@]}"; do
 		same="output identical" || same="OUTPUT DIFFERS"
 	echo "  -j 1 -> -j 2: $(ratio "$w1" "$w2") faster (wall); cpu of all threads $c1 s -> $c2 s;" \
 		"$same; $(nproc) online CPUs, load average $(cut -d' ' -f1 /proc/loadavg)"
+	# the same samples from c2c-lite's own trace (what convert wrote above)
+	[ -f "$tmp/out.c2c" ] || continue
+	for j in 1 2; do
+		bw=0 bc=0 br=0
+		for _ in $(seq "${RUNS:-3}"); do
+			run "report trace --stdio -j $j" "$C2C" report --stdio -j $j -i "$tmp/out.c2c" ||
+				break
+			if [ "$bw" = 0 ] || awk -v a="$wall" -v b="$bw" 'BEGIN { exit !(a < b) }'; then
+				bw=$wall bc=$cpu br=$rss
+			fi
+		done
+		echo "  trace -j $j vs perf on the perf.data (best of ${RUNS:-3}): $(ratio "$pw" "$bw")" \
+			"faster (wall), $(ratio "$pcpu" "$bc") (cpu), $(ratio "$prss" "$br") less memory" \
+			"(target: 50x); $(awk -v n="$n" -v c="$bc" 'BEGIN { if (c > 0)
+				printf "%.1f M samples/s of cpu", n / c / 1e6 }')"
+	done
+	rm -f "$tmp/out.c2c"
 done

@@ -12,6 +12,7 @@
 
 #include "report/aggregate/cltable.h"
 #include "report/stdio/columns.h"
+#include "report/stdio/numfmt.h"
 #include "report/resolve/maps.h"
 #include "report/stdio/stdio.h"
 
@@ -297,9 +298,67 @@ static void test_stdio_stats_only_and_nan(void **state)
 	cltab_free(t);
 }
 
+
+/* numfmt against snprintf: every percentage a/b for b up to 1200 (the ties of %.2f among them:
+ * 0.125 %, 0.375 %...), random ones, exact .5 ties and large means for %6.0f, and integers. */
+static void test_numfmt(void **state)
+{
+	char a[64], b[64];
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	uint32_t part, whole;
+	unsigned long n = 0;
+
+	(void)state;
+	for (whole = 1; whole <= 1200; whole++)
+		for (part = 0; part <= whole; part++, n++) {
+			double v = 100. * (double)part / (double)whole;
+
+			numfmt_pct2(a, v);
+			snprintf(b, sizeof(b), "%.2f%%", v);
+			if (strcmp(a, b))
+				fail_msg("%u/%u: numfmt '%s', snprintf '%s'", part, whole, a, b);
+		}
+	for (int i = 0; i < 2000000; i++, n++) {
+		double v, m;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		whole = (uint32_t)(x >> 32) | 1;
+		part = (uint32_t)x % whole;
+		v = 100. * (double)part / (double)whole;
+		numfmt_pct2(a, v);
+		snprintf(b, sizeof(b), "%.2f%%", v);
+		if (strcmp(a, b))
+			fail_msg("%u/%u: numfmt '%s', snprintf '%s'", part, whole, a, b);
+		m = (i & 3) == 0 ? (double)(x >> 40) + 0.5                  /* exact ties */
+		    : (i & 3) == 1 ? (double)(x >> 11) / 1024.0               /* up to 2^43 */
+		    : (i & 3) == 2 ? (double)(x >> 1)                         /* up to 2^63 */
+		    : (double)(x % 100000) / (double)((x >> 20) % 999 + 1);   /* running means */
+		numfmt_f0w6(a, m);
+		snprintf(b, sizeof(b), "%6.0f", m);
+		if (strcmp(a, b))
+			fail_msg("%.17g: numfmt '%s', snprintf '%s'", m, a, b);
+		numfmt_u64(a, x);
+		snprintf(b, sizeof(b), "%llu", (unsigned long long)x);
+		assert_string_equal(a, b);
+		numfmt_hex(a, x >> (i & 63));
+		snprintf(b, sizeof(b), "0x%llx", (unsigned long long)(x >> (i & 63)));
+		assert_string_equal(a, b);
+	}
+	numfmt_u64(a, 0);
+	assert_string_equal(a, "0");
+	numfmt_hex(a, 0);
+	assert_string_equal(a, "0x0");
+	numfmt_f0w6(a, 2.5);
+	assert_string_equal(a, "     2");
+	numfmt_pct2(a, 0.125);
+	assert_string_equal(a, "0.12%");
+	assert_true(n > 2000000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_numfmt),
 		cmocka_unit_test(test_col_banner),
 		cmocka_unit_test(test_col_range_list),
 		cmocka_unit_test(test_col_row_layout),

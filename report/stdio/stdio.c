@@ -8,6 +8,7 @@
 
 #include "report/stdio/columns.h"
 #include "report/stdio/callgraph.h"
+#include "report/stdio/numfmt.h"
 #include "report/stdio/stdio.h"
 
 #define RULE "================================================="
@@ -150,9 +151,20 @@ static void print_details(FILE *f, const struct cltab *t, const struct stdio_opt
 
 /* --- shared cell helpers -------------------------------------------------------------------- */
 
+/* snprintf(out, CELL, "%s", s) without the format machinery */
+static void cell_copy(char *out, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > CELL - 1)
+		n = CELL - 1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
 static void fmt_pct(char *out, uint32_t part, uint32_t whole)
 {
-	snprintf(out, CELL, "%.2f%%", whole ? 100. * (double)part / (double)whole : 0.);
+	numfmt_pct2(out, whole ? 100. * (double)part / (double)whole : 0.);
 }
 
 static void fmt_nodes(char *out, const struct cltab *t, const uint64_t *set)
@@ -162,7 +174,7 @@ static void fmt_nodes(char *out, const struct cltab *t, const uint64_t *set)
 	uint32_t nbits = opts->nr_nodes;
 
 	col_range_list(&l, set, nbits < cltab_nr_node_bits(t) ? nbits : cltab_nr_node_bits(t));
-	snprintf(out, CELL, "%s", l.len ? l.s : "N/A");
+	cell_copy(out, l.len ? l.s : "N/A");
 	col_line_release(&l);
 }
 
@@ -213,10 +225,10 @@ static void main_row(struct col_line *l, const struct col *c, const struct cltab
 	uint32_t v[3];
 	int i;
 
-	snprintf(cell[0], CELL, "%u", ln->index);
-	snprintf(cell[1], CELL, "0x%llx", (unsigned long long)ln->addr);
+	numfmt_u64(cell[0], ln->index);
+	numfmt_hex(cell[1], ln->addr);
 	fmt_nodes(cell[2], t, ln->nodeset);
-	snprintf(cell[3], CELL, "%llu", (unsigned long long)ln->paddr_cnt);
+	numfmt_u64(cell[3], ln->paddr_cnt);
 	fmt_pct(cell[4], cltab_metric(d, s), cltab_metric(d, cltab_total(t)));
 	if (d == CLTAB_DISPLAY_PEER) {
 		v[0] = s->tot_peer, v[1] = s->lcl_peer, v[2] = s->rmt_peer;
@@ -224,7 +236,7 @@ static void main_row(struct col_line *l, const struct col *c, const struct cltab
 		v[0] = s->lcl_hitm + s->rmt_hitm, v[1] = s->lcl_hitm, v[2] = s->rmt_hitm;
 	}
 	for (i = 0; i < 3; i++)
-		snprintf(cell[5 + i], CELL, "%u", v[i]);
+		numfmt_u64(cell[5 + i], v[i]);
 	{
 		uint32_t rest[] = { dsrc_total_records(s), dsrc_total_loads(s), s->store, s->st_l1hit,
 				    s->st_l1miss, s->st_na, s->ld_fbhit, s->ld_l1hit, s->ld_l2hit,
@@ -232,7 +244,7 @@ static void main_row(struct col_line *l, const struct col *c, const struct cltab
 				    s->rmt_dram };
 
 		for (i = 0; i < 15; i++)
-			snprintf(cell[8 + i], CELL, "%u", rest[i]);
+			numfmt_u64(cell[8 + i], rest[i]);
 	}
 	for (i = 0; i < MT_NR; i++)
 		p[i] = cell[i];
@@ -411,10 +423,12 @@ static int pareto_cols(struct pareto *p, const struct line_w *w, struct col *out
 
 static void fmt_cycles(char *out, const struct cltab_mean *m)
 {
-	char tmp[10];
+	char tmp[32];
 
-	snprintf(tmp, sizeof(tmp), "%6.0f", m->n ? m->mean : 0.);
-	snprintf(out, CELL, "%s", tmp);
+	/* "%6.0f" into a buffer of 10: a mean of more than 9 digits is cut there */
+	numfmt_f0w6(tmp, m->n ? m->mean : 0.);
+	tmp[9] = '\0';
+	cell_copy(out, tmp);
 }
 
 static uint32_t node_metric(enum cltab_display d, const struct dsrc_stats *st)
@@ -496,24 +510,24 @@ static void offset_cells(const struct pareto *p, const struct cltab_line *ln,
 	fmt_pct(cell[PC_L1HIT], s->st_l1hit, L->st_l1hit);
 	fmt_pct(cell[PC_L1MISS], s->st_l1miss, L->st_l1miss);
 	fmt_pct(cell[PC_NA], s->st_na, L->st_na);
-	snprintf(cell[PC_OFF], CELL, "0x%llx", (unsigned long long)of->disp_offset);
+	numfmt_hex(cell[PC_OFF], of->disp_offset);
 	fmt_nodes(cell[PC_NODE], p->t, of->nodeset);
-	snprintf(cell[PC_PACNT], CELL, "%llu", (unsigned long long)of->paddr_cnt);
+	numfmt_u64(cell[PC_PACNT], of->paddr_cnt);
 	snprintf(cell[PC_PID], CELL, "%d", of->thread->pid);
 	snprintf(cell[PC_TID], CELL, "%7d:%-*.*s", of->thread->tid, w->tid - 8, w->tid - 8,
 		 of->thread->comm);
-	snprintf(cell[PC_IADDR], CELL, "0x%llx", (unsigned long long)of->ip);
+	numfmt_hex(cell[PC_IADDR], of->ip);
 	fmt_cycles(cell[PC_CYC_RMT], &of->cycles[peer ? CLTAB_CYC_RMT_PEER : CLTAB_CYC_RMT_HITM]);
 	fmt_cycles(cell[PC_CYC_LCL], &of->cycles[peer ? CLTAB_CYC_LCL_PEER : CLTAB_CYC_LCL_HITM]);
 	fmt_cycles(cell[PC_CYC_LOAD], &of->cycles[CLTAB_CYC_LOAD]);
-	snprintf(cell[PC_RECORDS], CELL, "%u", dsrc_total_records(s));
-	snprintf(cell[PC_CPUCNT], CELL, "%u", of->cpu_cnt);
+	numfmt_u64(cell[PC_RECORDS], dsrc_total_records(s));
+	numfmt_u64(cell[PC_CPUCNT], of->cpu_cnt);
 	fmt_symbol(cell[PC_SYMBOL], of, w->sym);
 	col_trunc(cell[PC_DSO], CELL, of->cmap ? of->cmap->dso->short_name : "[unknown]", w->dso);
 	stdio_srcline(cell[PC_SRC], CELL, of);
 	cell[PC_SRC][w->src < CELL ? w->src : CELL - 1] = '\0';
 	fmt_cpunode(&nl, p, of);
-	snprintf(cell[PC_CPUNODE], CELL, "%s", nl.len ? nl.s : "");
+	cell_copy(cell[PC_CPUNODE], nl.len ? nl.s : "");
 	col_line_release(&nl);
 }
 
