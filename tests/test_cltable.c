@@ -342,8 +342,9 @@ static void test_jobs_identical(void **state)
 	}
 	assert_true(nr[0] > 1000);
 	/* more entries than a table folds in one pass (CLTAB_SMALL_ENTS, 32768): the one-thread
-	 * table goes on with the prefetching passes, each of the four shards stays under it, and
-	 * the two must agree */
+	 * table goes on with the prefetching passes; the -j 4 table starts its four aggregation
+	 * threads there and keeps its own lines while the new ones go to the threads, each of
+	 * which stays under the bound; the two must agree */
 	assert_true(cltab_nr_offsets(t[0]) > 4 * 32768 / 3 && cltab_nr_offsets(t[0]) < 4 * 32768);
 	assert_int_equal(nr[0], nr[1]);
 	assert_int_equal(cltab_nr_lines(t[0]), cltab_nr_lines(t[1]));

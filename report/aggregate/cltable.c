@@ -212,6 +212,7 @@ struct cltab {
 	/* parallel table (opts.jobs > 1): samples go by line to shards aggregated by workers */
 	struct cltab_worker *work;
 	uint32_t nr_work;
+	uint32_t want_work;               /* opts.jobs, or 0 when this table folds everything */
 	/* cltab_sum() results of this table (or shard), for cltab_finish() */
 	struct dsrc_stats *lst;           /* [nr_lsum], followed by lcnt[nr_lsum] */
 	uint32_t *lcnt;
@@ -487,8 +488,9 @@ struct cltab *cltab_new(const struct cltab_opts *opts)
 	t->dcache = xcalloc(CLTAB_DCACHE, sizeof(*t->dcache));
 	if (opts->callchains)
 		t->callers = callers_new();
-	if (opts->jobs > 1 && !opts->callchains)   /* callers are counted by one thread */
-		cltab_start_workers(t, opts->jobs);
+	/* callers are counted by one thread; the aggregation threads start when the table has
+	 * grown past what one thread folds in the caches (cltab_maybe_shard()) */
+	t->want_work = opts->jobs > 1 && !opts->callchains ? opts->jobs : 0;
 	return t;
 }
 
@@ -830,6 +832,23 @@ static void cltab_ent_sets(const struct cltab *t, const struct cltab_ent *e, uin
 		cltab_set_bit(cpuset, cltab_cpu0(e) - 1);
 	if (cltab_mnode0(e))
 		cltab_set_bit(nodeset, cltab_mnode0(e) - 1);
+}
+
+/* Is line (space, cl) of hash @hv in this table? */
+static int cltab_find_line(const struct cltab *t, uint32_t space, uint64_t cl, uint64_t hv)
+{
+	size_t j;
+
+	for (j = hv & (t->lhash.cap - 1); t->lhash.slot[j].idx; j = (j + 1) & (t->lhash.cap - 1)) {
+		const struct cltab_lrec *l;
+
+		if (t->lhash.slot[j].h != (uint32_t)hv)
+			continue;
+		l = cltab_lrec(t, t->lhash.slot[j].idx - 1);
+		if (l->cl == cl && l->space == space)
+			return 1;
+	}
+	return 0;
 }
 
 static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_pend *p, uint32_t space,
@@ -1267,6 +1286,13 @@ static void cltab_route(struct cltab *t, const struct cltab_pend *p)
 	uint32_t space = cltab_sample_space(t, p, &cl);
 
 	hv = cltab_lkey_hash(space, cl);
+	if (cltab_find_line(t, space, cl, hv)) {
+		/* a line this table made before the workers started stays here */
+		t->pending[t->nr_pending] = *p;
+		if (++t->nr_pending == CLTAB_PENDING)
+			cltab_flush(t);
+		return;
+	}
 	/* high hash bits: the shard's own table indexes by the low ones */
 	w = &t->work[(uint32_t)(hv >> 40) % t->nr_work];
 	b = cltab_filling(w);
@@ -1326,6 +1352,16 @@ static void cltab_join(struct cltab *t)
 	}
 }
 
+/* Fold the pending samples; with jobs, start the workers once the table has outgrown the caches:
+ * from then on its lines stay here and new lines go to the workers' tables, by hash. */
+static void cltab_flush_own(struct cltab *t)
+{
+	cltab_flush(t);
+	if (t->want_work && !t->nr_work &&
+	    (t->ents.nr >= CLTAB_SMALL_ENTS || t->lines.nr >= CLTAB_SMALL_LINES))
+		cltab_start_workers(t, t->want_work);
+}
+
 static void cltab_queue(struct cltab *t, const struct cltab_pend *p)
 {
 	if (t->nr_work) {
@@ -1334,7 +1370,7 @@ static void cltab_queue(struct cltab *t, const struct cltab_pend *p)
 	}
 	t->pending[t->nr_pending++] = *p;
 	if (t->nr_pending == CLTAB_PENDING)
-		cltab_flush(t);
+		cltab_flush_own(t);
 }
 
 void cltab_add(struct cltab *t, const struct cltab_sample *s)
@@ -1346,7 +1382,7 @@ void cltab_add(struct cltab *t, const struct cltab_sample *s)
 	p.seq = t->next_seq++;
 	cltab_queue(t, &p);
 	if (!t->nr_work)
-		cltab_flush(t);
+		cltab_flush_own(t);
 }
 
 static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct trace_sample *ts)
@@ -1394,7 +1430,7 @@ static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct t
 	if (t->nr_work)
 		cltab_route(t, p);
 	else if (++t->nr_pending == CLTAB_PENDING)
-		cltab_flush(t);
+		cltab_flush_own(t);
 }
 
 static void cltab_feed_lost(struct cltab *t, const struct trace_lost *lo)
@@ -1865,14 +1901,16 @@ static void cltab_build_shard(struct cltab *t, struct cltab *sh, const uint32_t 
 	free(eoff);
 }
 
+/* The tables of a sharded table: its workers' and, last, its own (the lines it held when the
+ * workers started). */
 static uint32_t cltab_nr_shards(const struct cltab *t)
 {
-	return t->nr_work ? t->nr_work : 1;
+	return t->nr_work + 1;
 }
 
 static struct cltab *cltab_shard(const struct cltab *t, uint32_t k)
 {
-	return t->nr_work ? t->work[k].t : (struct cltab *)t;
+	return k < t->nr_work ? t->work[k].t : (struct cltab *)t;
 }
 
 /* Build the displayed lines (@order: in display order) and their offsets. */
@@ -1971,10 +2009,9 @@ void cltab_finish(struct cltab *t)
 
 	if (t->finished)
 		return;
+	cltab_sum(t);                /* this thread's own lines */
 	if (t->nr_work)
 		cltab_merge(t);
-	else
-		cltab_sum(t);
 	t->finished = 1;
 	nr = cltab_nr_lines(t);
 	/* the filter needs the shared total only: filter first, sort the displayed lines */

@@ -12,8 +12,8 @@
  * code symbols of their entries through a caller-given function. After it the table is read-only:
  * cltab_lines() gives the displayed lines in order (all lines with show_all).
  *
- * Aggregation keeps compact records (about 100 bytes per offset entry with one sample, 200 with
- * more, 80 per line); the structs below are built by cltab_finish() for the displayed lines only.
+ * Aggregation keeps compact records (48 bytes per offset entry with one sample, about 180 with
+ * more, 72 per line); the structs below are built by cltab_finish() for the displayed lines only.
  * Memory is proportional to the number of distinct lines and offsets. The table owns its entries;
  * it borrows the maps model (threads, maps, DSOs) and the strings the symbol function returns,
  * which must outlive the table. Not thread-safe: one thread feeds and reads it (with jobs > 1 the
@@ -73,9 +73,12 @@ struct cltab_opts {
 	void *sym_ctx;
 	int no_node_stats;                /* leave cltab_offset.node_stats zero (faster, smaller):
 					   * for front ends that show no per-node columns */
-	uint32_t jobs;                    /* > 1: that many aggregation threads, each folding the
-					   * lines of one shard (results identical to one thread);
-					   * not with callchains, counted by one thread */
+	uint32_t jobs;                    /* > 1: that many aggregation threads, started when the
+					   * table outgrows what one thread folds in the caches
+					   * (32768 entries or 8192 lines): the lines made until
+					   * then stay with the feeding thread, each later line goes
+					   * to one thread's shard (results identical to one
+					   * thread); not with callchains, counted by one thread */
 	int callchains;                   /* keep the samples' callchains (report -g) */
 	int phys;                         /* --phys: a line is a physical cacheline, whatever maps
 					   * it; samples without a physical address are counted in
