@@ -110,12 +110,12 @@ static inline uint32_t cltab_mnode0(const struct cltab_ent *e)
 }
 
 /* Counters of an entry with two samples or more; followed by cpuset[cpu_words],
- * nodeset[node_words]. */
+ * nodeset[node_words] (96 bytes with one word each). The sample count of each cycles mean is
+ * the sum of the cells of its classes (cltab_cyc_n()). */
 struct cltab_ext {
 	struct cltab_cell cell[CLTAB_CELLS];
 	uint32_t more;                 /* overflow cell block (index + 1) */
 	uint32_t paddr_cnt;
-	uint32_t nmean[CLTAB_CYC_NR];
 	double mean[CLTAB_CYC_NR];
 };
 
@@ -981,6 +981,29 @@ static void cltab_cell_add(struct cltab *t, struct cltab_ext *e, uint32_t cls, u
 	}
 }
 
+/* The samples of extension @x whose class has cycles mean @cyc: the sum of those cells (u32
+ * arithmetic, as a u32 count of each sample would wrap). */
+static uint32_t cltab_cyc_n(const struct cltab *t, const struct cltab_ext *x, int cyc)
+{
+	const struct cltab_cell *c = x->cell, *end = c + CLTAB_CELLS;
+	uint32_t next = x->more, n = 0;
+
+	for (;;) {
+		for (; c < end && c->n; c++)
+			if (t->cls[c->cls].cyc == cyc)
+				n += c->n;
+		if (c < end || !next)
+			return n;
+		{
+			const struct cltab_cellblk *b = cltab_at(&t->blks, next - 1);
+
+			c = b->c;
+			end = c + CLTAB_BLK_CELLS;
+			next = b->next;
+		}
+	}
+}
+
 /* One sample of class @cls, node @node and weight @w into extension @x. */
 static void cltab_ext_add(struct cltab *t, struct cltab_ext *x, uint32_t cls, uint32_t node,
 			  uint64_t w)
@@ -990,7 +1013,7 @@ static void cltab_ext_add(struct cltab *t, struct cltab_ext *x, uint32_t cls, ui
 	cltab_cell_add(t, x, cls, node);
 	if (cyc >= 0) {
 		/* perf's update_stats(): n += 1; delta = w - mean; mean += delta / n */
-		double n = (double)++x->nmean[cyc];
+		double n = (double)cltab_cyc_n(t, x, cyc);
 
 		x->mean[cyc] += ((double)w - x->mean[cyc]) / n;
 	}
@@ -1751,7 +1774,7 @@ static void cltab_fill_offset(const struct cltab *t, struct cltab_offset *o,
 		const struct cltab_ext *x = cltab_at(&t->exts, e->ext - 1);
 
 		for (i = 0; i < CLTAB_CYC_NR; i++) {
-			o->cycles[i].n = (double)x->nmean[i];
+			o->cycles[i].n = (double)cltab_cyc_n(t, x, i);
 			o->cycles[i].mean = x->mean[i];
 		}
 	} else if (e->key0 && (i = t->cls[(e->key0 - 1) & CLTAB_MAX_CLS].cyc) >= 0) {
