@@ -351,6 +351,30 @@ static void cltab_arr_free(struct cltab_arr *a)
 	free(a->chunk);
 }
 
+/* Open addressing with linear probing over any number of slots: a key's home is its hash's
+ * high 32 bits scaled to the table (the slot keeps those bits to compare and to move them), and
+ * the table grows by half at 70% load, so that it holds 1.4 to 2.1 slots per key instead of the
+ * 2 to 4 of doubling at half load (the entries' table is the largest of a report). */
+static inline uint32_t cltab_hkey(uint64_t hv)
+{
+	return (uint32_t)(hv >> 32);
+}
+
+static inline size_t cltab_home_h(const struct cltab_hash *h, uint32_t k)
+{
+	return (size_t)(((uint64_t)k * h->cap) >> 32);
+}
+
+static inline size_t cltab_home(const struct cltab_hash *h, uint64_t hv)
+{
+	return cltab_home_h(h, cltab_hkey(hv));
+}
+
+static inline size_t cltab_next(const struct cltab_hash *h, size_t j)
+{
+	return j + 1 == h->cap ? 0 : j + 1;
+}
+
 static void cltab_hash_init(struct cltab_hash *h, size_t cap)
 {
 	h->cap = cap;
@@ -362,11 +386,11 @@ static void cltab_hash_grow(struct cltab_hash *h)
 	struct cltab_slot *old = h->slot;
 	size_t i, j, cap = h->cap;
 
-	cltab_hash_init(h, cap * 2);
+	cltab_hash_init(h, cap + cap / 2);
 	for (i = 0; i < cap; i++) {
 		if (!old[i].idx)
 			continue;
-		for (j = old[i].h & (h->cap - 1); h->slot[j].idx; j = (j + 1) & (h->cap - 1))
+		for (j = cltab_home_h(h, old[i].h); h->slot[j].idx; j = cltab_next(h, j))
 			;
 		h->slot[j] = old[i];
 	}
@@ -378,7 +402,7 @@ static void cltab_hash_put(struct cltab_hash *h, size_t j, uint32_t hv, uint32_t
 {
 	h->slot[j].h = hv;
 	h->slot[j].idx = idx + 1;
-	if (++h->nr * 2 > h->cap)
+	if (++h->nr * 10 > h->cap * 7)
 		cltab_hash_grow(h);
 }
 
@@ -402,8 +426,8 @@ static uint32_t cltab_ptr_id(struct cltab_ptrs *s, const void *p)
 		return s->memo_id[m];
 	hv = (uint64_t)a * 0x9e3779b97f4a7c15ULL;
 	hv ^= hv >> 29;
-	for (j = hv & (s->h.cap - 1); s->h.slot[j].idx; j = (j + 1) & (s->h.cap - 1))
-		if (s->h.slot[j].h == (uint32_t)hv && s->p[s->h.slot[j].idx - 1] == p)
+	for (j = cltab_home(&s->h, hv); s->h.slot[j].idx; j = cltab_next(&s->h, j))
+		if (s->h.slot[j].h == cltab_hkey(hv) && s->p[s->h.slot[j].idx - 1] == p)
 			break;
 	s->memo_p[m] = p;
 	s->memo_set |= 1u << m;
@@ -413,7 +437,7 @@ static uint32_t cltab_ptr_id(struct cltab_ptrs *s, const void *p)
 		s->p = xgrow(s->p, &s->cap, s->nr + 1, sizeof(*s->p));
 		s->p[s->nr] = p;
 		s->memo_id[m] = (uint32_t)s->nr;
-		cltab_hash_put(&s->h, j, (uint32_t)hv, (uint32_t)s->nr++);
+		cltab_hash_put(&s->h, j, cltab_hkey(hv), (uint32_t)s->nr++);
 	}
 	return s->memo_id[m];
 }
@@ -587,14 +611,14 @@ static uint32_t cltab_space_intern(struct cltab *t, const struct cltab_space *k)
 	uint32_t idx;
 	size_t j;
 
-	for (j = hv & (t->shash.cap - 1); t->shash.slot[j].idx; j = (j + 1) & (t->shash.cap - 1)) {
+	for (j = cltab_home(&t->shash, hv); t->shash.slot[j].idx; j = cltab_next(&t->shash, j)) {
 		idx = t->shash.slot[j].idx - 1;
-		if (t->shash.slot[j].h == (uint32_t)hv && !memcmp(cltab_space_at(t, idx), k, sizeof(*k)))
+		if (t->shash.slot[j].h == cltab_hkey(hv) && !memcmp(cltab_space_at(t, idx), k, sizeof(*k)))
 			return idx;
 	}
 	sp = cltab_arr_new(&t->spaces, &idx);
 	*sp = *k;
-	cltab_hash_put(&t->shash, j, (uint32_t)hv, idx);
+	cltab_hash_put(&t->shash, j, cltab_hkey(hv), idx);
 	return idx;
 }
 
@@ -739,7 +763,7 @@ static uint32_t cltab_intern(struct cltab *t, const struct dsrc_stats *st)
 	size_t j;
 	uint32_t c;
 
-	for (j = hv & (t->chash.cap - 1); t->chash.slot[j].idx; j = (j + 1) & (t->chash.cap - 1)) {
+	for (j = cltab_home(&t->chash, hv); t->chash.slot[j].idx; j = cltab_next(&t->chash, j)) {
 		c = t->chash.slot[j].idx - 1;
 		if (!memcmp(&t->cls[c].st, st, sizeof(*st)))
 			return c;
@@ -758,7 +782,7 @@ static uint32_t cltab_intern(struct cltab *t, const struct dsrc_stats *st)
 	t->cls[c].st = *st;
 	t->cls[c].cyc = cltab_class_cyc(st);
 	t->cls_n[c] = 0;
-	cltab_hash_put(&t->chash, j, (uint32_t)hv, c);
+	cltab_hash_put(&t->chash, j, cltab_hkey(hv), c);
 	return c;
 }
 
@@ -839,10 +863,10 @@ static int cltab_find_line(const struct cltab *t, uint32_t space, uint64_t cl, u
 {
 	size_t j;
 
-	for (j = hv & (t->lhash.cap - 1); t->lhash.slot[j].idx; j = (j + 1) & (t->lhash.cap - 1)) {
+	for (j = cltab_home(&t->lhash, hv); t->lhash.slot[j].idx; j = cltab_next(&t->lhash, j)) {
 		const struct cltab_lrec *l;
 
-		if (t->lhash.slot[j].h != (uint32_t)hv)
+		if (t->lhash.slot[j].h != cltab_hkey(hv))
 			continue;
 		l = cltab_lrec(t, t->lhash.slot[j].idx - 1);
 		if (l->cl == cl && l->space == space)
@@ -859,8 +883,8 @@ static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_pend *p, 
 	uint32_t idx;
 	size_t j;
 
-	for (j = hv & (t->lhash.cap - 1); t->lhash.slot[j].idx; j = (j + 1) & (t->lhash.cap - 1)) {
-		if (t->lhash.slot[j].h != (uint32_t)hv)
+	for (j = cltab_home(&t->lhash, hv); t->lhash.slot[j].idx; j = cltab_next(&t->lhash, j)) {
+		if (t->lhash.slot[j].h != cltab_hkey(hv))
 			continue;
 		idx = t->lhash.slot[j].idx - 1;
 		l = cltab_lrec(t, idx);
@@ -875,7 +899,7 @@ static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_pend *p, 
 	lc->addr = p->s.addr & t->cl_mask;
 	lc->seq = p->seq;
 	lc->cpumode = p->s.cpumode;
-	cltab_hash_put(&t->lhash, j, (uint32_t)hv, idx);
+	cltab_hash_put(&t->lhash, j, cltab_hkey(hv), idx);
 	return idx;
 }
 
@@ -887,8 +911,8 @@ static struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
 	uint32_t idx;
 	size_t j;
 
-	for (j = hv & (t->ehash.cap - 1); t->ehash.slot[j].idx; j = (j + 1) & (t->ehash.cap - 1)) {
-		if (t->ehash.slot[j].h != (uint32_t)hv)
+	for (j = cltab_home(&t->ehash, hv); t->ehash.slot[j].idx; j = cltab_next(&t->ehash, j)) {
+		if (t->ehash.slot[j].h != cltab_hkey(hv))
 			continue;
 		e = cltab_ent(t, t->ehash.slot[j].idx - 1);
 		if (cltab_okey_eq(t, e, line, p)) {
@@ -904,7 +928,7 @@ static struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
 	e->thread = cltab_ptr_id(&t->thr, s->thread);
 	e->cmap = cltab_ptr_id(&t->cmaps, s->cmap);
 	e->disp_offset = (uint16_t)(s->al_addr & ~t->cl_mask);
-	cltab_hash_put(&t->ehash, j, (uint32_t)hv, idx);
+	cltab_hash_put(&t->ehash, j, cltab_hkey(hv), idx);
 	return e;
 }
 
@@ -1057,8 +1081,8 @@ static struct cltab_trec *cltab_findnew_touch(struct cltab *t, uint32_t ent,
 	uint32_t idx;
 	size_t j;
 
-	for (j = hv & (t->thash.cap - 1); t->thash.slot[j].idx; j = (j + 1) & (t->thash.cap - 1)) {
-		if (t->thash.slot[j].h != (uint32_t)hv)
+	for (j = cltab_home(&t->thash, hv); t->thash.slot[j].idx; j = cltab_next(&t->thash, j)) {
+		if (t->thash.slot[j].h != cltab_hkey(hv))
 			continue;
 		r = cltab_at(&t->touches, t->thash.slot[j].idx - 1);
 		if (r->ent == ent && r->thread == s->thread)
@@ -1067,7 +1091,7 @@ static struct cltab_trec *cltab_findnew_touch(struct cltab *t, uint32_t ent,
 	r = cltab_arr_new(&t->touches, &idx);
 	r->ent = ent;
 	r->thread = s->thread;
-	cltab_hash_put(&t->thash, j, (uint32_t)hv, idx);
+	cltab_hash_put(&t->thash, j, cltab_hkey(hv), idx);
 	return r;
 }
 
@@ -1143,10 +1167,10 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 static inline void cltab_prefetch_home(const struct cltab_hash *h, const struct cltab_arr *a,
 				       uint64_t hv)
 {
-	size_t j = hv & (h->cap - 1), k;
+	size_t j = cltab_home(h, hv), k;
 
-	for (k = 0; k < 4 && h->slot[j].idx; k++, j = (j + 1) & (h->cap - 1)) {
-		if (h->slot[j].h == (uint32_t)hv) {
+	for (k = 0; k < 4 && h->slot[j].idx; k++, j = cltab_next(h, j)) {
+		if (h->slot[j].h == cltab_hkey(hv)) {
 			const char *p = cltab_at(a, h->slot[j].idx - 1);
 
 			__builtin_prefetch(p, 1);
@@ -1202,14 +1226,14 @@ static void cltab_flush_from(struct cltab *t, const struct cltab_pend *pd, size_
 		lsp[i] = cltab_sample_space(t, &pd[i], &lcl[i]);
 		hv[i] = cltab_lkey_hash(lsp[i], lcl[i]);
 		thr[i] = cltab_ptr_id(&t->thr, pd[i].s.thread);
-		__builtin_prefetch(&t->lhash.slot[hv[i] & (t->lhash.cap - 1)]);
+		__builtin_prefetch(&t->lhash.slot[cltab_home(&t->lhash, hv[i])]);
 	}
 	for (i = 0; i < n; i++)
 		cltab_prefetch_home(&t->lhash, &t->lines, hv[i]);
 	for (i = 0; i < n; i++) {
 		line[i] = cltab_findnew_line(t, &pd[i], lsp[i], lcl[i], hv[i]);
 		hv[i] = cltab_okey_hash(t, line[i], &pd[i]);
-		__builtin_prefetch(&t->ehash.slot[hv[i] & (t->ehash.cap - 1)]);
+		__builtin_prefetch(&t->ehash.slot[cltab_home(&t->ehash, hv[i])]);
 	}
 	for (i = 0; i < n; i++)
 		cltab_prefetch_home(&t->ehash, &t->ents, hv[i]);
@@ -1219,7 +1243,7 @@ static void cltab_flush_from(struct cltab *t, const struct cltab_pend *pd, size_
 			__builtin_prefetch(cltab_at(&t->exts, ent[i]->ext - 1), 1);
 		if (thr[i] != ent[i]->thread) {
 			th[i] = cltab_tkey_hash(eidx[i], pd[i].s.thread);
-			__builtin_prefetch(&t->thash.slot[th[i] & (t->thash.cap - 1)]);
+			__builtin_prefetch(&t->thash.slot[cltab_home(&t->thash, th[i])]);
 		}
 	}
 	for (i = 0; i < n; i++)
@@ -1316,8 +1340,8 @@ static void cltab_route(struct cltab *t, const struct cltab_pend *p)
 			cltab_flush(t);
 		return;
 	}
-	/* high hash bits: the shard's own table indexes by the low ones */
-	w = &t->work[(uint32_t)(hv >> 40) % t->nr_work];
+	/* low hash bits: the shard's own table indexes by the high ones */
+	w = &t->work[(uint32_t)hv % t->nr_work];
 	b = cltab_filling(w);
 	q = &b->p[b->n++];
 	*q = *p;
