@@ -263,6 +263,7 @@ struct cltab {
 
 static void cltab_start_workers(struct cltab *t, uint32_t n);
 static void cltab_join(struct cltab *t);
+static void cltab_free_shown(struct cltab *t);
 
 /* --- allocation ----------------------------------------------------------------------------- */
 
@@ -536,12 +537,7 @@ void cltab_free(struct cltab *t)
 	}
 	free(t->work);
 	cltab_zfree(t->lst, cltab_lsum_size(t));
-	for (i = 0; i < t->nr_shown; i++) {
-		for (size_t k = 0; k < t->shown[i]->nr_off; k++)
-			free(t->shown[i]->off[k]->touch);
-		free(t->shown[i]);
-	}
-	free(t->shown);
+	cltab_free_shown(t);
 	cltab_arr_free(&t->touches);
 	cltab_zfree(t->thash.slot, t->thash.cap * sizeof(*t->thash.slot));
 	cltab_arr_free(&t->lines);
@@ -2048,18 +2044,13 @@ static void cltab_merge(struct cltab *t)
 	}
 }
 
-void cltab_finish(struct cltab *t)
+/* Filter the summed lines for the display mode, sort and build them (t->shown). */
+static void cltab_show(struct cltab *t)
 {
 	struct cltab_lref *order;
 	size_t nr_order = 0, nr;
 	uint32_t k, i;
 
-	if (t->finished)
-		return;
-	cltab_sum(t);                /* this thread's own lines */
-	if (t->nr_work)
-		cltab_merge(t);
-	t->finished = 1;
 	nr = cltab_nr_lines(t);
 	/* the filter needs the shared total only: filter first, sort the displayed lines */
 	order = xcalloc(nr ? nr : 1, sizeof(*order));
@@ -2074,7 +2065,41 @@ void cltab_finish(struct cltab *t)
 		qsort_r(order, nr_order, sizeof(*order), cltab_line_cmp, t);
 	cltab_build_shown(t, order, nr_order);
 	free(order);
-	for (k = 0; k < cltab_nr_shards(t); k++) {
+}
+
+static void cltab_free_shown(struct cltab *t)
+{
+	for (size_t i = 0; i < t->nr_shown; i++) {
+		for (size_t k = 0; k < t->shown[i]->nr_off; k++)
+			free(t->shown[i]->off[k]->touch);
+		free(t->shown[i]);
+	}
+	free(t->shown);
+	t->shown = NULL;
+	t->nr_shown = 0;
+}
+
+void cltab_redisplay(struct cltab *t, enum cltab_display d)
+{
+	if (!t->finished || !t->opts.keep_sums || d == t->opts.display)
+		return;
+	cltab_free_shown(t);
+	t->opts.display = d;
+	cltab_show(t);
+}
+
+void cltab_finish(struct cltab *t)
+{
+	uint32_t k;
+
+	if (t->finished)
+		return;
+	cltab_sum(t);                /* this thread's own lines */
+	if (t->nr_work)
+		cltab_merge(t);
+	t->finished = 1;
+	cltab_show(t);
+	for (k = 0; !t->opts.keep_sums && k < cltab_nr_shards(t); k++) {
 		struct cltab *sh = cltab_shard(t, k);
 
 		cltab_zfree(sh->lst, cltab_lsum_size(sh));

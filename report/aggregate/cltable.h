@@ -80,6 +80,7 @@ struct cltab_opts {
 					   * to one thread's shard (results identical to one
 					   * thread); not with callchains, counted by one thread */
 	int callchains;                   /* keep the samples' callchains (report -g) */
+	int keep_sums;                    /* keep the line sums for cltab_redisplay() */
 	int phys;                         /* --phys: a line is a physical cacheline, whatever maps
 					   * it; samples without a physical address are counted in
 					   * cltab_counts.no_phys and left out */
@@ -180,6 +181,11 @@ void cltab_add(struct cltab *t, const struct cltab_sample *s);
 
 /* Mark shared lines, sort, filter and resolve symbols. Call once, after the last sample. */
 void cltab_finish(struct cltab *t);
+
+/* With opts.keep_sums, after cltab_finish(): the displayed lines for display mode @d instead,
+ * as cltab_finish() would have built them with opts.display = @d (filtered, sorted, offsets in
+ * that mode's order). Pointers from cltab_lines() before the call are gone. */
+void cltab_redisplay(struct cltab *t, enum cltab_display d);
 
 /* Results (after cltab_finish). */
 const struct cltab_opts *cltab_opts(const struct cltab *t);

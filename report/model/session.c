@@ -107,7 +107,8 @@ static void new_table(struct report_session *s)
 		.cl_size = s->cl_size,
 		.display = s->display,
 		.nr_coalesce = s->opts.nr_coalesce,
-		.show_all = s->opts.show_all || s->opts.remodel,
+		.show_all = s->opts.show_all,
+		.keep_sums = s->opts.remodel,   /* other display modes rebuilt on demand */
 		.nr_cpus = info->nr_cpus,
 		.cpu_node = info->cpu_node,
 		.nr_nodes = info->nr_nodes,
@@ -290,18 +291,13 @@ static void build(struct report_session *s)
 		struct cltab_line **ln;
 		size_t nr;
 
-		if (s->opts.show_all || !cltab_opts(s->t)->show_all) {
-			/* every line, or the table's own filter and order (perf's) */
-			struct cltab_line *const *all = cltab_lines(s->t, &nr);
+		/* every line, or the table's own filter and order for the mode (perf's) */
+		struct cltab_line *const *all = cltab_lines(s->t, &nr);
 
-			ln = xcalloc(nr ? nr : 1, sizeof(*ln));
-			memcpy(ln, all, nr * sizeof(*ln));
-			if (s->display != cltab_opts(s->t)->display)
-				cltv_sort(s->t, ln, nr, CLTV_COL_SHARE, s->display);
-		} else {
-			ln = xcalloc(cltab_nr_lines(s->t) + 1, sizeof(*ln));
-			nr = cltv_filter(s->t, s->display, ln);
-		}
+		ln = xcalloc(nr ? nr : 1, sizeof(*ln));
+		memcpy(ln, all, nr * sizeof(*ln));
+		if (s->display != cltab_opts(s->t)->display)
+			cltv_sort(s->t, ln, nr, CLTV_COL_SHARE, s->display);
 		s->m = rm_from_cltab(s->t, s->display, ln, nr);
 		free(ln);
 		rm_name(s->m, &no);
@@ -396,6 +392,12 @@ void rs_remodel(struct report_session *s, enum cltab_display d)
 	if (!s->t || d == s->display)
 		return;
 	s->display = d;
+	/* the model points into the table's lines, which the new mode rebuilds */
+	rm_findings_free(s->fs);
+	rm_free(s->m);
+	s->fs = NULL;
+	s->m = NULL;
+	cltab_redisplay(s->t, d);
 	build(s);
 }
 

@@ -4,8 +4,8 @@
  * model, name its data, judge its lines and group the findings.
  *
  * The session owns the source, the maps model, the symbol session, the table, the model and the
- * findings. With rs_opts.remodel a PMU table keeps every line so that other display modes can be
- * modelled without reading the input again (rs_remodel()). */
+ * findings. With rs_opts.remodel a PMU table keeps its line sums so that other display modes can
+ * be modelled without reading the input again (rs_remodel() rebuilds that mode's lines). */
 #ifndef C2C_REPORT_MODEL_SESSION_H
 #define C2C_REPORT_MODEL_SESSION_H
 
@@ -31,7 +31,7 @@ struct rs_opts {
 	enum cltab_coalesce coalesce[CLTAB_CO_MAX];
 	int nr_coalesce;              /* 0: iaddr */
 	int show_all;                 /* every line, shared or contended or not */
-	int remodel;                  /* PMU: keep every line for rs_remodel() (the TUI) */
+	int remodel;                  /* PMU: keep the line sums for rs_remodel() (the TUI) */
 	int node_stats;               /* keep per-node counters (-N, the TUI) */
 	uint32_t jobs;                /* PMU: aggregation threads (0, 1: the reading thread) */
 	const char *symfs, *vmlinux;
