@@ -109,10 +109,11 @@ $(BUILD)/tests/tools/c2c-gen: $(BUILD)/tests/tools/c2c-gen.o $(BUILD)/tests/tool
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBCORE)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # Examples are workloads: built with -O1 -g and frame pointers so their reports name their code.
-$(BUILD)/examples/region: examples/region.c examples/pin.h include/c2c/region.h $(REGION_A)
+$(BUILD)/examples/region: examples/region.c examples/pin.h examples/work.h include/c2c/region.h \
+		$(REGION_A)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror $(EXTRA_CFLAGS) -Iinclude -o $@ $< $(REGION_A) -lpthread
-$(BUILD)/examples/%: examples/%.c examples/pin.h
+$(BUILD)/examples/%: examples/%.c examples/pin.h examples/work.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror $(EXTRA_CFLAGS) -o $@ $< -lpthread
 

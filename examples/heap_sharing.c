@@ -2,7 +2,8 @@
  * through a typed pointer (struct counters *c), so no symbol names the line; the instruction at
  * each sample and the DWARF location of `c` name it: c->hits at offset 0, c->misses at offset 8.
  *
- * usage: heap_sharing [SECONDS]   (default 2; prints a one-line summary to stderr) */
+ * usage: heap_sharing [SECONDS]   (default 2; prints a one-line summary to stderr)
+ * EXAMPLES_ITERS=N: until each thread did N increments, instead of SECONDS (work.h). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "pin.h"
+#include "work.h"
 
 /* Allocated once, 64-byte aligned: both members share its first line. volatile keeps one load
  * and one store per increment at -O1. */
@@ -78,7 +80,8 @@ static double parse_seconds(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	double secs = parse_seconds(argc, argv);
+	double secs = parse_seconds(argc, argv), t0 = example_now();
+	long iters = example_iters();
 	struct counters *c = aligned_alloc(64, sizeof(*c));
 	struct worker wa, wb;
 	pthread_t ta, tb;
@@ -94,10 +97,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "heap_sharing: cannot create threads\n");
 		return 1;
 	}
-	usleep((useconds_t)(secs * 1e6));
+	if (iters)                        /* EXAMPLES_ITERS: until both threads did that many */
+		while (c->hits < iters || c->misses < iters)
+			example_poll();
+	else
+		usleep((useconds_t)(secs * 1e6));
 	ctl.stop = 1;
 	pthread_join(ta, NULL);
 	pthread_join(tb, NULL);
+	if (iters)
+		secs = example_now() - t0;
 	fprintf(stderr, "heap_sharing: 2 threads, %.1f s: c->hits=%ld c->misses=%ld "
 		"(%.1f M increments/s)\n", secs, c->hits, c->misses, (c->hits + c->misses) / secs / 1e6);
 	free(c);

@@ -5,13 +5,15 @@
  * (stats.updates) is on its own line.
  *
  * usage: lock_hot [SECONDS [THREADS]]   (defaults 2 and 2: one locker, THREADS-1 readers;
- * one-line summary on stderr) */
+ * one-line summary on stderr). EXAMPLES_ITERS=N: until the locker took the lock N times, instead
+ * of SECONDS (work.h). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "pin.h"
+#include "work.h"
 
 #define MAX_THREADS 64
 #define NR_CONFIG 7
@@ -97,7 +99,8 @@ static void usage(const char *prog)
 int main(int argc, char **argv)
 {
 	pthread_t t[MAX_THREADS];
-	double secs = 2.0;
+	double secs = 2.0, t0 = example_now();
+	long iters = example_iters();
 	long n = 2, total = 0;
 	char *end;
 
@@ -115,10 +118,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	usleep((useconds_t)(secs * 1e6));
+	if (iters)                        /* EXAMPLES_ITERS: until the locker did that many */
+		while (__atomic_load_n(&stats.updates, __ATOMIC_RELAXED) < iters)
+			example_poll();
+	else
+		usleep((useconds_t)(secs * 1e6));
 	ctl.stop = 1;
 	for (long i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
+	if (iters)
+		secs = example_now() - t0;
 	for (long i = 1; i < n; i++)
 		total += tally[i].reads;
 	fprintf(stderr, "lock_hot: 1 locker + %ld reader(s), %.1f s: stats.updates=%ld, %ld reads of "

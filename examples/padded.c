@@ -1,7 +1,8 @@
 /* The control for false_sharing: the same two counters, but each on its own 64-byte line
  * (buf1.a at offset 0, buf1.b at offset 64), so the threads never share a line.
  *
- * usage: padded [SECONDS]   (default 2; prints a one-line summary to stderr) */
+ * usage: padded [SECONDS]   (default 2; prints a one-line summary to stderr)
+ * EXAMPLES_ITERS=N: until each thread did N increments, instead of SECONDS (work.h). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "pin.h"
+#include "work.h"
 
 struct padded_pair {
 	volatile long a __attribute__((aligned(64)));
@@ -57,17 +59,24 @@ static double parse_seconds(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	double secs = parse_seconds(argc, argv);
+	double secs = parse_seconds(argc, argv), t0 = example_now();
+	long iters = example_iters();
 	pthread_t ta, tb;
 
 	if (pthread_create(&ta, NULL, bump_a, NULL) || pthread_create(&tb, NULL, bump_b, NULL)) {
 		fprintf(stderr, "padded: cannot create threads\n");
 		return 1;
 	}
-	usleep((useconds_t)(secs * 1e6));
+	if (iters)                        /* EXAMPLES_ITERS: until both threads did that many */
+		while (buf1.a < iters || buf1.b < iters)
+			example_poll();
+	else
+		usleep((useconds_t)(secs * 1e6));
 	ctl.stop = 1;
 	pthread_join(ta, NULL);
 	pthread_join(tb, NULL);
+	if (iters)
+		secs = example_now() - t0;
 	fprintf(stderr, "padded: 2 threads, %.1f s: buf1.a=%ld buf1.b=%ld (%.1f M increments/s)\n",
 		secs, buf1.a, buf1.b, (buf1.a + buf1.b) / secs / 1e6);
 	return 0;

@@ -4,7 +4,8 @@
  * with rdpmc where the PMU allows it, else with read()); under `c2c-lite record` the markers go
  * into the trace and `c2c-lite report --regions` splits the samples per region.
  *
- * usage: region [SECONDS]   (default 2, half per phase; the regions' counts go to stderr) */
+ * usage: region [SECONDS]   (default 2, half per phase; the regions' counts go to stderr)
+ * EXAMPLES_ITERS=N: each thread does N increments in each phase instead (work.h). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 #include "c2c/region.h"
 #include "pin.h"
+#include "work.h"
 
 struct pair {
 	volatile long a;
@@ -32,23 +34,16 @@ static struct c2c_region *r_shared, *r_padded;
 static double phase_s;
 static pthread_barrier_t barrier;
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* Increment *p in a region until the phase is over. */
+/* Increment *p in a region until the phase is over (its time, or its EXAMPLES_ITERS). */
 static void phase(struct c2c_region *r, volatile long *p)
 {
+	long iters = example_iters();
 	double end;
 
 	pthread_barrier_wait(&barrier);
-	end = now_s() + phase_s;
+	end = example_now() + phase_s;
 	c2c_region_begin(r);
-	while (now_s() < end)
+	while (iters ? *p < iters : example_now() < end)
 		for (int i = 0; i < 4096; i++)
 			(*p)++;
 	c2c_region_end(r);

@@ -3,11 +3,14 @@
  * ring.head. Each index is truly shared (written by one thread, read by the other) and the two
  * indexes falsely share their line. The slots (ring_data) are on lines of their own.
  *
- * usage: ring [SECONDS]   (default 2; prints a one-line summary to stderr) */
+ * usage: ring [SECONDS]   (default 2; prints a one-line summary to stderr)
+ * EXAMPLES_ITERS=N: until the consumer took N items, instead of SECONDS (work.h). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "work.h"
 
 #define RING_SIZE 1024           /* a power of two */
 
@@ -74,7 +77,8 @@ static double parse_seconds(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	double secs = parse_seconds(argc, argv);
+	double secs = parse_seconds(argc, argv), t0 = example_now();
+	long iters = example_iters();
 	pthread_t tp, tc;
 	unsigned long n;
 
@@ -82,10 +86,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ring: cannot create threads\n");
 		return 1;
 	}
-	usleep((useconds_t)(secs * 1e6));
+	if (iters)                        /* EXAMPLES_ITERS: until the consumer took that many */
+		while (__atomic_load_n(&ring.tail, __ATOMIC_RELAXED) < (unsigned long)iters)
+			example_poll();
+	else
+		usleep((useconds_t)(secs * 1e6));
 	ctl.stop = 1;
 	pthread_join(tp, NULL);
 	pthread_join(tc, NULL);
+	if (iters)
+		secs = example_now() - t0;
 	n = ring.tail;
 	/* the items are 0, 1, 2, ...: their sum checks that every item arrived once, in order */
 	if ((unsigned long)consumed_sum != n * (n - 1) / 2 && n) {

@@ -2,13 +2,15 @@
  * so 8 threads' slots share one 64-byte line: false sharing between neighbouring slots (with 2
  * threads: offsets 0 and 8 of the first line of slots).
  *
- * usage: slots [SECONDS [THREADS]]   (defaults 2 and 2; one-line summary on stderr) */
+ * usage: slots [SECONDS [THREADS]]   (defaults 2 and 2; one-line summary on stderr)
+ * EXAMPLES_ITERS=N: until each thread did N increments, instead of SECONDS (work.h). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "pin.h"
+#include "work.h"
 
 #define MAX_THREADS 64
 
@@ -45,7 +47,8 @@ static void usage(const char *prog)
 int main(int argc, char **argv)
 {
 	pthread_t t[MAX_THREADS];
-	double secs = 2.0;
+	double secs = 2.0, t0 = example_now();
+	long iters = example_iters();
 	long n = 2, total = 0;
 	char *end;
 
@@ -61,12 +64,18 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	usleep((useconds_t)(secs * 1e6));
+	for (long i = 0; iters && i < n; i++)  /* EXAMPLES_ITERS: until every thread did that many */
+		while (slots[i].count < iters)
+			example_poll();
+	if (!iters)
+		usleep((useconds_t)(secs * 1e6));
 	ctl.stop = 1;
 	for (long i = 0; i < n; i++) {
 		pthread_join(t[i], NULL);
 		total += slots[i].count;
 	}
+	if (iters)
+		secs = example_now() - t0;
 	fprintf(stderr, "slots: %ld threads, %.1f s: sum of slots[].count=%ld (%.1f M increments/s)\n",
 		n, secs, total, total / secs / 1e6);
 	return 0;

@@ -1,13 +1,15 @@
 /* True sharing: every thread increments the same counter (counter.hits, offset 0) with an
  * atomic add, so the threads really do need the same bytes and the line moves on every add.
  *
- * usage: true_sharing [SECONDS [THREADS]]   (defaults 2 and 2; one-line summary on stderr) */
+ * usage: true_sharing [SECONDS [THREADS]]   (defaults 2 and 2; one-line summary on stderr)
+ * EXAMPLES_ITERS=N: until each thread did N atomic adds, instead of SECONDS (work.h). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "pin.h"
+#include "work.h"
 
 #define MAX_THREADS 64
 
@@ -42,7 +44,8 @@ static void usage(const char *prog)
 int main(int argc, char **argv)
 {
 	pthread_t t[MAX_THREADS];
-	double secs = 2.0;
+	double secs = 2.0, t0 = example_now();
+	long iters = example_iters();
 	long n = 2;
 	char *end;
 
@@ -58,10 +61,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	usleep((useconds_t)(secs * 1e6));
+	if (iters)                        /* EXAMPLES_ITERS: until the threads did that many each */
+		while (__atomic_load_n(&counter.hits, __ATOMIC_RELAXED) < iters * n)
+			example_poll();
+	else
+		usleep((useconds_t)(secs * 1e6));
 	ctl.stop = 1;
 	for (long i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
+	if (iters)
+		secs = example_now() - t0;
 	fprintf(stderr, "true_sharing: %ld threads, %.1f s: counter.hits=%ld (%.1f M atomic adds/s)\n",
 		n, secs, counter.hits, counter.hits / secs / 1e6);
 	return 0;

@@ -620,6 +620,8 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 
 static int drain_round(struct sess *s)
 {
+	if (s->pm)
+		pagemap_round(s->pm);
 	for (int c = 0; c < s->ncpu; c++) {
 		if (s->ring[c].fd < 0)
 			continue;

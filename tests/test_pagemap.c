@@ -1,10 +1,11 @@
 /* record/pagemap.c: a pagemap entry to a physical address (present bit, frame number hidden from
- * the unprivileged), and a lookup of this process's own page. */
+ * the unprivileged), a lookup of this process's own page, and the entries kept for a round. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -43,11 +44,37 @@ static void test_lookup_self(void **state)
 	pagemap_free(pm);
 }
 
+/* A present page's entry is read once a round: the page unmapped, the lookups of this round
+ * still give it, the next round's do not. A page not present is read again each time. */
+static void test_lookup_round(void **state)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	struct pagemap *pm = pagemap_new();
+	char *p = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t a = (uintptr_t)p;
+	int want = geteuid() == 0 ? 0 : -EPERM;   /* the frame number is root's to see */
+	uint64_t phys = 0, again = 0;
+
+	(void)state;
+	assert_true(p != MAP_FAILED);
+	assert_int_equal(pagemap_lookup(pm, getpid(), a, &phys), -ENOENT);   /* not touched yet */
+	p[0] = 1;
+	assert_int_equal(pagemap_lookup(pm, getpid(), a, &phys), want);
+	assert_int_equal(munmap(p, (size_t)pg), 0);
+	assert_int_equal(pagemap_lookup(pm, getpid(), a + 8, &again), want);
+	if (!want)
+		assert_int_equal(again, phys + 8);
+	pagemap_round(pm);
+	assert_int_equal(pagemap_lookup(pm, getpid(), a, &again), -ENOENT);
+	pagemap_free(pm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entry),
 		cmocka_unit_test(test_lookup_self),
+		cmocka_unit_test(test_lookup_round),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/perf_event.h>
@@ -280,11 +281,22 @@ static int contended(const struct rm_line *l, void *ctx)
 	return l->verdict != RM_V_NONE;
 }
 
-/* Model, name, judge and group what the table holds. */
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Model, name, judge and group what the table holds. -v times each step (bench/bench_tui.sh: the
+ * model's share of a report, which issue 16 bounds at 10%). */
 static void build(struct report_session *s)
 {
 	struct rm_name_opts no = { .sym = s->sym, .maps = s->maps, .verbose = s->opts.verbose };
+	double t[5];
 
+	t[0] = now_s();
 	rm_findings_free(s->fs);
 	rm_free(s->m);
 	if (s->t) {
@@ -300,15 +312,20 @@ static void build(struct report_session *s)
 			cltv_sort(s->t, ln, nr, CLTV_COL_SHARE, s->display);
 		s->m = rm_from_cltab(s->t, s->display, ln, nr);
 		free(ln);
-		rm_name(s->m, &no);
-		rm_judge(s->m);
 	} else {
 		s->m = rm_from_estim(s->e);
-		rm_name(s->m, &no);
-		rm_judge(s->m);
-		rm_keep(s->m, s->opts.show_all ? NULL : contended, NULL, 1);
 	}
+	t[1] = now_s();
+	rm_name(s->m, &no);
+	t[2] = now_s();
+	rm_judge(s->m);
+	if (!s->t)
+		rm_keep(s->m, s->opts.show_all ? NULL : contended, NULL, 1);
+	t[3] = now_s();
 	s->fs = rm_findings_build(s->m);
+	t[4] = now_s();
+	c2c_debug("report model: %.6f s (lines and rows %.6f, data names %.6f, verdicts %.6f, "
+		  "findings %.6f)", t[4] - t[0], t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3]);
 }
 
 int rs_open(struct report_session **out, const struct rs_opts *o)

@@ -829,9 +829,9 @@ static const struct scenario scenarios[] = {
  * then one to three callers that depend on the thread and the sample's place in the run, so
  * each Pareto row has several caller paths with different shares. Kernel samples return into
  * user code: KERNEL, ip, a kernel caller, USER, a user caller. The user callers lie in
- * [TEXT + 0x1100, TEXT + 0x15c0), the .text of a small program (build/examples/false_sharing
- * with --exe): there the first callers are different addresses of one function (main), which
- * perf merges, and the others spread over its neighbours. */
+ * [TEXT + 0x1120, TEXT + 0x16ec), the .text of a small program (build/examples/false_sharing
+ * with --exe, gcc 12 -O1): there the first callers are different addresses of one function
+ * (main, from 0x1456), which perf merges, and the others spread over its neighbours. */
 static uint64_t *g_callchains(struct gen *g)
 {
 	uint64_t *all = xcalloc(g->nr * 8, sizeof(*all));
@@ -848,13 +848,13 @@ static uint64_t *g_callchains(struct gen *g)
 			c[n++] = s->ip;
 			c[n++] = KTEXT + 0x20000 + path % 2 * 0x100 + 0x18;
 			c[n++] = TRACE_CHAIN_CONTEXT_USER;
-			c[n++] = TEXT + 0x1440 + path * 0x20 + 0xc;
+			c[n++] = TEXT + 0x1460 + path * 0x20 + 0xc;
 		} else {
 			c[n++] = TRACE_CHAIN_CONTEXT_USER;
 			c[n++] = s->ip;
-			c[n++] = TEXT + 0x1440 + path * 0x20 + 0xc;
+			c[n++] = TEXT + 0x1460 + path * 0x20 + 0xc;
 			for (uint64_t k = 0; k < path % 3; k++)
-				c[n++] = TEXT + 0x1130 + (path + k) % 4 * 0x58 + 0x11;
+				c[n++] = TEXT + 0x1150 + (path + k) % 4 * 0x58 + 0x11;
 		}
 		s->chain_nr = n;
 		s->chain = c;
