@@ -12,7 +12,7 @@
  * code symbols of their entries through a caller-given function. After it the table is read-only:
  * cltab_lines() gives the displayed lines in order (all lines with show_all).
  *
- * Aggregation keeps compact records (48 bytes per offset entry with one sample, about 180 with
+ * Aggregation keeps compact records (48 bytes per offset entry with one sample, about 150 with
  * more, 72 per line); the structs below are built by cltab_finish() for the displayed lines only.
  * Memory is proportional to the number of distinct lines and offsets. The table owns its entries;
  * it borrows the maps model (threads, maps, DSOs) and the strings the symbol function returns,
