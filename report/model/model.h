@@ -226,8 +226,8 @@ struct rm_model {
 };
 
 /* Build the model of a finished table: lines @ln[0..nr) of a PMU table shown in display mode @d
- * (cltab_lines(), after cltab_redisplay() for another mode; rows in the mode's order), every line of an
- * estimate table (by cost, descending). Lines are not named yet. */
+ * (cltab_lines(), after cltab_redisplay() for another mode; rows in the mode's order), every
+ * line of an estimate table (by cost, descending). Lines are not named yet. */
 struct rm_model *rm_from_cltab(const struct cltab *t, enum cltab_display d,
 			       struct cltab_line *const *ln, size_t nr);
 struct rm_model *rm_from_estim(const struct estim *e);
