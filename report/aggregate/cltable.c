@@ -28,17 +28,37 @@
 
 /* --- compact records ------------------------------------------------------------------------ */
 
-#define CLTAB_CLS_BITS 20
-#define CLTAB_MAX_CLS ((1u << CLTAB_CLS_BITS) - 1)   /* key + 1 must fit 32 bits */
+#define CLTAB_CLS_BITS 17
+#define CLTAB_MAX_CLS ((1u << CLTAB_CLS_BITS) - 1)
+#define CLTAB_CYC_SHIFT CLTAB_CLS_BITS          /* 3 bits: the class's CLTAB_CYC_* + 1, 0: none */
+#define CLTAB_NODE_SHIFT (CLTAB_CLS_BITS + 3)
 #define CLTAB_NO_NODE 0xfffu    /* 12 bits: nodes 0..4094 get per-node counters */
 #define CLTAB_CELLS 4           /* cells inside an entry */
 #define CLTAB_BLK_CELLS 7       /* cells per overflow block */
 
+/* A cell key: class | (its cycles mean + 1) << CLTAB_CYC_SHIFT | node << CLTAB_NODE_SHIFT. The
+ * mean follows from the class: keys are equal when (class, node) are, and one pass over the
+ * cells both finds the sample's cell and counts the samples of its mean. At most 0xfffbffff:
+ * key + 1 fits 32 bits. */
 struct cltab_cell {
-	uint32_t cls : CLTAB_CLS_BITS;   /* decoded class */
-	uint32_t node : 12;               /* sampling CPU's node or CLTAB_NO_NODE */
+	uint32_t key;
 	uint32_t n;             /* 0: free (a wrapped count is 0 mod 2^32 too) */
 };
+
+static inline uint32_t cltab_key_cls(uint32_t key)
+{
+	return key & CLTAB_MAX_CLS;
+}
+
+static inline uint32_t cltab_key_cyc1(uint32_t key)
+{
+	return (key >> CLTAB_CYC_SHIFT) & 7;
+}
+
+static inline uint32_t cltab_key_node(uint32_t key)
+{
+	return key >> CLTAB_NODE_SHIFT;
+}
 
 struct cltab_cellblk {
 	struct cltab_cell c[CLTAB_BLK_CELLS];
@@ -86,7 +106,7 @@ struct cltab_ent {
 	uint16_t offset, disp_offset;  /* in the line: below the line size (at most 32768) */
 	uint32_t thread;               /* the first sample's thread (cltab_thread()) */
 	uint32_t cmap;                 /* the first sample's code map (cltab_cmap()) */
-	uint32_t key0;                 /* (cls | node << CLTAB_CLS_BITS) + 1; 0: no sample yet */
+	uint32_t key0;                 /* the only sample's cell key + 1; 0: no sample yet */
 	uint32_t cm0;                  /* the only sample's CPU + 1 (CLTAB_CM0_CPU bits) and memory
 					* node + 1 (the bits above); 0 in a field: none */
 	uint32_t w0;                   /* weight of the only sample */
@@ -141,6 +161,7 @@ struct cltab_arr {
 	unsigned char **chunk;
 	size_t nr_chunk, cap_chunk, esize;
 	uint32_t shift, mask, nr;  /* chunks of 1 << shift elements: a whole number of huge pages */
+	uint32_t thp_at;           /* the first element past the first chunk's first huge page */
 };
 
 struct cltab_slot {
@@ -156,6 +177,7 @@ struct cltab_hash {
 struct cltab_class {
 	struct dsrc_stats st;
 	int cyc;                /* CLTAB_CYC_* or -1 */
+	uint32_t tn[CLTAB_T_NR];   /* what a sample adds to a thread's touch counters */
 };
 
 #define CLTAB_DCACHE 4096   /* decode cache: (data_src, flags) -> class, direct mapped */
@@ -218,6 +240,8 @@ struct cltab {
 	uint32_t *lcnt;
 	size_t nr_lsum;
 	int32_t *cpu_node;
+	uint16_t *cpu_nd;                 /* [nr_cpus]: the node a CPU's samples count under in the
+					   * cells (CLTAB_NO_NODE: none, or no per-node counters) */
 	struct trace_mem_range *ranges;   /* [nr_mem_ranges + 1]: the last is empty */
 	uint32_t mr_last;                 /* the range cltab_mem_node() found last */
 	uint64_t cl_mask;
@@ -244,6 +268,8 @@ struct cltab {
 	uint32_t nr_shared;
 	struct cltab_counts counts;
 	int co_pid, co_tid, co_iaddr, co_dso;   /* coalesce keys in use */
+	uint64_t ip_mask, pt_mask;        /* what of the code address and of pid << 32 | tid the
+					   * coalesce keys hash: all ones or zero */
 	int finished;
 	struct callers *callers;          /* with opts.callchains */
 	/* lookups memoized for the next sample: the last thread and the maps of the last data and
@@ -321,6 +347,7 @@ static void cltab_arr_init(struct cltab_arr *a, size_t esize)
 	a->esize = esize > 48 ? (esize + 15) & ~(size_t)15 : (esize + 7) & ~(size_t)7;
 	a->shift = CLTAB_HUGE_SHIFT - (uint32_t)__builtin_ctzll(a->esize);
 	a->mask = (1u << a->shift) - 1;
+	a->thp_at = (uint32_t)(CLTAB_HUGE / a->esize);
 }
 
 static inline void *cltab_at(const struct cltab_arr *a, uint32_t i)
@@ -328,18 +355,23 @@ static inline void *cltab_at(const struct cltab_arr *a, uint32_t i)
 	return a->chunk[i >> a->shift] + (size_t)(i & a->mask) * a->esize;
 }
 
-/* A new zeroed element; its index in *idx. The first chunk takes small pages, filled as
+/* A new zeroed element; its index in *idx. The first chunk starts in small pages, filled as
  * elements are added (a huge page would be resident whole: up to 2 MiB for a handful of them);
- * the next ones, for the tables that grow large, huge pages. */
+ * once its first 2 MiB are full, the rest of it and the next chunks take huge pages (a fault
+ * costs microseconds on a virtual machine: one per 2 MiB, not 512). */
 static void *cltab_arr_new(struct cltab_arr *a, uint32_t *idx)
 {
+	size_t csize = ((size_t)a->mask + 1) * a->esize;
+
 	if ((a->nr >> a->shift) == a->nr_chunk) {
 		a->chunk = xgrow(a->chunk, &a->cap_chunk, a->nr_chunk + 1, sizeof(*a->chunk));
-		a->chunk[a->nr_chunk] = cltab_zalloc_hint(((size_t)a->mask + 1) * a->esize,
-							  a->nr_chunk > 0);
+		a->chunk[a->nr_chunk] = cltab_zalloc_hint(csize, a->nr_chunk > 0);
 		a->nr_chunk++;
 	}
 	*idx = a->nr++;
+	if (*idx == a->thp_at && a->nr_chunk == 1 && csize > CLTAB_HUGE &&
+	    !((uintptr_t)a->chunk[0] & (CLTAB_HUGE - 1)))
+		madvise(a->chunk[0] + CLTAB_HUGE, csize - CLTAB_HUGE, MADV_HUGEPAGE);
 	return cltab_at(a, *idx);
 }
 
@@ -414,17 +446,12 @@ static int cltab_cmp_range(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
-/* The number of pointer @p in @s (threads, code maps), given on first use; a memo by address
- * bits answers most samples. */
-static uint32_t cltab_ptr_id(struct cltab_ptrs *s, const void *p)
+static uint32_t cltab_ptr_id_slow(struct cltab_ptrs *s, const void *p, unsigned int m)
 {
 	uintptr_t a = (uintptr_t)p;
-	unsigned int m = (unsigned int)((a >> 4) ^ (a >> 10)) & 15;
 	uint64_t hv;
 	size_t j;
 
-	if (s->memo_p[m] == p && (s->memo_set & (1u << m)))
-		return s->memo_id[m];
 	hv = (uint64_t)a * 0x9e3779b97f4a7c15ULL;
 	hv ^= hv >> 29;
 	for (j = cltab_home(&s->h, hv); s->h.slot[j].idx; j = cltab_next(&s->h, j))
@@ -441,6 +468,18 @@ static uint32_t cltab_ptr_id(struct cltab_ptrs *s, const void *p)
 		cltab_hash_put(&s->h, j, cltab_hkey(hv), (uint32_t)s->nr++);
 	}
 	return s->memo_id[m];
+}
+
+/* The number of pointer @p in @s (threads, code maps), given on first use; a memo by address
+ * bits answers most samples. */
+static inline uint32_t cltab_ptr_id(struct cltab_ptrs *s, const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	unsigned int m = (unsigned int)((a >> 4) ^ (a >> 10)) & 15;
+
+	if (s->memo_p[m] == p && (s->memo_set & (1u << m)))
+		return s->memo_id[m];
+	return cltab_ptr_id_slow(s, p, m);
 }
 
 static inline const struct maps_thread *cltab_thread(const struct cltab *t, uint32_t id)
@@ -475,12 +514,20 @@ struct cltab *cltab_new(const struct cltab_opts *opts)
 		t->co_iaddr |= t->opts.coalesce[i] == CLTAB_CO_IADDR;
 		t->co_dso |= t->opts.coalesce[i] == CLTAB_CO_DSO;
 	}
+	t->ip_mask = t->co_iaddr ? ~0ULL : 0;
+	t->pt_mask = (t->co_pid ? 0xffffffff00000000ULL : 0) | (t->co_tid ? 0xffffffffULL : 0);
 	t->cpu_words = (opts->nr_cpus + 63) / 64;
 	if (!t->cpu_words)
 		t->cpu_words = 1;
 	t->cpu_node = xcalloc(opts->nr_cpus ? opts->nr_cpus : 1, sizeof(*t->cpu_node));
-	for (i = 0; i < opts->nr_cpus; i++)
-		t->cpu_node[i] = opts->cpu_node ? opts->cpu_node[i] : -1;
+	t->cpu_nd = xcalloc(opts->nr_cpus ? opts->nr_cpus : 1, sizeof(*t->cpu_nd));
+	for (i = 0; i < opts->nr_cpus; i++) {
+		int32_t node = opts->cpu_node ? opts->cpu_node[i] : -1;
+
+		t->cpu_node[i] = node;
+		t->cpu_nd[i] = !opts->no_node_stats && node >= 0 && (uint32_t)node < opts->nr_nodes &&
+			       (uint32_t)node < CLTAB_NO_NODE ? (uint16_t)node : CLTAB_NO_NODE;
+	}
 	t->opts.cpu_node = t->cpu_node;
 	t->node_bits = opts->nr_nodes;
 	t->ranges = xcalloc(opts->nr_mem_ranges + 1, sizeof(*t->ranges));
@@ -558,6 +605,7 @@ void cltab_free(struct cltab *t)
 	free(t->cls_n);
 	free(t->dcache);
 	free(t->cpu_node);
+	free(t->cpu_nd);
 	free(t->ranges);
 	callers_free(t->callers);
 	free(t);
@@ -618,9 +666,22 @@ static uint32_t cltab_space_intern(struct cltab *t, const struct cltab_space *k)
 	return idx;
 }
 
+static uint32_t cltab_sample_space_slow(struct cltab *t, const struct cltab_pend *p, uint64_t *cl);
+
 /* A sample's line key: its line space (memoized for the next sample of the same data map, mode
  * and pid) and its cacheline in *cl. */
-static uint32_t cltab_sample_space(struct cltab *t, const struct cltab_pend *p, uint64_t *cl)
+static inline uint32_t cltab_sample_space(struct cltab *t, const struct cltab_pend *p,
+					  uint64_t *cl)
+{
+	if (t->kmemo.valid && !t->opts.phys && t->kmemo.dmap == p->s.dmap &&
+	    t->kmemo.cpumode == p->s.cpumode && t->kmemo.pid == p->pid) {
+		*cl = p->s.al_addr & t->cl_mask;
+		return t->kmemo.space;
+	}
+	return cltab_sample_space_slow(t, p, cl);
+}
+
+static uint32_t cltab_sample_space_slow(struct cltab *t, const struct cltab_pend *p, uint64_t *cl)
 {
 	const struct cltab_sample *s = &p->s;
 	const struct maps_dso *d;
@@ -702,10 +763,11 @@ static uint64_t cltab_okey_hash(const struct cltab *t, uint32_t line, const stru
 	const struct cltab_sample *s = &p->s;
 	uint64_t h = ((uint64_t)line << 32 | (s->addr & ~t->cl_mask)) * 0x9e3779b97f4a7c15ULL;
 
-	h += (t->co_iaddr ? s->ip : 0) * 0xc2b2ae3d27d4eb4fULL;
-	h += (((uint64_t)(uint32_t)(t->co_pid ? p->pid : 0) << 32) |
-	      (uint32_t)(t->co_tid ? p->tid : 0)) * 0x165667b19e3779f9ULL;
-	h += (uintptr_t)(t->co_dso ? cltab_dso_key(s->cmap) : NULL) * 0x27d4eb2f165667c5ULL;
+	h += (s->ip & t->ip_mask) * 0xc2b2ae3d27d4eb4fULL;
+	h += (((uint64_t)(uint32_t)p->pid << 32 | (uint32_t)p->tid) & t->pt_mask) *
+	     0x165667b19e3779f9ULL;
+	if (t->co_dso)
+		h += (uintptr_t)cltab_dso_key(s->cmap) * 0x27d4eb2f165667c5ULL;
 	return cltab_fmix(h);
 }
 
@@ -777,27 +839,44 @@ static uint32_t cltab_intern(struct cltab *t, const struct dsrc_stats *st)
 	c = t->nr_cls++;
 	t->cls[c].st = *st;
 	t->cls[c].cyc = cltab_class_cyc(st);
+	t->cls[c].tn[CLTAB_T_LD] = st->load;
+	t->cls[c].tn[CLTAB_T_ST] = st->store;
+	t->cls[c].tn[CLTAB_T_LOCK] = st->locks;
+	t->cls[c].tn[CLTAB_T_LCL_HITM] = st->lcl_hitm;
+	t->cls[c].tn[CLTAB_T_RMT_HITM] = st->rmt_hitm;
+	t->cls[c].tn[CLTAB_T_LCL_PEER] = st->lcl_peer;
+	t->cls[c].tn[CLTAB_T_RMT_PEER] = st->rmt_peer;
 	t->cls_n[c] = 0;
 	cltab_hash_put(&t->chash, j, cltab_hkey(hv), c);
 	return c;
 }
 
-static uint32_t cltab_class(struct cltab *t, const struct cltab_sample *s)
+static uint32_t cltab_class_slow(struct cltab *t, const struct cltab_sample *s,
+				 struct cltab_dcache *d, uint32_t flags)
+{
+	struct dsrc_input in = { .data_src = s->data_src, .daddr = s->addr,
+				 .has_data_map = s->dmap != NULL, .has_code_map = s->has_code_map };
+	struct dsrc_stats st;
+	uint32_t c;
+
+	dsrc_decode(&st, &in);
+	c = cltab_intern(t, &st);
+	d->ds = s->data_src;
+	d->flags = flags;
+	d->cls = c | (uint32_t)(t->cls[c].cyc + 1) << CLTAB_CYC_SHIFT;
+	return d->cls;
+}
+
+/* The class of sample @s with its cycles mean (a cell key without node). */
+static inline uint32_t cltab_class(struct cltab *t, const struct cltab_sample *s)
 {
 	uint32_t flags = (s->addr != 0) | (s->dmap != NULL) << 1 | (s->has_code_map != 0) << 2 | 8;
 	struct cltab_dcache *d = &t->dcache[((s->data_src ^ (uint64_t)flags << 60) *
 					     0x9e3779b97f4a7c15ULL) >> (64 - 12)];
-	struct dsrc_input in = { .data_src = s->data_src, .daddr = s->addr,
-				 .has_data_map = s->dmap != NULL, .has_code_map = s->has_code_map };
-	struct dsrc_stats st;
 
 	if (d->flags == flags && d->ds == s->data_src)
 		return d->cls;
-	dsrc_decode(&st, &in);
-	d->ds = s->data_src;
-	d->flags = flags;
-	d->cls = cltab_intern(t, &st);
-	return d->cls;
+	return cltab_class_slow(t, s, d, flags);
 }
 
 /* --- lines and entries ---------------------------------------------------------------------- */
@@ -871,22 +950,14 @@ static int cltab_find_line(const struct cltab *t, uint32_t space, uint64_t cl, u
 	return 0;
 }
 
-static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_pend *p, uint32_t space,
-				   uint64_t cl, uint64_t hv)
+/* A new line (space, cl) of hash @hv at free slot @j of the lines' hash. */
+static uint32_t cltab_new_lrec(struct cltab *t, const struct cltab_pend *p, uint32_t space,
+			       uint64_t cl, uint64_t hv, size_t j)
 {
 	struct cltab_lrec *l;
 	struct cltab_lcold *lc;
 	uint32_t idx;
-	size_t j;
 
-	for (j = cltab_home(&t->lhash, hv); t->lhash.slot[j].idx; j = cltab_next(&t->lhash, j)) {
-		if (t->lhash.slot[j].h != cltab_hkey(hv))
-			continue;
-		idx = t->lhash.slot[j].idx - 1;
-		l = cltab_lrec(t, idx);
-		if (l->cl == cl && l->space == space)
-			return idx;
-	}
 	l = cltab_arr_new(&t->lines, &idx);
 	l->cl = cl;
 	l->space = space;
@@ -899,23 +970,33 @@ static uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_pend *p, 
 	return idx;
 }
 
-static struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
-					   const struct cltab_pend *p, uint64_t hv, uint32_t *eidx)
+static inline uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_pend *p,
+					  uint32_t space, uint64_t cl, uint64_t hv)
+{
+	const struct cltab_slot *sl = t->lhash.slot;
+	uint32_t k = cltab_hkey(hv);
+	size_t j;
+
+	for (j = cltab_home_h(&t->lhash, k); sl[j].idx; j = cltab_next(&t->lhash, j)) {
+		const struct cltab_lrec *l;
+
+		if (sl[j].h != k)
+			continue;
+		l = cltab_lrec(t, sl[j].idx - 1);
+		if (l->cl == cl && l->space == space)
+			return sl[j].idx - 1;
+	}
+	return cltab_new_lrec(t, p, space, cl, hv, j);
+}
+
+/* A new entry of @line for @p, of hash @hv at free slot @j of the entries' hash. */
+static struct cltab_ent *cltab_new_ent(struct cltab *t, uint32_t line, const struct cltab_pend *p,
+				       uint64_t hv, size_t j, uint32_t *eidx)
 {
 	const struct cltab_sample *s = &p->s;
 	struct cltab_ent *e;
 	uint32_t idx;
-	size_t j;
 
-	for (j = cltab_home(&t->ehash, hv); t->ehash.slot[j].idx; j = cltab_next(&t->ehash, j)) {
-		if (t->ehash.slot[j].h != cltab_hkey(hv))
-			continue;
-		e = cltab_ent(t, t->ehash.slot[j].idx - 1);
-		if (cltab_okey_eq(t, e, line, p)) {
-			*eidx = t->ehash.slot[j].idx - 1;
-			return e;
-		}
-	}
 	e = cltab_arr_new(&t->ents, &idx);
 	*eidx = idx;
 	e->line = line;
@@ -926,6 +1007,28 @@ static struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
 	e->disp_offset = (uint16_t)(s->al_addr & ~t->cl_mask);
 	cltab_hash_put(&t->ehash, j, cltab_hkey(hv), idx);
 	return e;
+}
+
+static inline struct cltab_ent *cltab_findnew_ent(struct cltab *t, uint32_t line,
+						  const struct cltab_pend *p, uint64_t hv,
+						  uint32_t *eidx)
+{
+	const struct cltab_slot *sl = t->ehash.slot;
+	uint32_t k = cltab_hkey(hv);
+	size_t j;
+
+	for (j = cltab_home_h(&t->ehash, k); sl[j].idx; j = cltab_next(&t->ehash, j)) {
+		struct cltab_ent *e;
+
+		if (sl[j].h != k)
+			continue;
+		e = cltab_ent(t, sl[j].idx - 1);
+		if (cltab_okey_eq(t, e, line, p)) {
+			*eidx = sl[j].idx - 1;
+			return e;
+		}
+	}
+	return cltab_new_ent(t, line, p, hv, j, eidx);
 }
 
 /* --- accumulation --------------------------------------------------------------------------- */
@@ -966,41 +1069,6 @@ static void cltab_set_node(uint64_t *nodeset, uint64_t *paddr, uint64_t *cnt, in
 	}
 }
 
-/* One more sample of (class, node) in @e. */
-static void cltab_cell_add(struct cltab *t, struct cltab_ext *e, uint32_t cls, uint32_t node)
-{
-	struct cltab_cell *c = e->cell, *end = c + CLTAB_CELLS;
-	uint32_t *next = &e->more;
-
-	for (;;) {
-		for (; c < end; c++) {
-			if (c->cls == cls && c->node == node) {
-				c->n++;
-				return;
-			}
-			if (!c->n) {
-				c->cls = cls;
-				c->node = node;
-				c->n = 1;
-				return;
-			}
-		}
-		if (!*next) {
-			uint32_t idx;
-
-			cltab_arr_new(&t->blks, &idx);
-			*next = idx + 1;
-		}
-		{
-			struct cltab_cellblk *b = cltab_at(&t->blks, *next - 1);
-
-			c = b->c;
-			end = c + CLTAB_BLK_CELLS;
-			next = &b->next;
-		}
-	}
-}
-
 /* The samples of extension @x whose class has cycles mean @cyc: the sum of those cells (u32
  * arithmetic, as a u32 count of each sample would wrap). */
 static uint32_t cltab_cyc_n(const struct cltab *t, const struct cltab_ext *x, int cyc)
@@ -1010,7 +1078,7 @@ static uint32_t cltab_cyc_n(const struct cltab *t, const struct cltab_ext *x, in
 
 	for (;;) {
 		for (; c < end && c->n; c++)
-			if (t->cls[c->cls].cyc == cyc)
+			if (cltab_key_cyc1(c->key) == (uint32_t)cyc + 1)
 				n += c->n;
 		if (c < end || !next)
 			return n;
@@ -1024,29 +1092,57 @@ static uint32_t cltab_cyc_n(const struct cltab *t, const struct cltab_ext *x, in
 	}
 }
 
-/* One sample of class @cls, node @node and weight @w into extension @x. */
-static void cltab_ext_add(struct cltab *t, struct cltab_ext *x, uint32_t cls, uint32_t node,
-			  uint64_t w)
+/* One sample of cell key @key and weight @w into extension @x: one pass over the cells in use
+ * finds the key's cell (or the free one after them) and sums the cells of its cycles mean. */
+static void cltab_ext_add(struct cltab *t, struct cltab_ext *x, uint32_t key, uint64_t w)
 {
-	int cyc = t->cls[cls].cyc;
+	uint32_t cyc1 = cltab_key_cyc1(key), n = 0, *next = &x->more;
+	struct cltab_cell *c = x->cell, *end = c + CLTAB_CELLS;
+	int found = 0;
 
-	cltab_cell_add(t, x, cls, node);
-	if (cyc >= 0) {
-		/* perf's update_stats(): n += 1; delta = w - mean; mean += delta / n */
-		double n = (double)cltab_cyc_n(t, x, cyc);
+	for (;;) {
+		for (; c < end && c->n; c++) {
+			if (c->key == key) {
+				c->n++;
+				found = 1;
+				if (!cyc1)
+					return;
+			}
+			if (cltab_key_cyc1(c->key) == cyc1)
+				n += c->n;
+		}
+		if (c < end || !*next)
+			break;
+		{
+			struct cltab_cellblk *b = cltab_at(&t->blks, *next - 1);
 
-		x->mean[cyc] += ((double)w - x->mean[cyc]) / n;
+			c = b->c;
+			end = c + CLTAB_BLK_CELLS;
+			next = &b->next;
+		}
 	}
+	if (!found) {
+		if (c == end) {       /* every cell in use: a new block */
+			uint32_t idx;
+
+			c = ((struct cltab_cellblk *)cltab_arr_new(&t->blks, &idx))->c;
+			*next = idx + 1;
+		}
+		c->key = key;
+		c->n = 1;
+		n++;
+	}
+	/* perf's update_stats(): n += 1; delta = w - mean; mean += delta / n */
+	if (cyc1)
+		x->mean[cyc1 - 1] += ((double)w - x->mean[cyc1 - 1]) / (double)n;
 }
 
 /* The extension of entry @e, made at first use: it takes over the inline sample exactly. */
-static struct cltab_ext *cltab_ent_ext(struct cltab *t, struct cltab_ent *e)
+static struct cltab_ext *cltab_ent_ext_new(struct cltab *t, struct cltab_ent *e)
 {
 	struct cltab_ext *x;
 	uint32_t idx;
 
-	if (e->ext)
-		return cltab_at(&t->exts, e->ext - 1);
 	x = cltab_arr_new(&t->exts, &idx);
 	e->ext = idx + 1;
 	if (cltab_cpu0(e))
@@ -1055,9 +1151,13 @@ static struct cltab_ext *cltab_ent_ext(struct cltab *t, struct cltab_ent *e)
 		cltab_set_bit(cltab_ext_nodeset(t, x), cltab_mnode0(e) - 1);
 	x->paddr_cnt = cltab_mnode0(e) != 0;   /* an inline sample with a node changed the PA */
 	if (e->key0)
-		cltab_ext_add(t, x, (e->key0 - 1) & CLTAB_MAX_CLS, (e->key0 - 1) >> CLTAB_CLS_BITS,
-			      e->w0);
+		cltab_ext_add(t, x, e->key0 - 1, e->w0);
 	return x;
+}
+
+static inline struct cltab_ext *cltab_ent_ext(struct cltab *t, struct cltab_ent *e)
+{
+	return e->ext ? cltab_at(&t->exts, e->ext - 1) : cltab_ent_ext_new(t, e);
 }
 
 /* Two multiplications and one finalizing step: the table indexes by the low bits. */
@@ -1091,45 +1191,38 @@ static struct cltab_trec *cltab_findnew_touch(struct cltab *t, uint32_t ent,
 	return r;
 }
 
-static void cltab_touch_add(struct cltab_trec *r, const struct dsrc_stats *st)
+static void cltab_touch_add(struct cltab_trec *r, const struct cltab_class *c)
 {
-	r->n[CLTAB_T_LD] += st->load;
-	r->n[CLTAB_T_ST] += st->store;
-	r->n[CLTAB_T_LOCK] += st->locks;
-	r->n[CLTAB_T_LCL_HITM] += st->lcl_hitm;
-	r->n[CLTAB_T_RMT_HITM] += st->rmt_hitm;
-	r->n[CLTAB_T_LCL_PEER] += st->lcl_peer;
-	r->n[CLTAB_T_RMT_PEER] += st->rmt_peer;
+	int i;
+
+	for (i = 0; i < CLTAB_T_NR; i++)
+		r->n[i] += c->tn[i];
 }
 
 /* Fold one resolved sample into its line and offset entries (found or created already). */
 static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct cltab_lrec *l,
 			  struct cltab_ent *e, uint32_t eidx, uint32_t thr)
 {
-	uint32_t cls = cltab_class(t, s);
-	uint32_t cpu = s->cpu == TRACE_CPU_NONE ? 0 : s->cpu, nd = CLTAB_NO_NODE;
-	int node = -1, mnode = -1;
+	uint32_t ck = cltab_class(t, s), cls = cltab_key_cls(ck);
+	uint32_t cpu = s->cpu == TRACE_CPU_NONE ? 0 : s->cpu;
+	uint32_t key = ck | (cpu < t->opts.nr_cpus ? t->cpu_nd[cpu] : CLTAB_NO_NODE) << CLTAB_NODE_SHIFT;
+	int mnode = -1;
 	struct cltab_ext *x = NULL;   /* e's extension once looked up */
 
 	t->counts.samples++;
 	t->cls_n[cls]++;
 	if (thr != e->thread)
-		cltab_touch_add(cltab_findnew_touch(t, eidx, s), &t->cls[cls].st);
+		cltab_touch_add(cltab_findnew_touch(t, eidx, s), &t->cls[cls]);
 	if (s->chain)
 		callers_count(t->callers, eidx, s->chain);
-	if (cpu < t->opts.nr_cpus)
-		node = t->cpu_node[cpu];
-	if (!t->opts.no_node_stats && node >= 0 && (uint32_t)node < t->opts.nr_nodes &&
-	    (uint32_t)node < CLTAB_NO_NODE)
-		nd = (uint32_t)node;
 	/* the first sample is kept inline; the second moves both into an extension, replaying the
 	 * first exactly (a weight that does not fit w0 goes there at once) */
 	if (!e->ext && !e->key0 && s->weight <= UINT32_MAX) {
-		e->key0 = (cls | nd << CLTAB_CLS_BITS) + 1;
+		e->key0 = key + 1;
 		e->w0 = (uint32_t)s->weight;
 	} else {
 		x = cltab_ent_ext(t, e);
-		cltab_ext_add(t, x, cls, nd, s->weight);
+		cltab_ext_add(t, x, key, s->weight);
 	}
 	if (s->cpu == TRACE_CPU_NONE)
 		t->counts.no_cpu++;
@@ -1699,7 +1792,7 @@ static void cltab_ent_stats(const struct cltab *t, const struct cltab_ent *e,
 	const struct cltab_ext *x;
 
 	if (!e->ext) {
-		uint32_t cls = (e->key0 - 1) & CLTAB_MAX_CLS, node = (e->key0 - 1) >> CLTAB_CLS_BITS;
+		uint32_t cls = cltab_key_cls(e->key0 - 1), node = cltab_key_node(e->key0 - 1);
 
 		if (!e->key0)
 			return;
@@ -1710,9 +1803,11 @@ static void cltab_ent_stats(const struct cltab *t, const struct cltab_ent *e,
 	}
 	x = cltab_at(&t->exts, e->ext - 1);
 	CLTAB_FOR_CELLS(t, x, c, {
-		cltab_stats_madd(st, &t->cls[c->cls].st, c->n);
-		if (node_stats && c->node != CLTAB_NO_NODE)
-			cltab_stats_madd(&node_stats[c->node], &t->cls[c->cls].st, c->n);
+		const struct dsrc_stats *cst = &t->cls[cltab_key_cls(c->key)].st;
+
+		cltab_stats_madd(st, cst, c->n);
+		if (node_stats && cltab_key_node(c->key) != CLTAB_NO_NODE)
+			cltab_stats_madd(&node_stats[cltab_key_node(c->key)], cst, c->n);
 	});
 }
 
@@ -1797,7 +1892,8 @@ static void cltab_fill_offset(const struct cltab *t, struct cltab_offset *o,
 			o->cycles[i].n = (double)cltab_cyc_n(t, x, i);
 			o->cycles[i].mean = x->mean[i];
 		}
-	} else if (e->key0 && (i = t->cls[(e->key0 - 1) & CLTAB_MAX_CLS].cyc) >= 0) {
+	} else if (e->key0 && cltab_key_cyc1(e->key0 - 1)) {
+		i = (int)cltab_key_cyc1(e->key0 - 1) - 1;
 		o->cycles[i].n = 1;
 		o->cycles[i].mean = (double)e->w0;   /* 0 + (w - 0) / 1 */
 	}
@@ -1909,29 +2005,55 @@ static void cltab_offset_callers(struct cltab *t, struct cltab_offset *o, uint32
 }
 
 /* The displayed lines' offsets and touches from shard @sh (@pos: its lines' display index + 1). */
+/* A displayed entry's offset struct, by entry number. */
+struct cltab_eoff {
+	uint32_t ent;
+	struct cltab_offset *o;
+};
+
+static struct cltab_offset *cltab_eoff_find(const struct cltab_eoff *v, size_t n, uint32_t ent)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].ent < ent)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].ent == ent ? v[lo].o : NULL;
+}
+
 static void cltab_build_shard(struct cltab *t, struct cltab *sh, const uint32_t *pos)
 {
-	struct cltab_offset **eoff = xcalloc(sh->ents.nr ? sh->ents.nr : 1, sizeof(*eoff));
-	size_t i;
+	struct cltab_eoff *eoff = NULL;   /* by entry number: a table of every entry would be
+					   * read at random by the touches, faulting it all in */
+	size_t i, nr_eoff = 0, cap_eoff = 0;
 
 	for (i = 0; i < sh->ents.nr; i++) {
 		struct cltab_ent *e = cltab_ent(sh, (uint32_t)i);
+		struct cltab_offset *o;
 
-		if (pos[e->line]) {
-			eoff[i] = cltab_line_append(sh, t->shown[pos[e->line] - 1], e);
-			cltab_first_touch(eoff[i]);
-			if (t->callers)
-				cltab_offset_callers(t, eoff[i], (uint32_t)i);
-		}
+		if (!pos[e->line])
+			continue;
+		o = cltab_line_append(sh, t->shown[pos[e->line] - 1], e);
+		cltab_first_touch(o);
+		if (t->callers)
+			cltab_offset_callers(t, o, (uint32_t)i);
+		eoff = xgrow(eoff, &cap_eoff, nr_eoff + 1, sizeof(*eoff));
+		eoff[nr_eoff++] = (struct cltab_eoff){ (uint32_t)i, o };
 	}
 	/* the other threads' touches of the displayed entries, in creation order */
 	for (i = 0; i < sh->touches.nr; i++) {
 		const struct cltab_trec *r = cltab_at(&sh->touches, (uint32_t)i);
-		struct cltab_offset *o = eoff[r->ent];
+		struct cltab_offset *o;
 		struct cltab_touch *ot;
 		int k;
 
-		if (!o)
+		if (!pos[cltab_ent(sh, r->ent)->line] ||
+		    !(o = cltab_eoff_find(eoff, nr_eoff, r->ent)))
 			continue;
 		if (!(o->nr_touch & (o->nr_touch + 1)))   /* full at 1, 3, 7, ... */
 			o->touch = xrealloc(o->touch, (o->nr_touch * 2 + 1) * sizeof(*o->touch));
