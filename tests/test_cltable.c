@@ -437,6 +437,54 @@ static void test_redisplay(void **state)
 	maps_free(m);
 }
 
+/* Line sums are made from per-class counts while a table has at most 32 classes and from the
+ * entries' counter blocks beyond: with random data_src words (hundreds of classes) and with four,
+ * every displayed line equals the sum of its offsets and the lines the total. */
+static void test_line_sums_many_classes(void **state)
+{
+	struct cltab_opts o = { .cl_size = 64, .show_all = 1, .nr_cpus = 4, .cpu_node = cpu_node,
+				.nr_nodes = 2, .mem_ranges = ranges, .nr_mem_ranges = 2 };
+	struct trace_event ev = { .type = TRACE_REC_MMAP };
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	int many;
+
+	(void)state;
+	for (many = 0; many < 2; many++) {
+		struct maps *m = maps_new();
+		struct cltab *t = cltab_new(&o);
+		struct cltab_line *const *ln;
+		struct dsrc_stats sum = { 0 };
+		size_t nr, i;
+
+		ev.type = TRACE_REC_MMAP;
+		ev.mmap = (struct trace_mmap){ .pid = 100, .tid = 100, .start = 0x1000000,
+			.len = 0x100000, .prot = 3, .flags = 2, .cpumode = 2, .filename = "[heap]" };
+		cltab_feed(t, m, &ev);
+		for (i = 0; i < 20000; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			ev.type = TRACE_REC_SAMPLE;
+			ev.sample = (struct trace_sample){ .ip = 0x400100 + ((x >> 8) & 3) * 8,
+				.addr = 0x1000000 + ((x >> 16) % 4000) * 8,
+				.data_src = many ? x & 0xffffffffffULL : (x & 3) + DSRC_OP_LOAD,
+				.weight = (x >> 44) & 1023, .pid = 100, .tid = 100 + ((x >> 56) & 3),
+				.cpu = (uint32_t)(x >> 60) % 4, .cpumode = 2,
+				.flags = TRACE_SAMPLE_HAS_CPU | TRACE_SAMPLE_HAS_ADDR |
+					 TRACE_SAMPLE_HAS_DSRC | TRACE_SAMPLE_HAS_WEIGHT };
+			cltab_feed(t, m, &ev);
+		}
+		cltab_finish(t);
+		assert_int_equal(cltab_check(t), 0);
+		ln = cltab_lines(t, &nr);
+		assert_int_equal(nr, cltab_nr_lines(t));
+		for (i = 0; i < nr; i++)
+			dsrc_add(&sum, &ln[i]->stats);
+		assert_memory_equal(&sum, cltab_total(t), sizeof(sum));
+		assert_int_equal(sum.nr_entries, 20000);
+		cltab_free(t);
+		maps_free(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_entry_forms),
 		cmocka_unit_test(test_jobs_identical),
 		cmocka_unit_test(test_redisplay),
+		cmocka_unit_test(test_line_sums_many_classes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
