@@ -696,10 +696,7 @@ static uint32_t cltab_sample_space_slow(struct cltab *t, const struct cltab_pend
 		}
 		return t->kmemo.space;
 	}
-	*cl = s->al_addr & t->cl_mask;
-	if (t->kmemo.valid && t->kmemo.dmap == s->dmap && t->kmemo.cpumode == s->cpumode &&
-	    t->kmemo.pid == p->pid)
-		return t->kmemo.space;
+	*cl = s->al_addr & t->cl_mask;   /* (the memo missed: cltab_sample_space()) */
 	memset(&k, 0, sizeof(k));   /* padding too: spaces are compared with memcmp */
 	d = s->dmap ? s->dmap->dso : NULL;
 	k.cpumode = s->cpumode;
@@ -933,19 +930,21 @@ static void cltab_ent_sets(const struct cltab *t, const struct cltab_ent *e, uin
 		cltab_set_bit(nodeset, cltab_mnode0(e) - 1);
 }
 
-/* Is line (space, cl) of hash @hv in this table? */
-static int cltab_find_line(const struct cltab *t, uint32_t space, uint64_t cl, uint64_t hv)
+/* Line (space, cl) of hash @hv: its index + 1, or 0 with *@j the free slot it would take. */
+static inline uint32_t cltab_probe_line(const struct cltab *t, uint32_t space, uint64_t cl,
+					uint64_t hv, size_t *j)
 {
-	size_t j;
+	const struct cltab_slot *sl = t->lhash.slot;
+	uint32_t k = cltab_hkey(hv);
 
-	for (j = cltab_home(&t->lhash, hv); t->lhash.slot[j].idx; j = cltab_next(&t->lhash, j)) {
+	for (*j = cltab_home_h(&t->lhash, k); sl[*j].idx; *j = cltab_next(&t->lhash, *j)) {
 		const struct cltab_lrec *l;
 
-		if (t->lhash.slot[j].h != cltab_hkey(hv))
+		if (sl[*j].h != k)
 			continue;
-		l = cltab_lrec(t, t->lhash.slot[j].idx - 1);
+		l = cltab_lrec(t, sl[*j].idx - 1);
 		if (l->cl == cl && l->space == space)
-			return 1;
+			return sl[*j].idx;
 	}
 	return 0;
 }
@@ -973,20 +972,10 @@ static uint32_t cltab_new_lrec(struct cltab *t, const struct cltab_pend *p, uint
 static inline uint32_t cltab_findnew_line(struct cltab *t, const struct cltab_pend *p,
 					  uint32_t space, uint64_t cl, uint64_t hv)
 {
-	const struct cltab_slot *sl = t->lhash.slot;
-	uint32_t k = cltab_hkey(hv);
 	size_t j;
+	uint32_t idx1 = cltab_probe_line(t, space, cl, hv, &j);
 
-	for (j = cltab_home_h(&t->lhash, k); sl[j].idx; j = cltab_next(&t->lhash, j)) {
-		const struct cltab_lrec *l;
-
-		if (sl[j].h != k)
-			continue;
-		l = cltab_lrec(t, sl[j].idx - 1);
-		if (l->cl == cl && l->space == space)
-			return sl[j].idx - 1;
-	}
-	return cltab_new_lrec(t, p, space, cl, hv, j);
+	return idx1 ? idx1 - 1 : cltab_new_lrec(t, p, space, cl, hv, j);
 }
 
 /* A new entry of @line for @p, of hash @hv at free slot @j of the entries' hash. */
@@ -1066,29 +1055,6 @@ static void cltab_set_node(uint64_t *nodeset, uint64_t *paddr, uint64_t *cnt, in
 	if (*paddr != pa) {
 		(*cnt)++;
 		*paddr = pa;
-	}
-}
-
-/* The samples of extension @x whose class has cycles mean @cyc: the sum of those cells (u32
- * arithmetic, as a u32 count of each sample would wrap). */
-static uint32_t cltab_cyc_n(const struct cltab *t, const struct cltab_ext *x, int cyc)
-{
-	const struct cltab_cell *c = x->cell, *end = c + CLTAB_CELLS;
-	uint32_t next = x->more, n = 0;
-
-	for (;;) {
-		for (; c < end && c->n; c++)
-			if (cltab_key_cyc1(c->key) == (uint32_t)cyc + 1)
-				n += c->n;
-		if (c < end || !next)
-			return n;
-		{
-			const struct cltab_cellblk *b = cltab_at(&t->blks, next - 1);
-
-			c = b->c;
-			end = c + CLTAB_BLK_CELLS;
-			next = b->next;
-		}
 	}
 }
 
@@ -1421,8 +1387,10 @@ static void cltab_route(struct cltab *t, const struct cltab_pend *p)
 	uint64_t hv, cl;
 	uint32_t space = cltab_sample_space(t, p, &cl);
 
+	size_t j;
+
 	hv = cltab_lkey_hash(space, cl);
-	if (cltab_find_line(t, space, cl, hv)) {
+	if (cltab_probe_line(t, space, cl, hv, &j)) {
 		/* a line this table made before the workers started stays here */
 		t->pending[t->nr_pending] = *p;
 		if (++t->nr_pending == CLTAB_PENDING)
@@ -1785,6 +1753,16 @@ static void cltab_stats_madd(struct dsrc_stats *dst, const struct dsrc_stats *sr
 		}                                                                           \
 	} while (0)
 
+/* The samples of extension @x whose class has cycles mean @cyc: the sum of those cells (u32
+ * arithmetic, as a u32 count of each sample would wrap). */
+static uint32_t cltab_cyc_n(const struct cltab *t, const struct cltab_ext *x, int cyc)
+{
+	uint32_t n = 0;
+
+	CLTAB_FOR_CELLS(t, x, c, if (cltab_key_cyc1(c->key) == (uint32_t)cyc + 1) n += c->n);
+	return n;
+}
+
 /* Add entry @e's counters to *st and, when @node_stats, to its node blocks. */
 static void cltab_ent_stats(const struct cltab *t, const struct cltab_ent *e,
 			    struct dsrc_stats *st, struct dsrc_stats *node_stats)
@@ -2011,19 +1989,18 @@ struct cltab_eoff {
 	struct cltab_offset *o;
 };
 
+static int cltab_eoff_cmp(const void *key, const void *elem)
+{
+	uint32_t a = *(const uint32_t *)key, b = ((const struct cltab_eoff *)elem)->ent;
+
+	return (a > b) - (a < b);
+}
+
 static struct cltab_offset *cltab_eoff_find(const struct cltab_eoff *v, size_t n, uint32_t ent)
 {
-	size_t lo = 0, hi = n;
+	const struct cltab_eoff *e = n ? bsearch(&ent, v, n, sizeof(*v), cltab_eoff_cmp) : NULL;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].ent < ent)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && v[lo].ent == ent ? v[lo].o : NULL;
+	return e ? e->o : NULL;
 }
 
 static void cltab_build_shard(struct cltab *t, struct cltab *sh, const uint32_t *pos)
@@ -2141,6 +2118,25 @@ static void cltab_sum_by_class(struct cltab *t)
 	cltab_zfree(cnt, size);
 }
 
+/* The line sums (lst, lcnt) by adding each entry's counter blocks to its line's. */
+static void cltab_sum_by_entry(struct cltab *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->ents.nr; i++) {
+		struct cltab_ent *e = cltab_ent(t, i);
+
+		if (i + 16 < t->ents.nr) {
+			const struct dsrc_stats *p = &t->lst[cltab_ent(t, i + 16)->line];
+
+			__builtin_prefetch(p, 1);
+			__builtin_prefetch((const char *)p + 64, 1);
+		}
+		cltab_ent_stats(t, e, &t->lst[e->line], NULL);
+		t->lcnt[e->line]++;
+	}
+}
+
 /* Fold what is pending, drop the key tables, and sum the lines (lst, lcnt), the total and the
  * shared lines of this table or shard. */
 static void cltab_sum(struct cltab *t)
@@ -2162,18 +2158,8 @@ static void cltab_sum(struct cltab *t)
 	t->lcnt = (uint32_t *)(t->lst + t->nr_lsum);
 	if (t->nr_cls <= CLTAB_SUM_CLS)
 		cltab_sum_by_class(t);
-	for (i = 0; t->nr_cls > CLTAB_SUM_CLS && i < t->ents.nr; i++) {
-		struct cltab_ent *e = cltab_ent(t, i);
-
-		if (i + 16 < t->ents.nr) {
-			const struct dsrc_stats *p = &t->lst[cltab_ent(t, i + 16)->line];
-
-			__builtin_prefetch(p, 1);
-			__builtin_prefetch((const char *)p + 64, 1);
-		}
-		cltab_ent_stats(t, e, &t->lst[e->line], NULL);
-		t->lcnt[e->line]++;
-	}
+	else
+		cltab_sum_by_entry(t);
 	for (i = 0; i < nr; i++) {
 		if (cltab_is_shared(&t->lst[i])) {
 			t->nr_shared++;
