@@ -461,11 +461,6 @@ void maps_exit(struct maps *m, const struct trace_task *tk)
 
 /* --- lookups -------------------------------------------------------------------------------- */
 
-uint64_t maps_rel_addr(const struct maps_map *map, uint64_t addr)
-{
-	return !map || map->identity ? addr : addr - map->start + map->pgoff;
-}
-
 static void maps_locate(const struct maps_map *map, uint64_t addr, struct maps_loc *loc)
 {
 	loc->map = map;

@@ -87,6 +87,13 @@ struct maps_memo {
 int maps_find_memo_slow(const struct maps *m, const struct maps_thread *t, uint8_t cpumode,
 			uint64_t addr, struct maps_loc *loc, struct maps_memo *memo);
 
+/* The map-relative address of @addr in @map as maps_find() gives it (@addr itself for identity
+ * maps and for no map). */
+static inline uint64_t maps_rel_addr(const struct maps_map *map, uint64_t addr)
+{
+	return !map || map->identity ? addr : addr - map->start + map->pgoff;
+}
+
 static inline int maps_find_memo(const struct maps *m, const struct maps_thread *t,
 				 uint8_t cpumode, uint64_t addr, struct maps_loc *loc,
 				 struct maps_memo *memo)
@@ -97,7 +104,7 @@ static inline int maps_find_memo(const struct maps *m, const struct maps_thread 
 	if (map && memo->cpumode == cpumode && map->start <= addr && addr < map->end &&
 	    (cpumode == MAPS_CPUMODE_KERNEL || (t && memo->space == (const void *)t->space))) {
 		loc->map = map;
-		loc->al_addr = map->identity ? addr : addr - map->start + map->pgoff;
+		loc->al_addr = maps_rel_addr(map, addr);
 		return 1;
 	}
 	return maps_find_memo_slow(m, t, cpumode, addr, loc, memo);
@@ -105,9 +112,6 @@ static inline int maps_find_memo(const struct maps *m, const struct maps_thread 
 /* Code-address lookup trying user then kernel maps (perf's ip__resolve_ams). Returns 1 if found. */
 int maps_find_any(const struct maps *m, const struct maps_thread *t, uint64_t addr,
 		  struct maps_loc *loc);
-/* The map-relative address of @addr in @map as maps_find() gives it (@addr itself for identity
- * maps and for no map). */
-uint64_t maps_rel_addr(const struct maps_map *map, uint64_t addr);
 
 /* Anonymous private user memory (perf sorts it by pid): private map, all-zero DSO id, not kernel
  * mode. */
