@@ -13,5 +13,11 @@ void *xgrow(void *ptr, size_t *cap, size_t need, size_t elem);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Back the heap with transparent huge pages from here on, as glibc's glibc.malloc.hugetlb=1
+ * tunable does (which only the environment sets): allocations up to 32 MiB come from the heap,
+ * which grows by at least @pad bytes at a time and is never trimmed, and the part of it not yet
+ * touched is marked for huge pages. Call again once the heap has grown: the new part is marked.
+ * A hint: where it cannot be followed, only speed is lost. */
+void xheap_hugepages(size_t pad);
 
 #endif

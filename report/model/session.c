@@ -328,6 +328,9 @@ static void build(struct report_session *s)
 		  "findings %.6f)", t[4] - t[0], t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3]);
 }
 
+/* Heap growth step: virtual memory, backed as it is touched (xheap_hugepages()). */
+#define RS_HEAP_PAD ((size_t)128 << 20)
+
 int rs_open(struct report_session **out, const struct rs_opts *o)
 {
 	struct report_session *s = xcalloc(1, sizeof(*s));
@@ -335,6 +338,7 @@ int rs_open(struct report_session **out, const struct rs_opts *o)
 	int rc;
 
 	*out = NULL;
+	xheap_hugepages(RS_HEAP_PAD);   /* the reading, resolving and aggregating */
 	s->opts = *o;
 	s->td_reader_event = -1;
 	rc = source_open(&s->src, o->input);
@@ -393,6 +397,7 @@ int rs_open(struct report_session **out, const struct rs_opts *o)
 			  s->opts.jobs > 1 ? s->opts.jobs : 1);
 	} else
 		estim_finish(s->e);
+	xheap_hugepages(RS_HEAP_PAD);   /* the lines shown, the model and findings */
 	rc = check_phys(s);
 	if (rc)
 		goto err;
