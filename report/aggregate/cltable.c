@@ -161,7 +161,7 @@ struct cltab_arr {
 	unsigned char **chunk;
 	size_t nr_chunk, cap_chunk, esize;
 	uint32_t shift, mask, nr;  /* chunks of 1 << shift elements: a whole number of huge pages */
-	uint32_t thp_at;           /* the first element past the first chunk's first huge page */
+	uint8_t head_mapped;       /* chunk[0] is a mapping of cltab_zalloc_head() */
 };
 
 struct cltab_slot {
@@ -322,6 +322,35 @@ static void *cltab_zalloc(size_t size)
 	return cltab_zalloc_hint(size, 1);
 }
 
+/* Bytes at the start of an array's first chunk that take small pages (struct cltab_arr). */
+#define CLTAB_ARR_HEAD ((size_t)256 << 10)
+
+/* An array's first chunk of @size bytes: its first CLTAB_ARR_HEAD bytes end at a 2 MiB
+ * boundary, in small pages; what follows is marked for huge pages. *@mapped: 0 when it came
+ * from the heap instead (the mapping failed). */
+static void *cltab_zalloc_head(size_t size, int *mapped)
+{
+	size_t len = (size + CLTAB_HUGE - 1) / CLTAB_HUGE * CLTAB_HUGE;
+	uintptr_t p, a, b;
+	void *m;
+
+	*mapped = 0;
+	m = mmap(NULL, len + 2 * CLTAB_HUGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return xcalloc(1, len);   /* aborts when memory is really out */
+	p = (uintptr_t)m;
+	a = (p + CLTAB_ARR_HEAD + CLTAB_HUGE - 1) & ~(uintptr_t)(CLTAB_HUGE - 1);
+	b = a - CLTAB_ARR_HEAD;   /* the chunk: [b, b + len) */
+	if (b > p)
+		munmap(m, b - p);
+	if (p + len + 2 * CLTAB_HUGE > b + len)
+		munmap((void *)(b + len), p + len + 2 * CLTAB_HUGE - (b + len));
+	madvise((void *)a, len - CLTAB_ARR_HEAD, MADV_HUGEPAGE);
+	*mapped = 1;
+	return (void *)b;
+}
+
 /* Bytes of a table's line sums (struct cltab::lst and lcnt). */
 #define cltab_lsum_size(t) ((t)->nr_lsum * (sizeof(struct dsrc_stats) + sizeof(uint32_t)))
 
@@ -347,7 +376,6 @@ static void cltab_arr_init(struct cltab_arr *a, size_t esize)
 	a->esize = esize > 48 ? (esize + 15) & ~(size_t)15 : (esize + 7) & ~(size_t)7;
 	a->shift = CLTAB_HUGE_SHIFT - (uint32_t)__builtin_ctzll(a->esize);
 	a->mask = (1u << a->shift) - 1;
-	a->thp_at = (uint32_t)(CLTAB_HUGE / a->esize);
 }
 
 static inline void *cltab_at(const struct cltab_arr *a, uint32_t i)
@@ -355,23 +383,27 @@ static inline void *cltab_at(const struct cltab_arr *a, uint32_t i)
 	return a->chunk[i >> a->shift] + (size_t)(i & a->mask) * a->esize;
 }
 
-/* A new zeroed element; its index in *idx. The first chunk starts in small pages, filled as
- * elements are added (a huge page would be resident whole: up to 2 MiB for a handful of them);
- * once its first 2 MiB are full, the rest of it and the next chunks take huge pages (a fault
- * costs microseconds on a virtual machine: one per 2 MiB, not 512). */
+/* A new zeroed element; its index in *idx. The first chunk starts in small pages (a huge page
+ * would be resident whole: up to 2 MiB for a handful of elements), for CLTAB_ARR_HEAD bytes; the
+ * rest of it and the next chunks take huge pages (a fault costs microseconds on a virtual
+ * machine: one per 2 MiB, not 512). */
 static void *cltab_arr_new(struct cltab_arr *a, uint32_t *idx)
 {
 	size_t csize = ((size_t)a->mask + 1) * a->esize;
 
 	if ((a->nr >> a->shift) == a->nr_chunk) {
+		int mapped;
+
 		a->chunk = xgrow(a->chunk, &a->cap_chunk, a->nr_chunk + 1, sizeof(*a->chunk));
-		a->chunk[a->nr_chunk] = cltab_zalloc_hint(csize, a->nr_chunk > 0);
+		if (a->nr_chunk)
+			a->chunk[a->nr_chunk] = cltab_zalloc(csize);
+		else {
+			a->chunk[0] = cltab_zalloc_head(csize, &mapped);
+			a->head_mapped = (uint8_t)mapped;
+		}
 		a->nr_chunk++;
 	}
 	*idx = a->nr++;
-	if (*idx == a->thp_at && a->nr_chunk == 1 && csize > CLTAB_HUGE &&
-	    !((uintptr_t)a->chunk[0] & (CLTAB_HUGE - 1)))
-		madvise(a->chunk[0] + CLTAB_HUGE, csize - CLTAB_HUGE, MADV_HUGEPAGE);
 	return cltab_at(a, *idx);
 }
 
@@ -379,8 +411,14 @@ static void cltab_arr_free(struct cltab_arr *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->nr_chunk; i++)
-		cltab_zfree(a->chunk[i], ((size_t)a->mask + 1) * a->esize);
+	size_t csize = ((size_t)a->mask + 1) * a->esize;
+
+	for (i = 0; i < a->nr_chunk; i++) {
+		if (i || !a->head_mapped)
+			cltab_zfree(a->chunk[i], csize);
+		else
+			munmap(a->chunk[0], (csize + CLTAB_HUGE - 1) / CLTAB_HUGE * CLTAB_HUGE);
+	}
 	free(a->chunk);
 }
 
