@@ -94,6 +94,7 @@ char *xasprintf(const char *fmt, ...)
 void xheap_hugepages(size_t pad)
 {
 	static uintptr_t done;   /* the heap below this is marked (or was touched before) */
+	struct mallinfo2 mi;
 	uintptr_t lo, hi, brk, at;
 	void *p;
 
@@ -101,16 +102,23 @@ void xheap_hugepages(size_t pad)
 		mallopt(M_MMAP_THRESHOLD, 32 << 20);   /* glibc's maximum */
 		mallopt(M_TRIM_THRESHOLD, INT32_MAX);
 		mallopt(M_TOP_PAD, (int)(pad < INT32_MAX ? pad : INT32_MAX));
+		mallopt(M_ARENA_MAX, 1);   /* threads too: their arenas would be small pages */
 	}
-	/* grows the heap by @pad if its free top is smaller: the new part untouched but for the
-	 * chunk headers at its start (and after this block) */
-	p = malloc(XHEAP_HUGE);
-	at = (uintptr_t)p;
+	mi = mallinfo2();
 	brk = (uintptr_t)sbrk(0);
-	free(p);
-	if (!at || at > brk)
-		return;      /* not from the heap (another allocator, or the heap could not grow) */
-	lo = (at + 2 * XHEAP_HUGE - 1) & ~(XHEAP_HUGE - 1);
+	lo = brk - mi.keepcost + 4096;   /* the free top of the heap, past the page of its header */
+	if (mi.keepcost < pad / 2) {
+		/* a block larger than the top: the heap grows by it and @pad more. Touched: the block's
+		 * header (the top's page) and, for a while, the top's after it, just past the old end */
+		p = malloc(mi.keepcost + 4096);
+		at = (uintptr_t)p;
+		free(p);
+		lo = brk + 8192;
+		brk = (uintptr_t)sbrk(0);
+		if (!at || at > brk)
+			return;   /* not from this heap (another allocator, or it could not grow) */
+	}
+	lo = (lo + XHEAP_HUGE - 1) & ~(XHEAP_HUGE - 1);
 	hi = brk & ~(XHEAP_HUGE - 1);
 	if (lo < done)
 		lo = done;

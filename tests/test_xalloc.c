@@ -2,6 +2,7 @@
  * pages (the kernel's own account: the "hg" flag of the mapping in /proc/self/smaps), before and
  * after the heap grows, and the memory stays usable. */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,6 +50,12 @@ static int heap_is_glibc(void)
 	return r;
 }
 
+static void *thread_alloc(void *arg)
+{
+	(void)arg;
+	return malloc(1 << 20);
+}
+
 static void test_heap_marked(void **state)
 {
 	unsigned char *a, *b[3], *c;
@@ -84,6 +91,19 @@ static void test_heap_marked(void **state)
 	assert_int_equal(marked(c + (8 << 20)), 1);
 	for (i = 0; i < (8 << 20); i += 4096)
 		assert_int_equal(a[i], (unsigned char)i);
+
+	/* another thread allocates from the same heap (its own arena would be small pages) */
+	{
+		pthread_t th;
+		void *t = NULL;
+
+		assert_int_equal(pthread_create(&th, NULL, thread_alloc, NULL), 0);
+		assert_int_equal(pthread_join(th, &t), 0);
+		assert_non_null(t);
+		assert_true((uintptr_t)t < (uintptr_t)sbrk(0));
+		assert_int_equal(marked((char *)t + (512 << 10)), 1);
+		free(t);
+	}
 	for (i = 0; i < 3; i++)
 		free(b[i]);
 	free(c);

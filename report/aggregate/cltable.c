@@ -326,7 +326,8 @@ static void *cltab_zalloc(size_t size)
 #define CLTAB_ARR_HEAD ((size_t)256 << 10)
 
 /* An array's first chunk of @size bytes: its first CLTAB_ARR_HEAD bytes end at a 2 MiB
- * boundary, in small pages; what follows is marked for huge pages. *@mapped: 0 when it came
+ * boundary, in small pages; what follows is marked for huge pages (a mapping of
+ * CLTAB_ARR_HEAD bytes more than cltab_zalloc()'s). *@mapped: 0 when it came
  * from the heap instead (the mapping failed). */
 static void *cltab_zalloc_head(size_t size, int *mapped)
 {
@@ -341,12 +342,13 @@ static void *cltab_zalloc_head(size_t size, int *mapped)
 		return xcalloc(1, len);   /* aborts when memory is really out */
 	p = (uintptr_t)m;
 	a = (p + CLTAB_ARR_HEAD + CLTAB_HUGE - 1) & ~(uintptr_t)(CLTAB_HUGE - 1);
-	b = a - CLTAB_ARR_HEAD;   /* the chunk: [b, b + len) */
+	b = a - CLTAB_ARR_HEAD;   /* the chunk: [b, b + len); mapped up to a + len, so that its
+				   * last huge page is whole */
 	if (b > p)
 		munmap(m, b - p);
-	if (p + len + 2 * CLTAB_HUGE > b + len)
-		munmap((void *)(b + len), p + len + 2 * CLTAB_HUGE - (b + len));
-	madvise((void *)a, len - CLTAB_ARR_HEAD, MADV_HUGEPAGE);
+	if (p + len + 2 * CLTAB_HUGE > a + len)
+		munmap((void *)(a + len), p + len + 2 * CLTAB_HUGE - (a + len));
+	madvise((void *)a, len, MADV_HUGEPAGE);
 	*mapped = 1;
 	return (void *)b;
 }
@@ -417,7 +419,8 @@ static void cltab_arr_free(struct cltab_arr *a)
 		if (i || !a->head_mapped)
 			cltab_zfree(a->chunk[i], csize);
 		else
-			munmap(a->chunk[0], (csize + CLTAB_HUGE - 1) / CLTAB_HUGE * CLTAB_HUGE);
+			munmap(a->chunk[0], (csize + CLTAB_HUGE - 1) / CLTAB_HUGE * CLTAB_HUGE +
+					    CLTAB_ARR_HEAD);
 	}
 	free(a->chunk);
 }
