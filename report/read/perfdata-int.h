@@ -150,6 +150,7 @@ struct perfdata_reader {
 	size_t map_len;
 	struct pd_stream *stream;
 	uint64_t data_off, data_end, pos, dropped, drop_checked;
+	uint64_t populated;        /* the mapping is populated up to here (populate_ahead()) */
 	int eof, truncated_warned;
 	/* directory format: the files read in turn (base/pos/data_end above are the current one's),
 	 * and the bytes of records taken from the current one since it got its turn */
