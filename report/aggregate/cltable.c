@@ -323,7 +323,7 @@ static void *cltab_zalloc(size_t size)
 }
 
 /* Bytes at the start of an array's first chunk that take small pages (struct cltab_arr). */
-#define CLTAB_ARR_HEAD ((size_t)256 << 10)
+#define CLTAB_ARR_HEAD ((size_t)512 << 10)
 
 /* An array's first chunk of @size bytes: its first CLTAB_ARR_HEAD bytes end at a 2 MiB
  * boundary, in small pages; what follows is marked for huge pages (a mapping of
