@@ -11,7 +11,7 @@
 
 #include "c2c/xalloc.h"
 
-static void oom(size_t size)
+void xoom(size_t size)
 {
 	fprintf(stderr, "c2c-lite: fatal: out of memory allocating %zu bytes\n", size);
 	abort();
@@ -22,7 +22,7 @@ void *xmalloc(size_t size)
 	void *p = malloc(size ? size : 1);
 
 	if (!p)
-		oom(size);
+		xoom(size);
 	return p;
 }
 
@@ -31,7 +31,7 @@ void *xcalloc(size_t nmemb, size_t size)
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 
 	if (!p)
-		oom(nmemb * size);
+		xoom(nmemb * size);
 	return p;
 }
 
@@ -40,7 +40,7 @@ void *xrealloc(void *ptr, size_t size)
 	void *p = realloc(ptr, size ? size : 1);
 
 	if (!p)
-		oom(size);
+		xoom(size);
 	return p;
 }
 
@@ -53,7 +53,7 @@ void *xgrow(void *ptr, size_t *cap, size_t need, size_t elem)
 	while (n < need)
 		n *= 2;
 	if (elem && n > SIZE_MAX / elem)
-		oom(SIZE_MAX);
+		xoom(SIZE_MAX);
 	*cap = n;
 	return xrealloc(ptr, n * elem);
 }
@@ -79,7 +79,7 @@ char *xasprintf(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
-		oom(0);
+		xoom(0);
 	va_end(ap);
 	return s;
 }

@@ -13,6 +13,8 @@ void *xgrow(void *ptr, size_t *cap, size_t need, size_t elem);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The fatal out-of-memory exit of these wrappers, for memory got otherwise (mmap). */
+void xoom(size_t size) __attribute__((noreturn));
 /* Back the heap with transparent huge pages from here on, as glibc's glibc.malloc.hugetlb=1
  * tunable does (which only the environment sets): allocations up to 32 MiB come from the heap,
  * which grows by at least @pad bytes at a time and is never trimmed, and the part of it not yet

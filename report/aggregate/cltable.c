@@ -161,7 +161,6 @@ struct cltab_arr {
 	unsigned char **chunk;
 	size_t nr_chunk, cap_chunk, esize;
 	uint32_t shift, mask, nr;  /* chunks of 1 << shift elements: a whole number of huge pages */
-	uint8_t head_mapped;       /* chunk[0] is a mapping of cltab_zalloc_head() */
 };
 
 struct cltab_slot {
@@ -293,65 +292,42 @@ static void cltab_free_shown(struct cltab *t);
 
 /* --- allocation ----------------------------------------------------------------------------- */
 
-/* A zeroed block of @size bytes. From 1 MiB on, fresh anonymous memory (zero without being
- * touched: pages cost only when used), 2 MiB aligned and, with @huge, marked for huge pages. */
-static void *cltab_zalloc_hint(size_t size, int huge)
+/* Zeroed anonymous memory for @len bytes (a multiple of 2 MiB) after @head bytes in small pages:
+ * the @len bytes start at a 2 MiB boundary and are marked for huge pages, the @head bytes end
+ * there. Returns the start of the head; the mapping is @head + @len bytes (cltab_unmap()). */
+static void *cltab_map(size_t head, size_t len)
 {
-	size_t len = (size + CLTAB_HUGE - 1) / CLTAB_HUGE * CLTAB_HUGE;
+	size_t span = head + len + CLTAB_HUGE;   /* room to align */
 	uintptr_t p, a;
 	void *m;
 
-	if (size < CLTAB_HUGE / 2)
-		return xcalloc(1, size);
-	m = mmap(NULL, len + CLTAB_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
-		return xcalloc(1, len + CLTAB_HUGE);   /* aborts when memory is really out */
+		xoom(span);
 	p = (uintptr_t)m;
-	a = (p + CLTAB_HUGE - 1) & ~(uintptr_t)(CLTAB_HUGE - 1);
-	if (a > p)
-		munmap(m, a - p);
-	if (p + CLTAB_HUGE > a)
-		munmap((void *)(a + len), p + CLTAB_HUGE - a);
-	if (huge)
-		madvise((void *)a, len, MADV_HUGEPAGE);
-	return (void *)a;
+	a = (p + head + CLTAB_HUGE - 1) & ~(uintptr_t)(CLTAB_HUGE - 1);
+	if (a - head > p)
+		munmap(m, a - head - p);
+	if (p + span > a + len)
+		munmap((void *)(a + len), p + span - (a + len));
+	madvise((void *)a, len, MADV_HUGEPAGE);   /* a hint: its failure only costs speed */
+	return (void *)(a - head);
 }
 
+static size_t cltab_huge_len(size_t size)
+{
+	return (size + CLTAB_HUGE - 1) / CLTAB_HUGE * CLTAB_HUGE;
+}
+
+/* A zeroed block of @size bytes. From 1 MiB on, fresh anonymous memory (zero without being
+ * touched: pages cost only when used), 2 MiB aligned and marked for huge pages. */
 static void *cltab_zalloc(size_t size)
 {
-	return cltab_zalloc_hint(size, 1);
+	return size < CLTAB_HUGE / 2 ? xcalloc(1, size) : cltab_map(0, cltab_huge_len(size));
 }
 
 /* Bytes at the start of an array's first chunk that take small pages (struct cltab_arr). */
 #define CLTAB_ARR_HEAD ((size_t)512 << 10)
-
-/* An array's first chunk of @size bytes: its first CLTAB_ARR_HEAD bytes end at a 2 MiB
- * boundary, in small pages; what follows is marked for huge pages (a mapping of
- * CLTAB_ARR_HEAD bytes more than cltab_zalloc()'s). *@mapped: 0 when it came
- * from the heap instead (the mapping failed). */
-static void *cltab_zalloc_head(size_t size, int *mapped)
-{
-	size_t len = (size + CLTAB_HUGE - 1) / CLTAB_HUGE * CLTAB_HUGE;
-	uintptr_t p, a, b;
-	void *m;
-
-	*mapped = 0;
-	m = mmap(NULL, len + 2 * CLTAB_HUGE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		return xcalloc(1, len);   /* aborts when memory is really out */
-	p = (uintptr_t)m;
-	a = (p + CLTAB_ARR_HEAD + CLTAB_HUGE - 1) & ~(uintptr_t)(CLTAB_HUGE - 1);
-	b = a - CLTAB_ARR_HEAD;   /* the chunk: [b, b + len); mapped up to a + len, so that its
-				   * last huge page is whole */
-	if (b > p)
-		munmap(m, b - p);
-	if (p + len + 2 * CLTAB_HUGE > a + len)
-		munmap((void *)(a + len), p + len + 2 * CLTAB_HUGE - (a + len));
-	madvise((void *)a, len, MADV_HUGEPAGE);
-	*mapped = 1;
-	return (void *)b;
-}
 
 /* Bytes of a table's line sums (struct cltab::lst and lcnt). */
 #define cltab_lsum_size(t) ((t)->nr_lsum * (sizeof(struct dsrc_stats) + sizeof(uint32_t)))
@@ -359,16 +335,12 @@ static void *cltab_zalloc_head(size_t size, int *mapped)
 /* Release a block of cltab_zalloc(@size). */
 static void cltab_zfree(void *p, size_t size)
 {
-	size_t len = (size + CLTAB_HUGE - 1) / CLTAB_HUGE * CLTAB_HUGE;
-
 	if (!p)
 		return;
 	if (size < CLTAB_HUGE / 2)
 		free(p);
-	else if (((uintptr_t)p & (CLTAB_HUGE - 1)) == 0)
-		munmap(p, len);
 	else
-		free(p);   /* the calloc fallback (never 2 MiB aligned: malloc headers) */
+		munmap(p, cltab_huge_len(size));
 }
 
 /* Elements of @esize bytes, rounded up to 32 when over 48 (two cache lines at most for 64),
@@ -388,21 +360,14 @@ static inline void *cltab_at(const struct cltab_arr *a, uint32_t i)
 /* A new zeroed element; its index in *idx. The first chunk starts in small pages (a huge page
  * would be resident whole: up to 2 MiB for a handful of elements), for CLTAB_ARR_HEAD bytes; the
  * rest of it and the next chunks take huge pages (a fault costs microseconds on a virtual
- * machine: one per 2 MiB, not 512). */
+ * machine: one per 2 MiB, not 512). A chunk is a whole number of huge pages. */
 static void *cltab_arr_new(struct cltab_arr *a, uint32_t *idx)
 {
-	size_t csize = ((size_t)a->mask + 1) * a->esize;
+	size_t clen = ((size_t)a->mask + 1) * a->esize;
 
 	if ((a->nr >> a->shift) == a->nr_chunk) {
-		int mapped;
-
 		a->chunk = xgrow(a->chunk, &a->cap_chunk, a->nr_chunk + 1, sizeof(*a->chunk));
-		if (a->nr_chunk)
-			a->chunk[a->nr_chunk] = cltab_zalloc(csize);
-		else {
-			a->chunk[0] = cltab_zalloc_head(csize, &mapped);
-			a->head_mapped = (uint8_t)mapped;
-		}
+		a->chunk[a->nr_chunk] = cltab_map(a->nr_chunk ? 0 : CLTAB_ARR_HEAD, clen);
 		a->nr_chunk++;
 	}
 	*idx = a->nr++;
@@ -411,17 +376,10 @@ static void *cltab_arr_new(struct cltab_arr *a, uint32_t *idx)
 
 static void cltab_arr_free(struct cltab_arr *a)
 {
-	size_t i;
+	size_t clen = ((size_t)a->mask + 1) * a->esize, i;
 
-	size_t csize = ((size_t)a->mask + 1) * a->esize;
-
-	for (i = 0; i < a->nr_chunk; i++) {
-		if (i || !a->head_mapped)
-			cltab_zfree(a->chunk[i], csize);
-		else
-			munmap(a->chunk[0], (csize + CLTAB_HUGE - 1) / CLTAB_HUGE * CLTAB_HUGE +
-					    CLTAB_ARR_HEAD);
-	}
+	for (i = 0; i < a->nr_chunk; i++)
+		munmap(a->chunk[i], (i ? 0 : CLTAB_ARR_HEAD) + clen);
 	free(a->chunk);
 }
 
