@@ -294,7 +294,7 @@ static void cltab_free_shown(struct cltab *t);
 
 /* Zeroed anonymous memory for @len bytes (a multiple of 2 MiB) after @head bytes in small pages:
  * the @len bytes start at a 2 MiB boundary and are marked for huge pages, the @head bytes end
- * there. Returns the start of the head; the mapping is @head + @len bytes (cltab_unmap()). */
+ * there. Returns the start of the head; the mapping is @head + @len bytes (munmap() it whole). */
 static void *cltab_map(size_t head, size_t len)
 {
 	size_t span = head + len + CLTAB_HUGE;   /* room to align */
