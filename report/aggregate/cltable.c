@@ -754,10 +754,12 @@ static inline int32_t cltab_tid_of(const int32_t *v)
 	return __atomic_load_n(v, __ATOMIC_RELAXED);
 }
 
-static uint64_t cltab_okey_hash(const struct cltab *t, uint32_t line, const struct cltab_pend *p)
+/* The hash of an offset entry's key: its line's (@lh, of the line key, not the line's number:
+ * the entry's slot can be fetched before the line is found) with the offset and coalesce keys. */
+static uint64_t cltab_okey_hash(const struct cltab *t, uint64_t lh, const struct cltab_pend *p)
 {
 	const struct cltab_sample *s = &p->s;
-	uint64_t h = ((uint64_t)line << 32 | (s->addr & ~t->cl_mask)) * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = lh + (s->addr & ~t->cl_mask) * 0x9e3779b97f4a7c15ULL;
 
 	h += (s->ip & t->ip_mask) * 0xc2b2ae3d27d4eb4fULL;
 	h += (((uint64_t)(uint32_t)p->pid << 32 | (uint32_t)p->tid) & t->pt_mask) *
@@ -1125,19 +1127,17 @@ static inline struct cltab_ext *cltab_ent_ext(struct cltab *t, struct cltab_ent 
 	return e->ext ? cltab_at(&t->exts, e->ext - 1) : cltab_ent_ext_new(t, e);
 }
 
-/* Two multiplications and one finalizing step: the table indexes by the low bits. */
-static uint64_t cltab_tkey_hash(uint32_t ent, const struct maps_thread *th)
+/* The hash of (entry, thread) from the entry key's hash @eh (cltab_okey_hash(), known before
+ * the entry is found): @eh's high bits, which the table indexes by, are already mixed. */
+static inline uint64_t cltab_tkey_hash(uint64_t eh, const struct maps_thread *th)
 {
-	uint64_t h = ent * 0x9e3779b97f4a7c15ULL + (uintptr_t)th * 0xc2b2ae3d27d4eb4fULL;
-
-	return h ^ h >> 29;
+	return eh ^ (uintptr_t)th * 0xc2b2ae3d27d4eb4fULL;
 }
 
-/* The touch record of (entry @ent, @s's thread), created on first use. */
-static struct cltab_trec *cltab_findnew_touch(struct cltab *t, uint32_t ent,
+/* The touch record of (entry @ent, @s's thread) of hash @hv, created on first use. */
+static struct cltab_trec *cltab_findnew_touch(struct cltab *t, uint32_t ent, uint64_t hv,
 					      const struct cltab_sample *s)
 {
-	uint64_t hv = cltab_tkey_hash(ent, s->thread);
 	struct cltab_trec *r;
 	uint32_t idx;
 	size_t j;
@@ -1166,7 +1166,7 @@ static void cltab_touch_add(struct cltab_trec *r, const struct cltab_class *c)
 
 /* Fold one resolved sample into its line and offset entries (found or created already). */
 static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct cltab_lrec *l,
-			  struct cltab_ent *e, uint32_t eidx, uint32_t thr)
+			  struct cltab_ent *e, uint32_t eidx, uint32_t thr, uint64_t th)
 {
 	uint32_t ck = cltab_class(t, s), cls = cltab_key_cls(ck);
 	uint32_t cpu = s->cpu == TRACE_CPU_NONE ? 0 : s->cpu;
@@ -1177,7 +1177,7 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 	t->counts.samples++;
 	t->cls_n[cls]++;
 	if (thr != e->thread)
-		cltab_touch_add(cltab_findnew_touch(t, eidx, s), &t->cls[cls]);
+		cltab_touch_add(cltab_findnew_touch(t, eidx, th, s), &t->cls[cls]);
 	if (s->chain)
 		callers_count(t->callers, eidx, s->chain);
 	/* the first sample is kept inline; the second moves both into an extension, replaying the
@@ -1235,14 +1235,14 @@ static inline void cltab_prefetch_home(const struct cltab_hash *h, const struct 
 }
 
 /* Add the pending samples in order, in passes so that the cache misses of different samples
- * overlap: hash the lines and prefetch their slots; prefetch the lines the slots name; find the
- * lines, hash the entries and prefetch their slots; prefetch the entries; find the entries,
- * prefetch their extensions and, for a sample of another thread than the entry's first, the
- * slot of its touch record; prefetch those records; account (lookups never depend on what
- * accounting changes). Lines, entries and touches are still created and updated in sample order,
- * so "first sample" properties and PA counts are those of one-by-one processing. Small tables
- * too: with nothing to wait for, the passes are loops of independent work (faster than one pass a
- * sample at 10 lines as at 100k). */
+ * overlap: hash the keys of line, entry and touch record (an entry's hash is its line key's
+ * with its own, a touch record's its entry's with the thread: none needs the line or entry
+ * found first) and prefetch their slots; prefetch the line, entry and touch record the slots
+ * name; find the lines and entries and prefetch their extensions; account (lookups never depend
+ * on what accounting changes). Lines, entries and touches are still created and updated in
+ * sample order, so "first sample" properties and PA counts are those of one-by-one processing.
+ * Small tables too: with nothing to wait for, the passes are loops of independent work (faster
+ * than one pass a sample at 10 lines as at 100k). */
 static void cltab_flush_from(struct cltab *t, const struct cltab_pend *pd, size_t n);
 
 static void cltab_flush(struct cltab *t)
@@ -1256,43 +1256,38 @@ static void cltab_flush(struct cltab *t)
 /* Add @n (at most CLTAB_PENDING) resolved samples @pd. */
 static void cltab_flush_from(struct cltab *t, const struct cltab_pend *pd, size_t n)
 {
-	uint32_t line[CLTAB_PENDING], eidx[CLTAB_PENDING];
+	uint32_t line[CLTAB_PENDING], eidx[CLTAB_PENDING], lsp[CLTAB_PENDING], thr[CLTAB_PENDING];
 	struct cltab_ent *ent[CLTAB_PENDING];
-	uint64_t lcl[CLTAB_PENDING];
-	uint32_t lsp[CLTAB_PENDING];
-	uint64_t hv[CLTAB_PENDING], th[CLTAB_PENDING];
-	uint32_t thr[CLTAB_PENDING];
+	uint64_t lcl[CLTAB_PENDING], hl[CLTAB_PENDING], he[CLTAB_PENDING], ht[CLTAB_PENDING];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		lsp[i] = cltab_sample_space(t, &pd[i], &lcl[i]);
-		hv[i] = cltab_lkey_hash(lsp[i], lcl[i]);
+		hl[i] = cltab_lkey_hash(lsp[i], lcl[i]);
+		he[i] = cltab_okey_hash(t, hl[i], &pd[i]);
+		ht[i] = cltab_tkey_hash(he[i], pd[i].s.thread);
 		thr[i] = cltab_ptr_id(&t->thr, pd[i].s.thread);
-		__builtin_prefetch(&t->lhash.slot[cltab_home(&t->lhash, hv[i])]);
+		__builtin_prefetch(&t->lhash.slot[cltab_home(&t->lhash, hl[i])]);
+		__builtin_prefetch(&t->ehash.slot[cltab_home(&t->ehash, he[i])]);
+		__builtin_prefetch(&t->thash.slot[cltab_home(&t->thash, ht[i])]);
 	}
-	for (i = 0; i < n; i++)
-		cltab_prefetch_home(&t->lhash, &t->lines, hv[i]);
 	for (i = 0; i < n; i++) {
-		line[i] = cltab_findnew_line(t, &pd[i], lsp[i], lcl[i], hv[i]);
-		hv[i] = cltab_okey_hash(t, line[i], &pd[i]);
-		__builtin_prefetch(&t->ehash.slot[cltab_home(&t->ehash, hv[i])]);
+		cltab_prefetch_home(&t->lhash, &t->lines, hl[i]);
+		cltab_prefetch_home(&t->ehash, &t->ents, he[i]);
+		cltab_prefetch_home(&t->thash, &t->touches, ht[i]);
 	}
-	for (i = 0; i < n; i++)
-		cltab_prefetch_home(&t->ehash, &t->ents, hv[i]);
 	for (i = 0; i < n; i++) {
-		ent[i] = cltab_findnew_ent(t, line[i], &pd[i], hv[i], &eidx[i]);
-		if (ent[i]->ext)
-			__builtin_prefetch(cltab_at(&t->exts, ent[i]->ext - 1), 1);
-		if (thr[i] != ent[i]->thread) {
-			th[i] = cltab_tkey_hash(eidx[i], pd[i].s.thread);
-			__builtin_prefetch(&t->thash.slot[cltab_home(&t->thash, th[i])]);
+		line[i] = cltab_findnew_line(t, &pd[i], lsp[i], lcl[i], hl[i]);
+		ent[i] = cltab_findnew_ent(t, line[i], &pd[i], he[i], &eidx[i]);
+		if (ent[i]->ext) {
+			const char *x = cltab_at(&t->exts, ent[i]->ext - 1);
+
+			__builtin_prefetch(x, 1);
+			__builtin_prefetch(x + t->exts.esize - 1, 1);
 		}
 	}
 	for (i = 0; i < n; i++)
-		if (thr[i] != ent[i]->thread)
-			cltab_prefetch_home(&t->thash, &t->touches, th[i]);
-	for (i = 0; i < n; i++)
-		cltab_account(t, &pd[i].s, cltab_lrec(t, line[i]), ent[i], eidx[i], thr[i]);
+		cltab_account(t, &pd[i].s, cltab_lrec(t, line[i]), ent[i], eidx[i], thr[i], ht[i]);
 }
 
 /* --- parallel tables -------------------------------------------------------------------------- */
