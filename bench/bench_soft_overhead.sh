@@ -2,9 +2,10 @@
 # What the soft backend costs the workload (issue 16: at most 3% of its time). Each example of
 # examples/ runs a fixed amount of work (EXAMPLES_ITERS, examples/work.h; the count is calibrated
 # here so that a run alone takes about TARGET seconds) three ways, pinned with taskset to the
-# same CPUs: alone; under `c2c-lite record --backend=soft`; under `perf record` of what the soft
-# backend samples (cpu-clock:u at 4000 Hz with the user registers and the CPU: raw samples,
-# decoded later). hyperfine times RUNS runs of each (default 20), in ROUNDS rounds (default 4)
+# same CPUs: alone; under `c2c-lite record --backend=soft` (its default: the rate its 3% bound
+# picks here, from 4000 Hz down, printed first); the same at 4000 Hz (--soft-overhead unlimited);
+# under `perf record` of what the soft backend samples (cpu-clock:u at 4000 Hz with the user
+# registers and the CPU: raw samples, decoded later). hyperfine times RUNS runs of each (default 20), in ROUNDS rounds (default 4)
 # that interleave the three, so that a change in the machine's load hits them alike; each command
 # runs under tests/tools/run-rusage twice over, outside the recorder (the CPU time of everything)
 # and around the workload (its own CPU time), as hyperfine exports only mean CPU times.
@@ -45,10 +46,11 @@ trap 'rm -rf "$TMP"' EXIT
 examples=${EXAMPLES:-$(cd "$EXDIR" && for f in *; do [ -x "$f" ] && echo "$f"; done)}
 
 # the commands, as hyperfine runs them (-N: no shell); @IN@ and @OUT@ are run-rusage files
-keys=(alone soft)
-labels=("alone" "c2c-lite soft")
+keys=(alone soft soft4k)
+labels=("alone" "c2c-lite soft" "c2c-lite soft, 4000 Hz")
 cmds=("$RUSAGE @OUT@ $RUSAGE @IN@"
-      "$RUSAGE @OUT@ $C2C record -q --backend=soft -o $TMP/t.c2c -- $RUSAGE @IN@")
+      "$RUSAGE @OUT@ $C2C record -q --backend=soft -o $TMP/t.c2c -- $RUSAGE @IN@"
+      "$RUSAGE @OUT@ $C2C record -q --backend=soft --soft-overhead unlimited -o $TMP/t.c2c -- $RUSAGE @IN@")
 if [ $have_perf = 1 ]; then
 	keys+=(perf)
 	labels+=("perf record cpu-clock:u")
@@ -97,6 +99,11 @@ echo "bench_soft_overhead: $RUNS runs of each command in $ROUNDS interleaved rou
 	"warm-up a round), CPUs $CPUS, target about $TARGET s a run alone; load average" \
 	"$(cut -d' ' -f1-3 /proc/loadavg)"
 [ $have_perf = 1 ] || echo "  (perf record cannot record cpu-clock:u here: c2c-lite only)"
+# the rate the soft backend's default bound picks here (it measures a sample's cost at start)
+"$C2C" record -v --backend=soft -o "$TMP/rate.c2c" -- true 2>&1 |
+	sed -n 's/^c2c-lite: debug: soft backend: \(a sample costs.*\)/  c2c-lite soft: \1/p;
+		s/^c2c-lite: info: soft backend: \(sampling at [0-9]* Hz, not [0-9]*\):.*/  c2c-lite soft: \1 (its 3% bound)/p'
+
 measure start-up false_sharing 1 || exit 1
 meta_ex=
 for ex in $examples; do

@@ -7,13 +7,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
 #include "record/backend-soft.h"
 #include "record/fnbounds.h"
+#include "record/ring.h"
 #include "record/synth.h"
+#include "record/sys.h"
 #include "record/sysfs.h"
 
 #define FUNC_MAX_BYTES (1u << 20)   /* larger "functions" are not decoded */
@@ -570,4 +574,94 @@ int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header 
 		sb->st.recovered++;
 	softdec_fill_sample(out, &acc);
 	return 0;
+}
+
+/* --- what a sample costs ------------------------------------------------------------------- */
+
+#define SOFT_CAL_PERIOD_NS 100000u   /* 10 kHz while measuring: the cost stands out of the noise */
+#define SOFT_CAL_LOOP_NS 2500000.0   /* each timed loop */
+#define SOFT_CAL_ROUNDS 3
+#define SOFT_CAL_PAGES 16            /* 120 samples of about 200 bytes: no loss */
+
+static double mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Wall nanoseconds of @n rounds of a busy loop. */
+static double spin(uint64_t n)
+{
+	static volatile uint64_t sink;
+	double t0 = mono_ns();
+
+	for (uint64_t i = 0; i < n; i++)
+		sink = sink + 1;
+	return mono_ns() - t0;
+}
+
+int soft_calibrate(const struct perf_event_attr *model, double *ns_per_sample)
+{
+	struct perf_event_attr a = *model;
+	double off = 0, on = 0, t, samples = 0;
+	uint64_t n = 1u << 16, count;
+	struct ring ring;
+	int fd, r, err;
+
+	/* this thread alone, counting from the enable; no side band */
+	a.size = sizeof(a);
+	a.freq = 0;
+	a.sample_period = SOFT_CAL_PERIOD_NS;
+	a.disabled = 1;
+	a.inherit = 0;
+	a.enable_on_exec = 0;
+	a.mmap = a.mmap2 = a.mmap_data = a.comm = a.task = 0;
+	a.read_format = 0;
+	fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return c2c_err(-errno, "cannot open cpu-clock to measure what a sample costs: %s "
+			       "(see 'c2c-lite doctor')", strerror(errno));
+	if ((err = ring_mmap(&ring, fd, SOFT_CAL_PAGES))) {
+		close(fd);
+		return c2c_err(err, "cannot map the ring buffer of a calibration event: %s",
+			       strerror(-err));
+	}
+	/* rounds for about SOFT_CAL_LOOP_NS (at least 1 ms measured to scale from) */
+	while ((t = spin(n)) < 1e6 && n < (1ull << 40))
+		n *= 2;
+	n = (uint64_t)((double)n * SOFT_CAL_LOOP_NS / t) + 1;
+	for (r = 0; r < SOFT_CAL_ROUNDS; r++) {
+		t = spin(n);
+		if (!off || t < off)
+			off = t;
+		ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		t = spin(n);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		if (read(fd, &count, sizeof(count)) != (ssize_t)sizeof(count))
+			count = 0;
+		if (!on || t < on) {
+			on = t;
+			samples = (double)(count / SOFT_CAL_PERIOD_NS);   /* timer expiries */
+		}
+	}
+	ring_unmap(&ring);
+	close(fd);
+	*ns_per_sample = samples > 0 && on > off ? (on - off) / samples : 0;
+	return 0;
+}
+
+uint64_t soft_budget_freq(double ns_per_sample, double budget, uint64_t freq)
+{
+	double f, scale = 1;
+
+	if (budget <= 0 || ns_per_sample <= 0 || ns_per_sample * (double)freq <= budget * 1e9)
+		return freq;
+	f = budget * 1e9 / ns_per_sample;
+	while (f >= 100 * scale)
+		scale *= 10;
+	f = (double)(uint64_t)(f / scale) * scale;
+	return f < SOFT_FREQ_MIN ? (freq < SOFT_FREQ_MIN ? freq : SOFT_FREQ_MIN) : (uint64_t)f;
 }

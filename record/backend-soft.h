@@ -84,6 +84,26 @@ int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header 
 			uint64_t sample_type, uint64_t regs_mask, uint16_t event,
 			struct trace_sample *out);
 
+/* --- what a sample costs ---------------------------------------------------------------- */
+
+/* The default bound on the time the soft backend's samples take from the sampled threads, as a
+ * share of their own: a cpu-clock sample costs a thread a microsecond or two on bare metal
+ * (4000 Hz: under 1%), tens of microseconds on some virtual machines, where every timer
+ * interrupt exits to the hypervisor (4000 Hz: 10-30%). */
+#define SOFT_BUDGET_DEFAULT 0.03
+#define SOFT_FREQ_MIN 100         /* the rate a bound never takes the default below (Hz) */
+
+/* Measure what one sample of an event like @model (the soft backend's, as opened) costs the
+ * thread it interrupts here, in wall-clock nanoseconds: a busy loop of this thread, alone and
+ * sampled at 10 kHz, timed three times each (the fastest of each), about 20 ms in all. 0, or
+ * -errno (said) when the event does not open. */
+int soft_calibrate(const struct perf_event_attr *model, double *ns_per_sample);
+
+/* The sampling frequency that keeps samples of @ns_per_sample each under @budget of a thread's
+ * time: @freq when it does, else the bound's rate rounded down to two significant digits, never
+ * below SOFT_FREQ_MIN. */
+uint64_t soft_budget_freq(double ns_per_sample, double budget, uint64_t freq);
+
 struct soft_stats {
 	uint64_t samples, recovered, no_func, no_map, proc_reads;
 };

@@ -37,6 +37,10 @@ static const char record_usage[] =
 	"                        the workload's own (default 80: a run takes at most ~1.8x);\n"
 	"                        past it the watchpoints pause and the report scales the counts.\n"
 	"                        'unlimited': never pause (every access, at any cost)\n"
+	"      --soft-overhead PCT  most time the soft backend's samples may take from the\n"
+	"                        sampled threads, in percent of theirs (default 3): without -F\n"
+	"                        or -c, the rate is lowered from 4000 Hz where a sample costs\n"
+	"                        more (measured at start). 'unlimited': 4000 Hz at any cost\n"
 	"  -e, --event EVENT     event to sample (repeatable): mem-loads, mem-stores,\n"
 	"                        page-faults, cpu-clock, pmu/term=val,.../mods; '-e list' lists\n"
 	"  -o, --output FILE     trace file (default c2c-lite.data; '-': standard output, and\n"
@@ -105,6 +109,26 @@ static int parse_u64(const char *s, const char *opt, uint64_t *v)
 	return 0;
 }
 
+/* A bound of --watch-overhead or --soft-overhead: a percentage from 1 to @max as a fraction,
+ * or 'unlimited' (-1). One error line. */
+static int parse_bound(const char *s, const char *opt, uint64_t max, double *out)
+{
+	char *end;
+	uint64_t v;
+
+	if (!strcmp(s, "unlimited")) {
+		*out = -1;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || !v || v > max)
+		return c2c_err(-EINVAL, "%s needs a percentage from 1 to %llu or 'unlimited', not "
+			       "'%s'", opt, (unsigned long long)max, s);
+	*out = (double)v / 100;
+	return 0;
+}
+
 static int parse_pids(const char *s, struct record_opts *o)
 {
 	char *copy = xstrdup(s), *tok, *save = NULL;
@@ -168,7 +192,7 @@ static void emit_line(const char *line, void *ctx)
 
 enum {
 	OPT_DURATION = 256, OPT_NO_INHERIT, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_ZSTD, OPT_BACKEND,
-	OPT_WATCH, OPT_WATCH_STEP, OPT_WATCH_OVERHEAD, OPT_CALL_GRAPH,
+	OPT_WATCH, OPT_WATCH_STEP, OPT_WATCH_OVERHEAD, OPT_CALL_GRAPH, OPT_SOFT_OVERHEAD,
 };
 
 static const struct option longopts[] = {
@@ -193,6 +217,7 @@ static const struct option longopts[] = {
 	{ "watch", required_argument, NULL, OPT_WATCH },
 	{ "watch-step", required_argument, NULL, OPT_WATCH_STEP },
 	{ "watch-overhead", required_argument, NULL, OPT_WATCH_OVERHEAD },
+	{ "soft-overhead", required_argument, NULL, OPT_SOFT_OVERHEAD },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -272,15 +297,9 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 		o->watch_step_ms = (unsigned int)v;
 		return 0;
 	case OPT_WATCH_OVERHEAD:
-		if (!strcmp(optarg, "unlimited")) {
-			o->watch_budget = -1;
-			return 0;
-		}
-		if (parse_u64(optarg, "--watch-overhead", &v) || !v || v > 100000)
-			return c2c_err(-EINVAL, "--watch-overhead needs a percentage from 1 to 100000 "
-				       "or 'unlimited', not '%s'", optarg);
-		o->watch_budget = (double)v / 100;
-		return 0;
+		return parse_bound(optarg, "--watch-overhead", 100000, &o->watch_budget);
+	case OPT_SOFT_OVERHEAD:
+		return parse_bound(optarg, "--soft-overhead", 100, &o->soft_budget);
 	case 'e':
 		if (!strcmp(optarg, "list")) {
 			events_list(emit_line, NULL);
@@ -350,6 +369,13 @@ static int check_backend(const struct record_opts *o)
 		return c2c_err(-EINVAL, "--watch-overhead needs --backend=watch");
 	if (o->watch_step_ms && o->backend != RECORD_BACKEND_WATCH)
 		return c2c_err(-EINVAL, "--watch-step needs --backend=watch");
+	if (o->soft_budget && (o->backend == RECORD_BACKEND_HW || o->backend == RECORD_BACKEND_WATCH ||
+			       o->nr_events))
+		return c2c_err(-EINVAL, "--soft-overhead needs the soft backend (--backend=soft, or "
+			       "the default on a machine without memory sampling)");
+	if (o->soft_budget && (o->ev.freq || o->ev.period))
+		return c2c_err(-EINVAL, "--soft-overhead chooses the sampling rate: not with %s",
+			       o->ev.freq ? "-F" : "-c");
 	return 0;
 }
 
@@ -562,6 +588,7 @@ int cmd_record(int argc, char **argv)
 		return usage_error(&o, "-o -: standard output is a terminal; redirect it to a file "
 				   "or a pipe");
 	freq_given = o.ev.freq != 0;
+	o.rate_given = freq_given || o.ev.period;
 	if (check_freq(&o, freq_given) < 0)
 		return usage_error(&o, "");
 	{

@@ -1245,6 +1245,38 @@ static int watch_prepare(struct sess *s)
 	return 0;
 }
 
+/* The soft backend's rate: without -F or -c, lowered from the default where a sample costs the
+ * sampled threads more than the bound allows (record/backend-soft.h, soft_calibrate()). */
+static int soft_rate(struct sess *s)
+{
+	double budget = s->o->soft_budget ? s->o->soft_budget : SOFT_BUDGET_DEFAULT, ns;
+	struct ev_desc *e = NULL;
+	uint64_t freq, want;
+	int err;
+
+	for (size_t i = 0; i < s->l.nr && !e; i++)
+		if (s->l.ev[i].backend == TRACE_BACKEND_SOFT)
+			e = &s->l.ev[i];
+	if (!e || !e->attr.freq || s->o->rate_given || budget < 0)
+		return 0;
+	if ((err = soft_calibrate(&e->attr, &ns)))
+		return err;
+	freq = e->attr.sample_freq;
+	want = soft_budget_freq(ns, budget, freq);
+	c2c_debug("soft backend: a sample costs the sampled thread about %.1f us here (measured): "
+		  "%.2g%% of its time at %llu Hz", ns / 1e3, ns * (double)freq / 1e7,
+		  (unsigned long long)freq);
+	if (want < freq) {
+		c2c_info("soft backend: sampling at %llu Hz, not %llu: a sample costs a thread about "
+			 "%.0f us here, %llu Hz would take %.0f%% of its time (bound: %.0f%%, "
+			 "--soft-overhead; or -F)", (unsigned long long)want,
+			 (unsigned long long)freq, ns / 1e3, (unsigned long long)freq,
+			 ns * (double)freq / 1e7, budget * 100);
+		e->attr.sample_freq = want;
+	}
+	return 0;
+}
+
 static void describe(struct sess *s)
 {
 	const char *base = s->o->options ? s->o->options : "";
@@ -1283,6 +1315,11 @@ static int setup(struct sess *s)
 	if (s->o->argv && ((err = regions_open(&s->reg)) || (err = workload_fork(&s->wl, s->o->argv))))
 		return err;
 	if (watch && ((err = watch_prepare(s)) || (err = build_events(s))))
+		return err;
+	if (s->o->soft_budget && s->l.backend != TRACE_BACKEND_SOFT)
+		return c2c_err(-EINVAL, "--soft-overhead applies to the soft backend; this machine "
+			       "records with its memory events (--backend=soft to use it)");
+	if (s->l.backend == TRACE_BACKEND_SOFT && (err = soft_rate(s)))
 		return err;
 	if (s->l.backend == TRACE_BACKEND_SOFT) {
 		if ((err = soft_backend_new(&s->soft)))

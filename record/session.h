@@ -32,6 +32,10 @@ struct record_opts {
 	unsigned int watch_step_ms;  /* rotation step when words outnumber debug registers */
 	double watch_budget;         /* trap time allowed per ns of the workload's own (0: the
 				      * default, C2C_WATCH_BUDGET_DEFAULT; < 0: unlimited) */
+	double soft_budget;          /* soft backend: sample time allowed per ns of the sampled
+				      * threads' own (0: the default, SOFT_BUDGET_DEFAULT; < 0:
+				      * unlimited); sets the rate when rate_given is not */
+	int rate_given;              /* -F or -c was given */
 	const char **events;         /* -e strings; none: the machine's memory events */
 	size_t nr_events;
 	const char *output;          /* default c2c-lite.data; "-": standard output (the

@@ -95,7 +95,7 @@ _c2c_lite()
 	"record --backend")
 		COMPREPLY=($(compgen -W "auto hw soft watch" -- "$cur"))
 		return 0 ;;
-	"record --watch-overhead")
+	"record --watch-overhead"|"record --soft-overhead")
 		COMPREPLY=($(compgen -W "unlimited" -- "$cur"))
 		return 0 ;;
 	"record --call-graph")         # lbr is always refused: not offered

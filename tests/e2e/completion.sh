@@ -29,6 +29,7 @@ c2c-lite record -e |cpu-clock page-faults faults list|--duration
 c2c-lite record --event pa|page-faults|cpu-clock
 c2c-lite record --backend |auto hw soft watch|
 c2c-lite record --watch-overhead |unlimited|
+c2c-lite record --soft-overhead |unlimited|
 c2c-lite record -c |||
 c2c-lite record -o tr|trace.c2c trace2.c2c|
 c2c-lite record -e cpu-clock -- ech|echo|

@@ -14,3 +14,11 @@ if ! "$C2C" record -e cpu-clock -o "$TMP/probe.data" -- true 2>"$TMP/probe.err";
 	echo "skip: perf_event_open unavailable: $(head -1 "$TMP/probe.err")"
 	exit 77
 fi
+# check WANT PATTERN ARGS...: `record ARGS` exits with WANT and says PATTERN on standard error
+check() {
+	local want=$1 pat=$2; shift 2
+	"$C2C" record "$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	[ $rc -eq "$want" ] || fail "record $*: exit $rc, want $want ($(cat "$TMP/err"))"
+	grep -q -- "$pat" "$TMP/err" || fail "record $*: no '$pat' in: $(cat "$TMP/err")"
+}
