@@ -5,7 +5,9 @@
 # same CPUs: alone; under `c2c-lite record --backend=soft` (its default: the rate its 3% bound
 # picks here, from 4000 Hz down, printed first); the same at 4000 Hz (--soft-overhead unlimited);
 # under `perf record` of what the soft backend samples (cpu-clock:u at 4000 Hz with the user
-# registers and the CPU: raw samples, decoded later). hyperfine times RUNS runs of each (default 20), in ROUNDS rounds (default 4)
+# registers and the CPU: raw samples, decoded later). Last, when make bench built it,
+# spin-pinned (bench/spin-pinned.c): one thread of fixed work pinned to the last CPU of the set,
+# nothing contended: what the samples cost a thread, which the examples' contention blurs. hyperfine times RUNS runs of each (default 20), in ROUNDS rounds (default 4)
 # that interleave the three, so that a change in the machine's load hits them alike; each command
 # runs under tests/tools/run-rusage twice over, outside the recorder (the CPU time of everything)
 # and around the workload (its own CPU time), as hyperfine exports only mean CPU times.
@@ -43,7 +45,11 @@ perf record -q --no-bpf-event -e cpu-clock:u -o /dev/null -- true >/dev/null 2>&
 [ $((RUNS % ROUNDS)) -eq 0 ] || RUNS=$(((RUNS / ROUNDS + 1) * ROUNDS))
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-examples=${EXAMPLES:-$(cd "$EXDIR" && for f in *; do [ -x "$f" ] && echo "$f"; done)}
+SPIN=$PWD/$BUILD/bench/spin-pinned
+examples=${EXAMPLES:-$(cd "$EXDIR" && for f in *; do [ -x "$f" ] && echo "$f"; done)
+	[ -x "$SPIN" ] && [ "$(nproc)" -gt 1 ] && echo spin-pinned}
+# exbin NAME: the workload's binary (spin-pinned is bench/spin-pinned.c, built by make bench)
+exbin() { if [ "$1" = spin-pinned ]; then echo "$SPIN"; else echo "$EXDIR/$1"; fi; }
 
 # the commands, as hyperfine runs them (-N: no shell); @IN@ and @OUT@ are run-rusage files
 keys=(alone soft soft4k)
@@ -62,7 +68,7 @@ fi
 walltime() {
 	rm -f "$TMP/cal"
 	for _ in 1 2 3; do
-		EXAMPLES_ITERS=$1 taskset -c "$CPUS" "$RUSAGE" "$TMP/cal" "$EXDIR/$2" 2>/dev/null
+		EXAMPLES_ITERS=$1 taskset -c "$CPUS" "$RUSAGE" "$TMP/cal" "$(exbin "$2")" 2>/dev/null
 	done
 	sort -n "$TMP/cal" | awk 'NR == 2 { print $1 }'
 }
@@ -87,7 +93,7 @@ measure() {
 		for i in "${!keys[@]}"; do
 			c=${cmds[$i]//@OUT@/$TMP/$name.${keys[$i]}.outer}
 			c=${c//@IN@/$TMP/$name.${keys[$i]}.inner}
-			list+=("$(echo taskset -c "$CPUS" $c "$EXDIR/$ex")")
+			list+=("$(echo taskset -c "$CPUS" $c "$(exbin "$ex")")")
 		done
 		EXAMPLES_ITERS=$3 hyperfine -N --style none --warmup "$WARMUP" --runs $((RUNS / ROUNDS)) \
 			--export-json "$TMP/$name.$r.json" "${list[@]}" >/dev/null 2>"$TMP/hf.err" ||

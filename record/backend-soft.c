@@ -579,8 +579,8 @@ int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header 
 /* --- what a sample costs ------------------------------------------------------------------- */
 
 #define SOFT_CAL_PERIOD_NS 100000u   /* 10 kHz while measuring: the cost stands out of the noise */
-#define SOFT_CAL_LOOP_NS 2500000.0   /* each timed loop */
-#define SOFT_CAL_ROUNDS 3
+#define SOFT_CAL_LOOP_NS 2500000.0   /* each timed loop: 25 samples */
+#define SOFT_CAL_ROUNDS 4
 #define SOFT_CAL_PAGES 16            /* 120 samples of about 200 bytes: no loss */
 
 static double mono_ns(void)
@@ -657,7 +657,10 @@ uint64_t soft_budget_freq(double ns_per_sample, double budget, uint64_t freq)
 {
 	double f, scale = 1;
 
-	if (budget <= 0 || ns_per_sample <= 0 || ns_per_sample * (double)freq <= budget * 1e9)
+	if (budget <= 0 || ns_per_sample <= 0)
+		return freq;
+	budget *= SOFT_BUDGET_AIM;
+	if (ns_per_sample * (double)freq <= budget * 1e9)
 		return freq;
 	f = budget * 1e9 / ns_per_sample;
 	while (f >= 100 * scale)
