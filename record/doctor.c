@@ -15,8 +15,10 @@
 
 #include "c2c/region.h"
 #include "c2c/xalloc.h"
+#include "record/backend-soft.h"
 #include "record/cpuinfo.h"
 #include "record/doctor.h"
+#include "record/events.h"
 #include "record/pmu.h"
 #include "record/priv.h"
 #include "record/regs-x86.h"
@@ -689,6 +691,26 @@ static void row_software(struct doctor *d, const struct doctor_env *env)
 		    "events open (-e page-faults gives data addresses of faults)");
 }
 
+/* The soft backend records here: what a sample costs a thread, and the rate record takes. */
+static void __attribute__((unused)) row_soft_ok(struct doctor *d,
+						const struct perf_event_attr *a)
+{
+	double ns = 0;
+	uint64_t f;
+
+	if (soft_calibrate(a, &ns) || ns <= 0) {
+		add(d, "soft", DOCTOR_OK, NULL, "--backend=soft: cpu-clock samples with user "
+		    "registers, decoded into data accesses (estimates of where time goes)");
+		return;
+	}
+	f = soft_budget_freq(ns, SOFT_BUDGET_DEFAULT, EV_DEFAULT_FREQ);
+	add(d, "soft", DOCTOR_OK, NULL, "--backend=soft: cpu-clock samples with user registers, "
+	    "decoded into data accesses (estimates of where time goes); a sample costs a thread "
+	    "about %.0f us here: record samples at %llu Hz by default (%.0f%% of a thread's "
+	    "time at most: --soft-overhead; -F sets the rate)", ns / 1e3, (unsigned long long)f,
+	    SOFT_BUDGET_DEFAULT * 100);
+}
+
 /* --backend=soft: cpu-clock samples with the user registers the decoder needs (x86-64). */
 static void row_soft(struct doctor *d, const struct doctor_env *env)
 {
@@ -718,8 +740,7 @@ static void row_soft(struct doctor *d, const struct doctor_env *env)
 		add(d, "soft", DOCTOR_NO, errno_fix(err), "cpu-clock sampling with user registers "
 		    "(PERF_SAMPLE_REGS_USER) fails: %s", strerror(-err));
 	else
-		add(d, "soft", DOCTOR_OK, NULL, "--backend=soft: cpu-clock samples with user "
-		    "registers, decoded into data accesses (estimates of where time goes)");
+		row_soft_ok(d, &a);
 #else
 	(void)env;
 	add(d, "soft", DOCTOR_NO, NULL, "--backend=soft decodes x86-64 code only");

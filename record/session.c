@@ -1264,14 +1264,12 @@ static int soft_rate(struct sess *s)
 	freq = e->attr.sample_freq;
 	want = soft_budget_freq(ns, budget, freq);
 	c2c_debug("soft backend: a sample costs the sampled thread about %.1f us here (measured): "
-		  "%.2g%% of its time at %llu Hz", ns / 1e3, ns * (double)freq / 1e7,
-		  (unsigned long long)freq);
+		  "%.2g%% of its time at %llu Hz (--soft-overhead PCT bounds it, -F sets the rate)",
+		  ns / 1e3, ns * (double)freq / 1e7, (unsigned long long)freq);
 	if (want < freq) {
-		c2c_info("soft backend: sampling at %llu Hz, not %llu: a sample costs a thread about "
-			 "%.0f us here, %llu Hz would take %.0f%% of its time (bound: %.0f%%, "
-			 "--soft-overhead; or -F)", (unsigned long long)want,
-			 (unsigned long long)freq, ns / 1e3, (unsigned long long)freq,
-			 ns * (double)freq / 1e7, budget * 100);
+		c2c_info("soft backend: sampling at %llu Hz: %.0f us a sample here, %.0f%% at %llu Hz "
+			 "(bound %.0f%%)", (unsigned long long)want, ns / 1e3,
+			 ns * (double)freq / 1e7, (unsigned long long)freq, budget * 100);
 		e->attr.sample_freq = want;
 	}
 	return 0;

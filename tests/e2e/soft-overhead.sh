@@ -45,7 +45,7 @@ weights() {
 	>/dev/null 2>"$TMP/b.err" || fail "record --soft-overhead 1: $(tail -1 "$TMP/b.err")"
 cost=$(sed -n 's/.*a sample costs the sampled thread about \([0-9.]*\) us here.*/\1/p' "$TMP/b.err")
 [ -n "$cost" ] || fail "no measured cost said: $(cat "$TMP/b.err")"
-rate=$(sed -n 's/.*soft backend: sampling at \([0-9]*\) Hz, not 4000: .*(bound: 1%.*/\1/p' \
+rate=$(sed -n 's/.*soft backend: sampling at \([0-9]*\) Hz: .* at 4000 Hz (bound 1%)$/\1/p' \
 	"$TMP/b.err")
 [ -n "$rate" ] || rate=4000
 awk -v c="$cost" -v r="$rate" 'BEGIN {
