@@ -454,24 +454,24 @@ static void test_watch_duty(void **state)
 static void test_soft_budget_freq(void **state)
 {
 	(void)state;
-	/* (the rate aims at SOFT_BUDGET_AIM = 0.9 of the bound: 2.7% for 3%) */
+	/* (the rate aims at SOFT_BUDGET_AIM = 0.75 of the bound: 2.25% for 3%) */
 	/* cheap samples: the rate as asked (1 us at 4000 Hz: 0.4%) */
 	assert_int_equal(soft_budget_freq(1000, 0.03, 4000), 4000);
 	/* nothing measured, or no bound: as asked */
 	assert_int_equal(soft_budget_freq(0, 0.03, 4000), 4000);
 	assert_int_equal(soft_budget_freq(44000, -1, 4000), 4000);
-	/* exactly at the aim: 6.75 us x 4000 = 2.7% */
-	assert_int_equal(soft_budget_freq(6750, 0.03, 4000), 4000);
-	/* just over it: 3999.4 Hz, two significant digits down */
-	assert_int_equal(soft_budget_freq(6751, 0.03, 4000), 3900);
-	/* this project's VM: 44 us a sample, 613.6 Hz for 2.7% */
-	assert_int_equal(soft_budget_freq(44000, 0.03, 4000), 610);
-	assert_int_equal(soft_budget_freq(44000, 0.01, 4000), 200);
+	/* exactly at the aim: 5.625 us x 4000 = 2.25% */
+	assert_int_equal(soft_budget_freq(5625, 0.03, 4000), 4000);
+	/* just over it: 3999.3 Hz, two significant digits down */
+	assert_int_equal(soft_budget_freq(5626, 0.03, 4000), 3900);
+	/* this project's VM: 44 us a sample, 511.4 Hz for 2.25% */
+	assert_int_equal(soft_budget_freq(44000, 0.03, 4000), 510);
+	assert_int_equal(soft_budget_freq(44000, 0.01, 4000), 170);
 	/* a tight bound on dear samples: never under SOFT_FREQ_MIN, nor above what was asked */
 	assert_int_equal(soft_budget_freq(1e6, 0.03, 4000), SOFT_FREQ_MIN);
 	assert_int_equal(soft_budget_freq(1e6, 0.03, 50), 50);
 	/* the kernel's lower limit as the rate asked */
-	assert_int_equal(soft_budget_freq(44000, 0.03, 1000), 610);
+	assert_int_equal(soft_budget_freq(44000, 0.03, 1000), 510);
 	assert_int_equal(soft_budget_freq(44000, 0.5, 1000), 1000);
 }
 

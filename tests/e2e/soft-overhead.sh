@@ -6,7 +6,7 @@
 #   - the option's refusals: 0, 101, words; with -F or -c (they set the rate); with -e or
 #     another backend;
 #   - with a bound of 1%, on a thread spinning for a second: the measured cost (-v) and the rate
-#     obey the rule (rate x cost within 90% of the bound, its aim, and within two significant
+#     obey the rule (rate x cost within 75% of the bound, its aim, and within two significant
 #     digits of it, or 4000 Hz when samples are that cheap, or the floor of 100 Hz), every
 #     sample's weight is that
 #     rate's period (the kernel's NSEC_PER_SEC / freq), and the thread got about rate samples;
@@ -49,8 +49,8 @@ rate=$(sed -n 's/.*soft backend: sampling at \([0-9]*\) Hz: .* at 4000 Hz (bound
 	"$TMP/b.err")
 [ -n "$rate" ] || rate=4000
 awk -v c="$cost" -v r="$rate" 'BEGIN {
-	b = 0.009 * 1e6 / c                    # the rate that spends 0.9% (its aim) at c us a sample
-	if (c * 4000 <= 0.9e4 * 1.001) exit !(r == 4000)
+	b = 0.0075 * 1e6 / c                   # the rate that spends 0.75% (its aim) at c us a sample
+	if (c * 4000 <= 0.75e4 * 1.001) exit !(r == 4000)
 	if (r == 100) exit !(b < 100 * 1.01)
 	exit !(r <= b * 1.01 && r >= b * 0.85)
 }' || fail "rate $rate Hz breaks the rule for $cost us a sample and a 1% bound"
