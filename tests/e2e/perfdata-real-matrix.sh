@@ -141,11 +141,18 @@ compare() {
 		{ head -6 "$tmp/diff"; fail "$name: samples differ from perf script ($fields)"; }
 	local mem=
 	if [ -z "$sys" ] && [ "$n" -gt 0 ] && [[ ,$fields, == *,addr,* ]]; then
-		# "event samples [level] data-symbol data-object" per hist entry (event, address)
-		perf_in "$f" report --mem-mode --no-group -g none -F sample,symbol_daddr,dso_daddr --stdio \
-			2>/dev/null | awk '/^# Samples: / { split($0, q, "\047"); e = q[2]; next }
-					   /^#/ || /^$/ { next } { print e, $0 }' |
-			squeeze | sort >"$tmp/perf.mem"
+		# "event samples [level] data-symbol data-object" per hist entry (event, address);
+		# perf report once printed nothing for a pipe-mode file under load: asked up to 3 times
+		for i in 1 2 3; do
+			perf_in "$f" report --mem-mode --no-group -g none -F sample,symbol_daddr,dso_daddr \
+				--stdio 2>"$tmp/mem.err" |
+				awk '/^# Samples: / { split($0, q, "\047"); e = q[2]; next }
+				     /^#/ || /^$/ { next } { print e, $0 }' |
+				squeeze | sort >"$tmp/perf.mem"
+			[ -s "$tmp/perf.mem" ] && break
+			echo "note: $name: perf report --mem-mode printed nothing (try $i):" \
+				"$(head -1 "$tmp/mem.err")"
+		done
 		if [ -n "$pipe" ]; then "$DUMP" -M - <"$f"; else "$DUMP" -M "$f"; fi |
 			awk -F'\t' '{ k = $1 FS $2 FS $4; if (!(k in n)) s[k] = $3 " " $4; n[k]++ }
 				    END { for (k in n) { split(k, a, FS); print a[1], n[k], s[k] } }' |
