@@ -581,7 +581,7 @@ int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header 
 #define SOFT_CAL_PERIOD_NS 100000u   /* 10 kHz while measuring: the cost stands out of the noise */
 #define SOFT_CAL_LOOP_NS 2500000.0   /* each timed loop: 25 samples */
 #define SOFT_CAL_ROUNDS 4
-#define SOFT_CAL_PAGES 16            /* 120 samples of about 200 bytes: no loss */
+#define SOFT_CAL_PAGES 16            /* room for 320 samples of about 200 bytes: the ~100 fit */
 
 static double mono_ns(void)
 {

@@ -99,7 +99,7 @@ int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header 
 
 /* Measure what one sample of an event like @model (the soft backend's, as opened) costs the
  * thread it interrupts here, in wall-clock nanoseconds: a busy loop of this thread, alone and
- * sampled at 10 kHz, timed four times each (the fastest of each), about 25 ms in all. 0 when no
+ * sampled at 10 kHz, timed four times each (the fastest of each), about 20 ms in all. 0 when no
  * cost shows; -errno (said) when the event does not open. */
 int soft_calibrate(const struct perf_event_attr *model, double *ns_per_sample);
 
