@@ -691,9 +691,9 @@ static void row_software(struct doctor *d, const struct doctor_env *env)
 		    "events open (-e page-faults gives data addresses of faults)");
 }
 
+#if defined(__x86_64__)
 /* The soft backend records here: what a sample costs a thread, and the rate record takes. */
-static void __attribute__((unused)) row_soft_ok(struct doctor *d,
-						const struct perf_event_attr *a)
+static void row_soft_ok(struct doctor *d, const struct perf_event_attr *a)
 {
 	double ns = 0;
 	uint64_t f;
@@ -710,6 +710,7 @@ static void __attribute__((unused)) row_soft_ok(struct doctor *d,
 	    "time at most: --soft-overhead; -F sets the rate)", ns / 1e3, (unsigned long long)f,
 	    SOFT_BUDGET_DEFAULT * 100);
 }
+#endif
 
 /* --backend=soft: cpu-clock samples with the user registers the decoder needs (x86-64). */
 static void row_soft(struct doctor *d, const struct doctor_env *env)

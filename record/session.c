@@ -1317,10 +1317,8 @@ static int setup(struct sess *s)
 	if (s->o->soft_budget && s->l.backend != TRACE_BACKEND_SOFT)
 		return c2c_err(-EINVAL, "--soft-overhead applies to the soft backend; this machine "
 			       "records with its memory events (--backend=soft to use it)");
-	if (s->l.backend == TRACE_BACKEND_SOFT && (err = soft_rate(s)))
-		return err;
 	if (s->l.backend == TRACE_BACKEND_SOFT) {
-		if ((err = soft_backend_new(&s->soft)))
+		if ((err = soft_rate(s)) || (err = soft_backend_new(&s->soft)))
 			return err;
 		s->cm = soft_backend_codemap(s->soft);
 	}
