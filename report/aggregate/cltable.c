@@ -144,10 +144,15 @@ struct cltab_ext {
  * hash on (entry, thread): most entries are one thread's, and the first thread's counts are the
  * entry's minus the others'. Touches are gathered only for the displayed lines, by one pass in
  * cltab_finish(). */
+typedef uint32_t cltab_v8 __attribute__((vector_size(32)));
+
+#define CLTAB_TN 8   /* CLTAB_T_NR counters and a pad: one cltab_v8 add a sample */
+_Static_assert(CLTAB_T_NR < CLTAB_TN, "the touch counters fit one vector");
+
 struct cltab_trec {
-	const struct maps_thread *thread;
 	uint32_t ent;
-	uint32_t n[CLTAB_T_NR];
+	uint32_t thread;               /* cltab_thread() */
+	uint32_t n[CLTAB_TN];          /* the last is 0 */
 };
 
 #define CLTAB_HUGE_SHIFT 21
@@ -176,7 +181,8 @@ struct cltab_hash {
 struct cltab_class {
 	struct dsrc_stats st;
 	int cyc;                /* CLTAB_CYC_* or -1 */
-	uint32_t tn[CLTAB_T_NR];   /* what a sample adds to a thread's touch counters */
+	uint32_t tn[CLTAB_TN];     /* what a sample adds to a thread's touch counters (the
+				    * last: 0) */
 };
 
 #define CLTAB_DCACHE 4096   /* decode cache: (data_src, flags) -> class, direct mapped */
@@ -844,6 +850,7 @@ static uint32_t cltab_intern(struct cltab *t, const struct dsrc_stats *st)
 	t->cls[c].tn[CLTAB_T_RMT_HITM] = st->rmt_hitm;
 	t->cls[c].tn[CLTAB_T_LCL_PEER] = st->lcl_peer;
 	t->cls[c].tn[CLTAB_T_RMT_PEER] = st->rmt_peer;
+	t->cls[c].tn[CLTAB_TN - 1] = 0;
 	t->cls_n[c] = 0;
 	cltab_hash_put(&t->chash, j, cltab_hkey(hv), c);
 	return c;
@@ -1134,9 +1141,9 @@ static inline uint64_t cltab_tkey_hash(uint64_t eh, const struct maps_thread *th
 	return eh ^ (uintptr_t)th * 0xc2b2ae3d27d4eb4fULL;
 }
 
-/* The touch record of (entry @ent, @s's thread) of hash @hv, created on first use. */
+/* The touch record of (entry @ent, thread number @thr) of hash @hv, created on first use. */
 static struct cltab_trec *cltab_findnew_touch(struct cltab *t, uint32_t ent, uint64_t hv,
-					      const struct cltab_sample *s)
+					      uint32_t thr)
 {
 	struct cltab_trec *r;
 	uint32_t idx;
@@ -1146,22 +1153,24 @@ static struct cltab_trec *cltab_findnew_touch(struct cltab *t, uint32_t ent, uin
 		if (t->thash.slot[j].h != cltab_hkey(hv))
 			continue;
 		r = cltab_at(&t->touches, t->thash.slot[j].idx - 1);
-		if (r->ent == ent && r->thread == s->thread)
+		if (r->ent == ent && r->thread == thr)
 			return r;
 	}
 	r = cltab_arr_new(&t->touches, &idx);
 	r->ent = ent;
-	r->thread = s->thread;
+	r->thread = thr;
 	cltab_hash_put(&t->thash, j, cltab_hkey(hv), idx);
 	return r;
 }
 
 static void cltab_touch_add(struct cltab_trec *r, const struct cltab_class *c)
 {
-	int i;
+	cltab_v8 a, b;
 
-	for (i = 0; i < CLTAB_T_NR; i++)
-		r->n[i] += c->tn[i];
+	memcpy(&a, r->n, sizeof(a));
+	memcpy(&b, c->tn, sizeof(b));
+	a += b;
+	memcpy(r->n, &a, sizeof(a));
 }
 
 /* Fold one resolved sample into its line and offset entries (found or created already). */
@@ -1177,7 +1186,7 @@ static void cltab_account(struct cltab *t, const struct cltab_sample *s, struct 
 	t->counts.samples++;
 	t->cls_n[cls]++;
 	if (thr != e->thread)
-		cltab_touch_add(cltab_findnew_touch(t, eidx, th, s), &t->cls[cls]);
+		cltab_touch_add(cltab_findnew_touch(t, eidx, th, thr), &t->cls[cls]);
 	if (s->chain)
 		callers_count(t->callers, eidx, s->chain);
 	/* the first sample is kept inline; the second moves both into an extension, replaying the
@@ -1696,8 +1705,6 @@ uint32_t cltab_set_count(const struct cltab *t, const uint64_t *set, uint32_t nb
 /* --- finishing ------------------------------------------------------------------------------ */
 
 /* *dst += n * *src, field by field (u32 arithmetic: the same as n additions). */
-typedef uint32_t cltab_v8 __attribute__((vector_size(32)));
-
 static void cltab_stats_madd(struct dsrc_stats *dst, const struct dsrc_stats *src, uint32_t n)
 {
 	unsigned char *d = (unsigned char *)dst;
@@ -2017,7 +2024,7 @@ static void cltab_build_shard(struct cltab *t, struct cltab *sh, const uint32_t 
 		if (!(o->nr_touch & (o->nr_touch + 1)))   /* full at 1, 3, 7, ... */
 			o->touch = xrealloc(o->touch, (o->nr_touch * 2 + 1) * sizeof(*o->touch));
 		ot = &o->touch[o->nr_touch++];
-		ot->thread = r->thread;
+		ot->thread = cltab_thread(sh, r->thread);
 		memcpy(ot->n, r->n, sizeof(ot->n));
 		for (k = 0; k < CLTAB_T_NR; k++)
 			o->touch[0].n[k] -= r->n[k];
