@@ -631,11 +631,12 @@ static void populate_ahead(struct perfdata_reader *r)
 static void drop_consumed(struct perfdata_reader *r)
 {
 	const uint8_t *low;
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
+	uintptr_t page, from, to;
 	size_t i;
 
 	if (!r->map || r->nr_dir || r->pos - r->drop_checked < PD_DROP_STEP)
-		return;   /* (a stream has no base to point into) */
+		return;   /* (a stream has no base to point into); called for every record read */
+	page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	low = r->base + r->pos;
 	r->drop_checked = r->pos;   /* at most one scan of the queue per PD_DROP_STEP bytes read */
 	populate_ahead(r);
