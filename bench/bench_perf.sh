@@ -5,6 +5,9 @@
 # with -j 1 and -j 2 (aggregation threads), RUNS times each (default 3), best wall time kept.
 #   bash bench/bench_perf.sh              1M samples, ~100k distinct cachelines (skewed)
 #   BENCH_BIG=1 bash bench/bench_perf.sh  also 10M samples
+# and a perf.data that perf record writes here: page faults with their data addresses (software
+# events: no PMU needed) of tests/tools/rec-workload refault (4 threads fault 1024 pages each
+# 256 times: about 1M samples over 33k cachelines, 131k offsets).
 # Needs $BUILD/tests/tools/perfdata-bench-gen (make BUILD=...) and /usr/bin/time (Debian `time`).
 set -u
 BUILD=${BUILD:-build}
@@ -35,12 +38,9 @@ run() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "n/a" }'; }
 
 
-sizes=(1000000)
-[ "${BENCH_BIG:-0}" = 1 ] && sizes+=(10000000)
-for n in "${sizes[@]}"; do
-	f=$tmp/bench-$n.data
-	"$GEN" -n "$n" -l 100000 -o "$f" || { echo "bench_perf: generator failed"; exit 1; }
-	echo "perf.data with $n samples, 100000 cachelines: $(stat -c %s "$f") bytes"
+# bench_file FILE SAMPLES: perf and c2c-lite on FILE
+bench_file() {
+	local f=$1 n=$2 j bw bc br same
 	cat "$f" >/dev/null   # page cache warm for every tool alike
 	pw=0 prss=0 pcpu=0
 	if [ $have_perf = 1 ] && run "perf c2c report --stdio" perf c2c report --stdio -i "$f"; then
@@ -58,7 +58,7 @@ for n in "${sizes[@]}"; do
 	fi
 	if ! "$C2C" report --help >/dev/null 2>&1; then
 		echo "  c2c-lite has no report command yet: report comparison skipped"
-		continue
+		return
 	fi
 	# -j 1 and -j 2: the best wall time of RUNS runs each (the machine may be shared)
 	for j in 1 2; do
@@ -79,7 +79,7 @@ for n in "${sizes[@]}"; do
 	echo "  -j 1 -> -j 2: $(ratio "$w1" "$w2") faster (wall); cpu of all threads $c1 s -> $c2 s;" \
 		"$same; $(nproc) online CPUs, load average $(cut -d' ' -f1 /proc/loadavg)"
 	# the same samples from c2c-lite's own trace (what convert wrote above)
-	[ -f "$tmp/out.c2c" ] || continue
+	[ -f "$tmp/out.c2c" ] || return
 	for j in 1 2; do
 		bw=0 bc=0 br=0
 		for _ in $(seq "${RUNS:-3}"); do
@@ -95,4 +95,30 @@ for n in "${sizes[@]}"; do
 				printf "%.1f M samples/s of cpu", n / c / 1e6 }')"
 	done
 	rm -f "$tmp/out.c2c"
+}
+
+sizes=(1000000)
+[ "${BENCH_BIG:-0}" = 1 ] && sizes+=(10000000)
+for n in "${sizes[@]}"; do
+	f=$tmp/bench-$n.data
+	"$GEN" -n "$n" -l 100000 -o "$f" || { echo "bench_perf: generator failed"; exit 1; }
+	echo "perf.data with $n samples, 100000 cachelines: $(stat -c %s "$f") bytes"
+	bench_file "$f" "$n"
+	rm -f "$f"
 done
+
+work=$BUILD/tests/tools/rec-workload
+if [ $have_perf = 0 ] || [ ! -x "$work" ]; then
+	echo "perf.data written by perf: skipped (perf or $work missing)"
+	exit 0
+fi
+f=$tmp/real.data
+if ! perf record -q -e page-faults -c 1 -d -W --sample-cpu --phys-data -o "$f" -- \
+	"$work" refault 4 1024 256 >/dev/null 2>"$tmp/rec.err"; then
+	echo "perf.data written by perf: skipped: perf record failed: $(head -1 "$tmp/rec.err")"
+	exit 0
+fi
+n=$(perf report -i "$f" --stats 2>/dev/null | awk '/SAMPLE events/ { print $3; exit }')
+echo "perf.data written by perf record (page-faults -d, rec-workload refault 4 1024 256):" \
+	"${n:-?} samples, $(stat -c %s "$f") bytes"
+bench_file "$f" "${n:-0}"

@@ -8,6 +8,12 @@
  *   rec-workload crash             fault some pages, then SIGSEGV
  *   rec-workload spin SECONDS      fault and spin until SECONDS passed
  *   rec-workload exit CODE         fault 16 pages and exit with CODE
+ *   rec-workload refault N PAGES ROUNDS
+ *                                  N threads, each with PAGES pages of its own that it faults
+ *                                  in ROUNDS times (MADV_DONTNEED between rounds), at one of 32
+ *                                  addresses (8 cachelines, 4 offsets each) by round: N * PAGES *
+ *                                  ROUNDS page faults over N * PAGES * 8 cachelines at most
+ *                                  (bench/bench_perf.sh: a large perf.data that perf writes)
  * Prints the address of its first buffer ("buf=0x...") on stdout. With REC_WORKLOAD_RUSAGE=FILE
  * the threads and spin modes write the CPU time of the workload and its children in
  * microseconds ("user sys") to FILE (bench/bench_record.sh subtracts it from the recorder's). */
@@ -48,6 +54,46 @@ static void *thread_main(void *arg)
 	for (int i = 0; i < 1000000; i++)
 		__atomic_fetch_add(&shared_counter, 1, __ATOMIC_RELAXED);
 	return NULL;
+}
+
+struct refault {
+	size_t pages, rounds;
+};
+
+static void *refault_main(void *arg)
+{
+	const struct refault *rf = arg;
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), len = rf->pages * ps;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	for (size_t r = 0; r < rf->rounds; r++) {
+		size_t off = (r % 8 * 64 + r / 8 % 4 * 16) % ps;
+
+		for (size_t i = 0; i < rf->pages; i++)
+			p[i * ps + off] = (char)r;
+		madvise(p, len, MADV_DONTNEED);
+	}
+	munmap(p, len);
+	return NULL;
+}
+
+static int run_refault(int n, size_t pages, size_t rounds)
+{
+	struct refault rf = { pages, rounds };
+	pthread_t *t = calloc((size_t)n, sizeof(*t));
+
+	if (!t || n < 1)
+		return 2;
+	for (int i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, refault_main, &rf);
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	return 0;
 }
 
 static int run_threads(int n, size_t pages, const char *self)
@@ -131,10 +177,13 @@ int main(int argc, char **argv)
 		}
 		return report_rusage(0);
 	}
+	if (argc >= 5 && !strcmp(argv[1], "refault"))
+		return run_refault(atoi(argv[2]), (size_t)atol(argv[3]), (size_t)atol(argv[4]));
 	if (argc >= 3 && !strcmp(argv[1], "exit")) {
 		fault_pages(16);
 		return atoi(argv[2]);
 	}
-	fprintf(stderr, "usage: rec-workload threads N PAGES | child | crash | spin SECS | exit N\n");
+	fprintf(stderr, "usage: rec-workload threads N PAGES | child | crash | spin SECS | exit N | "
+		"refault N PAGES ROUNDS\n");
 	return 2;
 }
