@@ -31,8 +31,11 @@
 #define PD_STREAM_MAX      (256u << 20)     /* largest record kept whole from a pipe */
 #define PD_ZOUT_STEP       (256u << 10)
 #define PD_SKIP_STEP       (1u << 20)       /* bytes read at a time when skipping */
-#define PD_DROP_STEP       (2u << 20)       /* bytes read between releases of mapped pages */
-#define PD_AHEAD           (4u << 20)       /* bytes mapped at a time ahead of the reading */
+/* The mapped window: 1 to 2 MiB ahead of the reading, at most 512 KiB behind it (past the
+ * records still queued): 5 MiB less resident than 4 and 2 MiB, at the same speed, on a 75 MB
+ * perf.data; a few hundred madvise() calls per GB */
+#define PD_DROP_STEP       (512u << 10)     /* bytes read between releases of mapped pages */
+#define PD_AHEAD           (1u << 20)       /* bytes mapped at a time ahead of the reading */
 #define PD_DIR_TURN        (2u << 20)       /* perf's READER_MAX_SIZE: bytes per file and turn */
 
 struct pd_stream {
