@@ -243,13 +243,27 @@ static void sample_tail(struct perfdata_reader *r, struct cur *c, const struct p
 		skip(c, u64(c));
 }
 
+/* Zero @s with vector stores: a memset() of its constant size compiles to "rep stos", whose
+ * start-up was a third of this file's decoding time (perf annotate, 1M samples). */
+static void zero_sample(struct trace_sample *s)
+{
+	typedef uint64_t v2 __attribute__((vector_size(16)));
+	const v2 z = { 0, 0 };
+	unsigned char *p = (unsigned char *)s;
+
+	_Static_assert(sizeof(*s) % 16 == 0, "a trace_sample is whole 16-byte words");
+#pragma GCC unroll 16
+	for (size_t i = 0; i < sizeof(*s); i += 16)
+		__builtin_memcpy(p + i, &z, 16);
+}
+
 static int decode_sample(struct perfdata_reader *r, struct cur *c, uint16_t misc, uint32_t attr,
 			 struct trace_sample *s)
 {
 	const struct pd_attr *a = &r->attr[attr];
 	uint64_t st = a->sample_type;
 
-	memset(s, 0, sizeof(*s));
+	zero_sample(s);
 	s->cpu = TRACE_CPU_NONE;
 	s->event = (uint16_t)attr;
 	s->cpumode = misc & PD_MISC_CPUMODE;
