@@ -36,6 +36,7 @@
  * perf.data; a few hundred madvise() calls per GB */
 #define PD_DROP_STEP       (512u << 10)     /* bytes read between releases of mapped pages */
 #define PD_AHEAD           (1u << 20)       /* bytes mapped at a time ahead of the reading */
+#define PD_PREFETCH        1024             /* bytes ahead of a record its reading prefetches */
 #define PD_DIR_TURN        (2u << 20)       /* perf's READER_MAX_SIZE: bytes per file and turn */
 
 struct pd_stream {
@@ -176,6 +177,8 @@ static int raw_next_one(struct perfdata_reader *r, const uint8_t **rec, uint64_t
 		warn_cut(r, "data section");
 		return 0;
 	}
+	if (!r->stream && r->pos + PD_PREFETCH < r->data_end)
+		__builtin_prefetch(h + PD_PREFETCH);   /* the records to come, mapped already */
 	*rec = h;
 	*total = size + extra;
 	in_advance(r, size + extra);
