@@ -196,6 +196,10 @@ struct cltab_dcache {
 
 #define CLTAB_PENDING 32
 #define CLTAB_TMEMO 16     /* threads memoized by cltab_feed_sample() */
+/* Data maps and their line spaces memoized: threads that touch regions of their own (their
+ * stacks, their arenas) take turns in the input; one memo missed every other sample of a
+ * perf.data perf wrote of four such threads */
+#define CLTAB_DMEMO 4
 /* Up to these many entries and lines (about 2 MiB of records) a table stays in the caches: with
  * jobs, it is aggregated by the feeding thread alone (cltab_flush_own()). */
 #define CLTAB_SMALL_ENTS 32768
@@ -283,13 +287,15 @@ struct cltab {
 		struct maps_thread *th;   /* NULL: none */
 		int32_t pid, tid;
 	} tmemo[CLTAB_TMEMO];             /* by tid */
-	struct maps_memo dmemo, cmemo;
-	struct {
+	struct maps_memo dmemo[CLTAB_DMEMO], cmemo;
+	uint32_t dmemo_next;              /* the next dmemo to replace */
+	struct cltab_kmemo {
 		const struct maps_map *dmap;
 		int32_t pid;
 		uint8_t cpumode, valid;
 		uint32_t space;
-	} kmemo;                          /* the line space of the last data map */
+	} kmemo[CLTAB_DMEMO];             /* the line spaces of the last data maps (--phys: [0]) */
+	uint32_t kmemo_next;
 };
 
 static void cltab_start_workers(struct cltab *t, uint32_t n);
@@ -678,10 +684,14 @@ static uint32_t cltab_sample_space_slow(struct cltab *t, const struct cltab_pend
 static inline uint32_t cltab_sample_space(struct cltab *t, const struct cltab_pend *p,
 					  uint64_t *cl)
 {
-	if (t->kmemo.valid && !t->opts.phys && t->kmemo.dmap == p->s.dmap &&
-	    t->kmemo.cpumode == p->s.cpumode && t->kmemo.pid == p->pid) {
-		*cl = p->s.al_addr & t->cl_mask;
-		return t->kmemo.space;
+	const struct cltab_kmemo *k = t->kmemo;
+
+	for (; !t->opts.phys && k < t->kmemo + CLTAB_DMEMO; k++) {
+		if (k->valid && k->dmap == p->s.dmap && k->cpumode == p->s.cpumode &&
+		    k->pid == p->pid) {
+			*cl = p->s.al_addr & t->cl_mask;
+			return k->space;
+		}
 	}
 	return cltab_sample_space_slow(t, p, cl);
 }
@@ -692,14 +702,16 @@ static uint32_t cltab_sample_space_slow(struct cltab *t, const struct cltab_pend
 	const struct maps_dso *d;
 	struct cltab_space k;
 
+	struct cltab_kmemo *km = &t->kmemo[0];
+
 	if (t->opts.phys) {          /* the physical line alone, whoever maps it where */
 		*cl = s->phys_addr & t->cl_mask;
-		if (!t->kmemo.valid) {
+		if (!km->valid) {
 			memset(&k, 0, sizeof(k));
-			t->kmemo.space = cltab_space_intern(t, &k);
-			t->kmemo.valid = 1;
+			km->space = cltab_space_intern(t, &k);
+			km->valid = 1;
 		}
-		return t->kmemo.space;
+		return km->space;
 	}
 	*cl = s->al_addr & t->cl_mask;   /* (the memo missed: cltab_sample_space()) */
 	memset(&k, 0, sizeof(k));   /* padding too: spaces are compared with memcmp */
@@ -712,12 +724,13 @@ static uint32_t cltab_sample_space_slow(struct cltab *t, const struct cltab_pend
 	k.gen = d ? d->ino_generation : 0;
 	k.anon = s->dmap ? (uint8_t)!!maps_is_anon_private(s->dmap, s->cpumode) : 0;
 	k.pid = k.anon ? p->pid : 0;
-	t->kmemo.space = cltab_space_intern(t, &k);
-	t->kmemo.dmap = s->dmap;
-	t->kmemo.cpumode = s->cpumode;
-	t->kmemo.pid = p->pid;
-	t->kmemo.valid = 1;
-	return t->kmemo.space;
+	km = &t->kmemo[t->kmemo_next++ % CLTAB_DMEMO];
+	km->space = cltab_space_intern(t, &k);
+	km->dmap = s->dmap;
+	km->cpumode = s->cpumode;
+	km->pid = p->pid;
+	km->valid = 1;
+	return km->space;
 }
 
 /* The hash of line key (space, cl). */
@@ -1480,6 +1493,25 @@ void cltab_add(struct cltab *t, const struct cltab_sample *s)
 		cltab_flush_own(t);
 }
 
+/* maps_find_memo() over the data memos: the first that answers, else a lookup that replaces
+ * the oldest. */
+static inline void cltab_find_data(struct cltab *t, const struct maps *maps,
+				   const struct maps_thread *th, uint8_t cpumode, uint64_t addr,
+				   struct maps_loc *loc)
+{
+	const struct maps_memo *d;
+
+	for (d = t->dmemo; d < t->dmemo + CLTAB_DMEMO; d++) {
+		if (maps_memo_hit(d, th, cpumode, addr)) {
+			loc->map = d->map;
+			loc->al_addr = maps_rel_addr(d->map, addr);
+			return;
+		}
+	}
+	maps_find_memo_slow(maps, th, cpumode, addr, loc,
+			    &t->dmemo[t->dmemo_next++ % CLTAB_DMEMO]);
+}
+
 static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct trace_sample *ts)
 {
 	typeof(t->tmemo[0]) *tm = &t->tmemo[ts->tid % CLTAB_TMEMO];
@@ -1510,7 +1542,7 @@ static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct t
 	s->phys_addr = (f & TRACE_SAMPLE_HAS_PHYS) ? ts->phys_addr : 0;
 	s->weight = (f & TRACE_SAMPLE_HAS_WEIGHT) ? ts->weight : 0;
 	s->data_src = (f & TRACE_SAMPLE_HAS_DSRC) ? ts->data_src : DSRC_NONE;
-	maps_find_memo(maps, th, ts->cpumode, s->addr, &loc, &t->dmemo);
+	cltab_find_data(t, maps, th, ts->cpumode, s->addr, &loc);
 	s->dmap = loc.map;
 	s->al_addr = loc.al_addr;
 	maps_find_memo(maps, th, ts->cpumode, ts->ip, &loc, &t->cmemo);

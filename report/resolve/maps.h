@@ -94,17 +94,24 @@ static inline uint64_t maps_rel_addr(const struct maps_map *map, uint64_t addr)
 	return !map || map->identity ? addr : addr - map->start + map->pgoff;
 }
 
-static inline int maps_find_memo(const struct maps *m, const struct maps_thread *t,
-				 uint8_t cpumode, uint64_t addr, struct maps_loc *loc,
-				 struct maps_memo *memo)
+/* Whether @memo answers the lookup of @addr in @t's @cpumode maps. */
+static inline int maps_memo_hit(const struct maps_memo *memo, const struct maps_thread *t,
+				uint8_t cpumode, uint64_t addr)
 {
 	const struct maps_map *map = memo->map;
 
 	/* kernel maps are every thread's; user maps are the thread's address space's */
-	if (map && memo->cpumode == cpumode && map->start <= addr && addr < map->end &&
-	    (cpumode == MAPS_CPUMODE_KERNEL || (t && memo->space == (const void *)t->space))) {
-		loc->map = map;
-		loc->al_addr = maps_rel_addr(map, addr);
+	return map && memo->cpumode == cpumode && map->start <= addr && addr < map->end &&
+	       (cpumode == MAPS_CPUMODE_KERNEL || (t && memo->space == (const void *)t->space));
+}
+
+static inline int maps_find_memo(const struct maps *m, const struct maps_thread *t,
+				 uint8_t cpumode, uint64_t addr, struct maps_loc *loc,
+				 struct maps_memo *memo)
+{
+	if (maps_memo_hit(memo, t, cpumode, addr)) {
+		loc->map = memo->map;
+		loc->al_addr = maps_rel_addr(memo->map, addr);
 		return 1;
 	}
 	return maps_find_memo_slow(m, t, cpumode, addr, loc, memo);
