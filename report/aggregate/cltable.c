@@ -139,16 +139,16 @@ struct cltab_ext {
 	double mean[CLTAB_CYC_NR];
 };
 
+typedef uint32_t cltab_v8 __attribute__((vector_size(32)));
+
+#define CLTAB_TN 8   /* CLTAB_T_NR touch counters and a pad: one cltab_v8 */
+_Static_assert(CLTAB_T_NR < CLTAB_TN, "the touch counters fit one vector");
+
 /* One thread's samples in one offset entry: who loads and stores what (the findings' and the
  * line map's input). Only threads other than the entry's first get a record, found through a
  * hash on (entry, thread): most entries are one thread's, and the first thread's counts are the
  * entry's minus the others'. Touches are gathered only for the displayed lines, by one pass in
- * cltab_finish(). */
-typedef uint32_t cltab_v8 __attribute__((vector_size(32)));
-
-#define CLTAB_TN 8   /* CLTAB_T_NR counters and a pad: one cltab_v8 add a sample */
-_Static_assert(CLTAB_T_NR < CLTAB_TN, "the touch counters fit one vector");
-
+ * cltab_finish(). The counters are added as one cltab_v8. */
 struct cltab_trec {
 	uint32_t ent;
 	uint32_t thread;               /* cltab_thread() */
@@ -699,10 +699,9 @@ static inline uint32_t cltab_sample_space(struct cltab *t, const struct cltab_pe
 static uint32_t cltab_sample_space_slow(struct cltab *t, const struct cltab_pend *p, uint64_t *cl)
 {
 	const struct cltab_sample *s = &p->s;
+	struct cltab_kmemo *km = &t->kmemo[0];
 	const struct maps_dso *d;
 	struct cltab_space k;
-
-	struct cltab_kmemo *km = &t->kmemo[0];
 
 	if (t->opts.phys) {          /* the physical line alone, whoever maps it where */
 		*cl = s->phys_addr & t->cl_mask;

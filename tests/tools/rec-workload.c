@@ -88,8 +88,12 @@ static int run_refault(int n, size_t pages, size_t rounds)
 
 	if (!t || n < 1)
 		return 2;
-	for (int i = 0; i < n; i++)
-		pthread_create(&t[i], NULL, refault_main, &rf);
+	for (int i = 0; i < n; i++) {
+		if (pthread_create(&t[i], NULL, refault_main, &rf)) {
+			fprintf(stderr, "rec-workload: cannot start thread %d\n", i);
+			exit(2);
+		}
+	}
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	free(t);
