@@ -1351,6 +1351,25 @@ static void *cltab_worker_main(void *arg)
 	return NULL;
 }
 
+/* Copy @src into a batch with non-temporal stores (x86-64): a batch goes back and forth
+ * between the reading thread and a worker, and ordinary stores first fetch each line from the
+ * worker's cache (two a sample). Measured at -j 2 on the 2-core VM, 12 interleaved runs: a
+ * 1M-sample perf.data perf wrote, 0.21 -> 0.18 s (best; medians 0.22 -> 0.19); the 1M and 10M
+ * bench inputs within the noise (0.32 s best either way for 1M). */
+static void cltab_pend_stream(struct cltab_pend *dst, const struct cltab_pend *src)
+{
+#ifdef __x86_64__
+	const long long *s = (const long long *)src;
+	long long *d = (long long *)dst;
+
+	_Static_assert(sizeof(*src) % 8 == 0, "a pending sample is whole 8-byte words");
+	for (size_t k = 0; k < sizeof(*src) / 8; k++)
+		__builtin_ia32_movnti64(d + k, s[k]);
+#else
+	*dst = *src;
+#endif
+}
+
 /* Hand the batch being filled to the worker (or fold it here when the worker never started). */
 static void cltab_publish(struct cltab_worker *w)
 {
@@ -1358,6 +1377,9 @@ static void cltab_publish(struct cltab_worker *w)
 		cltab_fold_batch(w->t, w->b[0]);
 		return;
 	}
+#ifdef __x86_64__
+	__builtin_ia32_sfence();   /* the batch's non-temporal stores, before the hand-over */
+#endif
 	w->filling = 0;
 	pthread_mutex_lock(&w->mu);
 	w->head++;
@@ -1404,7 +1426,7 @@ static void cltab_route(struct cltab *t, const struct cltab_pend *p)
 	w = &t->work[(uint32_t)hv % t->nr_work];
 	b = cltab_filling(w);
 	q = &b->p[b->n++];
-	*q = *p;
+	cltab_pend_stream(q, p);
 	if (b->n == CLTAB_BATCH)
 		cltab_publish(w);
 }
