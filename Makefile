@@ -28,6 +28,15 @@ ifeq ($(strip $(PKG_LIBS)),)
 $(error pkg-config cannot find one of: $(PKGS); run: apt-get install pkg-config libelf-dev libdw-dev libncurses-dev libcmocka-dev libzstd-dev zlib1g-dev libcapstone-dev)
 endif
 
+# capstone is dlopen()ed when first used (lib/capstone.c), by the soname of the library built
+# against: not linked, so that runs that never disassemble do not pay for loading it.
+READELF ?= readelf
+CAPSTONE_SONAME := $(shell $(READELF) -d $$(pkg-config --variable=libdir capstone)/libcapstone.so 2>/dev/null | sed -n 's/.*soname: \[\(.*\)\]/\1/p')
+ifeq ($(strip $(CAPSTONE_SONAME)),)
+$(error cannot read the soname of libcapstone.so with $(READELF); run: apt-get install binutils libcapstone-dev)
+endif
+PKG_LIBS := $(filter-out -lcapstone,$(PKG_LIBS)) -ldl
+
 WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wvla -Wwrite-strings -Wformat-security \
            -Wold-style-definition -Wpointer-arith -Wno-missing-field-initializers
 CFLAGS  ?= -O2 -g
@@ -65,9 +74,10 @@ REGION_A    := $(BUILD)/libc2c-region.a
 REGION_SO   := $(BUILD)/libc2c-region.so.0
 VERSION     := $(shell sed -n 's/^\#define C2C_VERSION "\(.*\)"/\1/p' c2c-lite.c)
 
-.PHONY: all test check bench fuzz install clean demo
+.PHONY: all test check bench fuzz install clean demo capstone-soname
 all: $(BIN) $(TOOL_BIN) $(EX_BIN) $(REGION_A) $(REGION_SO)
 
+$(BUILD)/lib/capstone.o: ALL_CFLAGS += -DC2C_CAPSTONE_SONAME='"$(CAPSTONE_SONAME)"'
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
@@ -132,6 +142,9 @@ demo: all
 	$(Q)BUILD=$(BUILD) bash examples/demo.sh
 
 FUZZ_SECONDS ?= 0
+# the soname lib/capstone.c is built with (fuzz/run.sh builds it too)
+capstone-soname:
+	@echo $(CAPSTONE_SONAME)
 fuzz:
 	$(Q)BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh
 

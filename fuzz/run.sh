@@ -19,7 +19,8 @@ mkdir -p "$out/obj"
 command -v clang >/dev/null || { echo "fuzz: clang is not installed"; exit 1; }
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 CFLAGS="-std=gnu11 -O1 -g -fno-omit-frame-pointer -Iinclude -I. $(pkg-config --cflags libzstd zlib)"
-LIBS="$(pkg-config --libs libzstd zlib libelf libdw capstone) -lpthread -lm"
+CFLAGS="$CFLAGS -DC2C_CAPSTONE_SONAME=\"$(make -s --no-print-directory capstone-soname)\""
+LIBS="$(pkg-config --libs libzstd zlib libelf libdw) -ldl -lpthread -lm"
 if [ -f /usr/include/libiberty/demangle.h ]; then
 	CFLAGS="$CFLAGS -DC2C_HAVE_LIBIBERTY"
 	LIBS="$LIBS -liberty"

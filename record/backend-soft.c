@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "c2c/capstone.h"
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
 #include "record/backend-soft.h"
@@ -490,7 +491,8 @@ int soft_backend_new(struct soft_backend **out)
 
 	if (err) {
 		free(sb);
-		return c2c_err(err, "the soft backend cannot open the capstone x86-64 decoder");
+		return c2c_err(err, "the soft backend cannot open the capstone x86-64 decoder%s%s",
+			       c2c_cs_missing() ? ": " : "", c2c_cs_missing() ? c2c_cs_missing() : "");
 	}
 	sb->cm = codemap_new();
 	*out = sb;

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "c2c/capstone.h"
 #include "c2c/log.h"
 #include "c2c/soft.h"
 #include "c2c/xalloc.h"
@@ -267,7 +268,8 @@ int watch_decoder_new(struct watch_decoder **out, struct codemap *cm)
 
 	if (err) {
 		free(wd);
-		return c2c_err(err, "the watch backend cannot open the capstone x86-64 decoder");
+		return c2c_err(err, "the watch backend cannot open the capstone x86-64 decoder%s%s",
+			       c2c_cs_missing() ? ": " : "", c2c_cs_missing() ? c2c_cs_missing() : "");
 	}
 	softdec_set_max_back(wd->sd, 1);
 	softdec_set_trap(wd->sd, 1);

@@ -13,6 +13,7 @@
 #include <cpuid.h>
 #endif
 
+#include "c2c/capstone.h"
 #include "c2c/region.h"
 #include "c2c/xalloc.h"
 #include "record/backend-soft.h"
@@ -728,7 +729,8 @@ static void row_soft(struct doctor *d, const struct doctor_env *env)
 
 	if (softdec_new(&sd)) {
 		add(d, "soft", DOCTOR_NO, "a capstone library with x86 support (libcapstone4)",
-		    "the soft backend needs capstone's x86-64 decoder, which does not open");
+		    "the soft backend needs capstone's x86-64 decoder, which does not open%s%s",
+		    c2c_cs_missing() ? ": " : "", c2c_cs_missing() ? c2c_cs_missing() : "");
 		return;
 	}
 	softdec_free(sd);

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <capstone/capstone.h>
+#include "c2c/capstone.h"
 #include <linux/perf_event.h>
 
 #include "c2c/xalloc.h"
@@ -90,14 +90,14 @@ int softdec_new(struct softdec **out)
 	if (!out)
 		return -EINVAL;
 	sd = xcalloc(1, sizeof(*sd));
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &sd->cs) != CS_ERR_OK) {
+	if (c2c_cs_open(CS_ARCH_X86, CS_MODE_64, &sd->cs) != CS_ERR_OK) {
 		free(sd);
 		return -ENOTSUP;
 	}
-	cs_option(sd->cs, CS_OPT_DETAIL, CS_OPT_ON);
-	cs_option(sd->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	c2c_cs_option(sd->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	c2c_cs_option(sd->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 	sd->max_back = SOFTDEC_MAX_BACK_DEFAULT;
-	sd->insn = cs_malloc(sd->cs);
+	sd->insn = c2c_cs_malloc(sd->cs);
 	if (!sd->insn) {
 		softdec_free(sd);
 		return -ENOMEM;
@@ -119,8 +119,8 @@ void softdec_free(struct softdec *sd)
 	if (!sd)
 		return;
 	if (sd->insn)
-		cs_free(sd->insn, 1);
-	cs_close(&sd->cs);
+		c2c_cs_free(sd->insn, 1);
+	c2c_cs_close(&sd->cs);
 	for (int i = 0; i < SOFTDEC_CACHE; i++) {
 		drop_info(&sd->cache[i]);
 		free(sd->cache[i].off);
@@ -176,7 +176,7 @@ static void note_target(struct softdec *sd, const struct softdec_func *fn, const
 {
 	const cs_x86 *x = &in->detail->x86;
 
-	if (!cs_insn_group(sd->cs, in, CS_GRP_JUMP) && !cs_insn_group(sd->cs, in, CS_GRP_CALL))
+	if (!c2c_cs_insn_group(sd->cs, in, CS_GRP_JUMP) && !c2c_cs_insn_group(sd->cs, in, CS_GRP_CALL))
 		return;
 	if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
 		return;
@@ -298,7 +298,7 @@ static void build_boundaries(struct softdec *sd, const struct softdec_func *fn)
 	while (left) {
 		size_t at = fn->len - left;
 
-		if (!cs_disasm_iter(sd->cs, &p, &left, &addr, sd->insn)) {
+		if (!c2c_cs_disasm_iter(sd->cs, &p, &left, &addr, sd->insn)) {
 			/* an encoding capstone lacks: its length keeps the boundaries going; the
 			 * instruction itself stays undecoded (info_at() gives NULL: walks stop) */
 			size_t n = softdec_vex_len(p, left);
@@ -523,7 +523,7 @@ static uint64_t written_regs(csh cs, const cs_insn *in)
 	uint8_t nrd = 0, nwr = 0;
 	uint64_t set = 0;
 
-	if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
+	if (c2c_cs_regs_access(cs, in, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
 		for (int i = 0; i < nwr; i++) {
 			int idx = reg_index((x86_reg)wr[i]);
 
@@ -650,7 +650,7 @@ static const struct iinfo *info_at(struct softdec *sd, const struct softdec_func
 
 	if (ii->ready)
 		return ii;
-	if (!cs_disasm_iter(sd->cs, &p, &left, &addr, sd->insn))
+	if (!c2c_cs_disasm_iter(sd->cs, &p, &left, &addr, sd->insn))
 		return NULL;
 	analyse(sd, sd->insn, ii);
 	ii->ready = 1;
@@ -887,9 +887,9 @@ static void vn_step(struct vnstate *x, csh cs, const cs_insn *in)
  * with the registers intact). */
 static int vn_leaves(csh cs, const cs_insn *in)
 {
-	return no_fallthrough(in->id) || cs_insn_group(cs, in, CS_GRP_JUMP) ||
-	       cs_insn_group(cs, in, CS_GRP_CALL) || cs_insn_group(cs, in, CS_GRP_RET) ||
-	       cs_insn_group(cs, in, CS_GRP_INT) || cs_insn_group(cs, in, CS_GRP_IRET) ||
+	return no_fallthrough(in->id) || c2c_cs_insn_group(cs, in, CS_GRP_JUMP) ||
+	       c2c_cs_insn_group(cs, in, CS_GRP_CALL) || c2c_cs_insn_group(cs, in, CS_GRP_RET) ||
+	       c2c_cs_insn_group(cs, in, CS_GRP_INT) || c2c_cs_insn_group(cs, in, CS_GRP_IRET) ||
 	       in->id == X86_INS_SYSCALL || in->id == X86_INS_SYSENTER;
 }
 
@@ -926,7 +926,7 @@ static int split_rmw_find(struct softdec *sd, const struct softdec_func *fn, lon
 		const cs_insn *in = sd->insn;
 		int m;
 
-		if (!cs_disasm_iter(sd->cs, &p, &left, &addr, sd->insn))
+		if (!c2c_cs_disasm_iter(sd->cs, &p, &left, &addr, sd->insn))
 			return 0;
 		m = pick_mem_operand(in);
 		if (k == idx) {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include <capstone/capstone.h>
+#include "c2c/capstone.h"
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -674,7 +674,7 @@ static void test_softdecode_vex_len_libc(void **state)
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	assert_non_null(e);
 	assert_int_equal(elf_getshdrstrndx(e, &shdrstrndx), 0);
-	assert_int_equal(cs_open(CS_ARCH_X86, CS_MODE_64, &cs), CS_ERR_OK);
+	assert_int_equal(c2c_cs_open(CS_ARCH_X86, CS_MODE_64, &cs), CS_ERR_OK);
 	while ((scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *d;
@@ -690,11 +690,11 @@ static void test_softdecode_vex_len_libc(void **state)
 		p = d->d_buf;
 		left = d->d_size;
 		addr = sh.sh_addr;
-		in = cs_malloc(cs);
+		in = c2c_cs_malloc(cs);
 		while (left) {
 			const uint8_t *at = p;
 
-			if (!cs_disasm_iter(cs, &p, &left, &addr, in)) {
+			if (!c2c_cs_disasm_iter(cs, &p, &left, &addr, in)) {
 				p++, left--, addr++;
 				continue;
 			}
@@ -711,11 +711,11 @@ static void test_softdecode_vex_len_libc(void **state)
 					      in->mnemonic, in->op_str, in->size,
 					      softdec_vex_len(at, in->size + left));
 		}
-		cs_free(in, 1);
+		c2c_cs_free(in, 1);
 	}
 	print_message("%s: %zu VEX/EVEX instructions (%zu EVEX), %zu lengths differ\n", path,
 		      checked, evex, wrong);
-	cs_close(&cs);
+	c2c_cs_close(&cs);
 	elf_end(e);
 	close(fd);
 	free(path);

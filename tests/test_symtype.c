@@ -168,10 +168,10 @@ struct found {
 static void open_cs(csh *cs, int machine)
 {
 	if (machine == EM_AARCH64)
-		assert_int_equal(cs_open(CS_ARCH_ARM64, CS_MODE_ARM, cs), CS_ERR_OK);
+		assert_int_equal(c2c_cs_open(CS_ARCH_ARM64, CS_MODE_ARM, cs), CS_ERR_OK);
 	else
-		assert_int_equal(cs_open(CS_ARCH_X86, CS_MODE_64, cs), CS_ERR_OK);
-	cs_option(*cs, CS_OPT_DETAIL, CS_OPT_ON);
+		assert_int_equal(c2c_cs_open(CS_ARCH_X86, CS_MODE_64, cs), CS_ERR_OK);
+	c2c_cs_option(*cs, CS_OPT_DETAIL, CS_OPT_ON);
 }
 
 static void note(struct found *fd, const struct sym_data_info *info)
@@ -200,9 +200,9 @@ static void walk_func(struct sym_session *s, const struct bin *b, const char *fu
 	memset(fd, 0, sizeof(*fd));
 	read_func(b->path, func, &fn);
 	open_cs(&cs, b->machine);
-	in = cs_malloc(cs);
+	in = c2c_cs_malloc(cs);
 	p = fn.code, left = fn.size, a = fn.addr;
-	while (cs_disasm_iter(cs, &p, &left, &a, in)) {
+	while (c2c_cs_disasm_iter(cs, &p, &left, &a, in)) {
 		struct sym_data_info info;
 		uint64_t ip = b->base + in->address;
 		int rc = sym_data_type(s, map_of(b, ip), ip, 0, &info);
@@ -230,8 +230,8 @@ static void walk_func(struct sym_session *s, const struct bin *b, const char *fu
 			fd->last_reason = info.reason;
 		}
 	}
-	cs_free(in, 1);
-	cs_close(&cs);
+	c2c_cs_free(in, 1);
+	c2c_cs_close(&cs);
 	free(fn.code);
 }
 
@@ -359,15 +359,15 @@ static uint64_t insn_ip(const struct bin *b, const char *func, int nth)
 
 	read_func(b->path, func, &fn);
 	open_cs(&cs, b->machine);
-	in = cs_malloc(cs);
+	in = c2c_cs_malloc(cs);
 	p = fn.code, left = fn.size, a = fn.addr;
-	for (int i = 0; cs_disasm_iter(cs, &p, &left, &a, in); i++)
+	for (int i = 0; c2c_cs_disasm_iter(cs, &p, &left, &a, in); i++)
 		if (i == nth) {
 			ip = b->base + in->address;
 			break;
 		}
-	cs_free(in, 1);
-	cs_close(&cs);
+	c2c_cs_free(in, 1);
+	c2c_cs_close(&cs);
 	free(fn.code);
 	if (!ip)
 		fail_msg("%s has no instruction %d", func, nth);
@@ -535,14 +535,14 @@ static void test_symtype_order(void **state)
 
 		read_text(b->path, &text);
 		open_cs(&cs, EM_X86_64);
-		in = cs_malloc(cs);
+		in = c2c_cs_malloc(cs);
 		p = text.code, left = text.size, a = text.addr;
-		while (cs_disasm_iter(cs, &p, &left, &a, in)) {
+		while (c2c_cs_disasm_iter(cs, &p, &left, &a, in)) {
 			ips = xgrow(ips, &cap, nr + 1, sizeof(*ips));
 			ips[nr++] = b->base + in->address;
 		}
-		cs_free(in, 1);
-		cs_close(&cs);
+		c2c_cs_free(in, 1);
+		c2c_cs_close(&cs);
 		assert_int_equal(sym_session_new(&fw, NULL), 0);
 		assert_int_equal(sym_session_new(&bw, NULL), 0);
 		int *rc = xcalloc(nr, sizeof(*rc));
@@ -847,9 +847,9 @@ static void check_back(struct sym_session *s, const struct bin *b, const char *f
 
 	read_func(b->path, func, &fn);
 	open_cs(&cs, b->machine);
-	in = cs_malloc(cs);
+	in = c2c_cs_malloc(cs);
 	p = fn.code, left = fn.size, a = fn.addr;
-	for (; cs_disasm_iter(cs, &p, &left, &a, in); nth++) {
+	for (; c2c_cs_disasm_iter(cs, &p, &left, &a, in); nth++) {
 		struct sym_data_info want, got;
 		uint64_t y = b->base + in->address;
 		const struct trace_mmap *m = map_of(b, y);
@@ -881,8 +881,8 @@ static void check_back(struct sym_session *s, const struct bin *b, const char *f
 		}
 	}
 	assert_true(nth > 1);
-	cs_free(in, 1);
-	cs_close(&cs);
+	c2c_cs_free(in, 1);
+	c2c_cs_close(&cs);
 	free(fn.code);
 }
 

@@ -21,7 +21,7 @@
  * states are computed once, its subprogram DIE is remembered, and sym_data_type_back() keeps
  * each function's instruction boundaries. The disassemblers and caches live in the session
  * (struct sym_type_ctx). */
-#include <capstone/capstone.h>
+#include "c2c/capstone.h"
 #include <dwarf.h>
 #include <errno.h>
 #include <gelf.h>
@@ -138,9 +138,9 @@ static void type_free(struct sym_session *s)
 	if (!c)
 		return;
 	if (c->x86_state > 0)
-		cs_close(&c->cs_x86);
+		c2c_cs_close(&c->cs_x86);
 	if (c->a64_state > 0)
-		cs_close(&c->cs_a64);
+		c2c_cs_close(&c->cs_a64);
 	for (size_t i = 0; i < c->nr_tf; i++) {
 		sym_cache_release(&c->tf[i].cache);
 		free(c->tf[i].cur);
@@ -184,9 +184,9 @@ static struct type_file *type_file(struct sym_session *s, struct sym_file *f)
 static int open_cs(csh *h, int *state, cs_arch arch, cs_mode mode)
 {
 	if (!*state) {
-		*state = cs_open(arch, mode, h) == CS_ERR_OK ? 1 : -1;
+		*state = c2c_cs_open(arch, mode, h) == CS_ERR_OK ? 1 : -1;
 		if (*state > 0)
-			cs_option(*h, CS_OPT_DETAIL, CS_OPT_ON);
+			c2c_cs_option(*h, CS_OPT_DETAIL, CS_OPT_ON);
 	}
 	return *state > 0 ? 0 : -1;
 }
@@ -364,7 +364,7 @@ static int decode(csh *cs, int machine, const uint8_t *buf, size_t n, uint64_t v
 
 	memset(m, 0, sizeof(*m));
 	m->base = m->index = -1;
-	if (!cs_disasm_iter(*cs, &p, &n, &vaddr, in)) {
+	if (!c2c_cs_disasm_iter(*cs, &p, &n, &vaddr, in)) {
 		*why = "instruction not decodable";
 		return -ENOENT;
 	}
@@ -1039,9 +1039,9 @@ static uint64_t branch_target(const cs_insn *in, int machine)
 /* 1 for a branch, call or return: it ends a basic block. */
 static int ends_block(csh cs, const cs_insn *in, int machine)
 {
-	if (cs_insn_group(cs, in, CS_GRP_JUMP) || cs_insn_group(cs, in, CS_GRP_CALL) ||
-	    cs_insn_group(cs, in, CS_GRP_RET) || cs_insn_group(cs, in, CS_GRP_IRET) ||
-	    cs_insn_group(cs, in, CS_GRP_INT))
+	if (c2c_cs_insn_group(cs, in, CS_GRP_JUMP) || c2c_cs_insn_group(cs, in, CS_GRP_CALL) ||
+	    c2c_cs_insn_group(cs, in, CS_GRP_RET) || c2c_cs_insn_group(cs, in, CS_GRP_IRET) ||
+	    c2c_cs_insn_group(cs, in, CS_GRP_INT))
 		return 1;
 	return machine == EM_AARCH64 && (in->id == ARM64_INS_RET || in->id == ARM64_INS_BR ||
 					 in->id == ARM64_INS_BLR || in->id == ARM64_INS_B ||
@@ -1052,7 +1052,7 @@ static int ends_block(csh cs, const cs_insn *in, int machine)
 
 static int is_call(csh cs, const cs_insn *in, int machine)
 {
-	return cs_insn_group(cs, in, CS_GRP_CALL) ||
+	return c2c_cs_insn_group(cs, in, CS_GRP_CALL) ||
 	       (machine == EM_AARCH64 && (in->id == ARM64_INS_BL || in->id == ARM64_INS_BLR));
 }
 
@@ -1081,14 +1081,14 @@ static void find_leaders(csh cs, int machine, const uint8_t *buf, size_t n, stru
 	uint64_t a = b->lo;
 
 	while (n && !b->bad) {
-		if (!cs_disasm_iter(cs, &p, &n, &a, in)) {
+		if (!c2c_cs_disasm_iter(cs, &p, &n, &a, in)) {
 			b->bad = 1;
 			break;
 		}
 		if (!ends_block(cs, in, machine))
 			continue;
 		uint64_t t = branch_target(in, machine);
-		if (!t && !cs_insn_group(cs, in, CS_GRP_RET) && !is_call(cs, in, machine) &&
+		if (!t && !c2c_cs_insn_group(cs, in, CS_GRP_RET) && !is_call(cs, in, machine) &&
 		    !(machine == EM_AARCH64 && in->id == ARM64_INS_RET))
 			b->bad = 1;  /* indirect jump */
 		if (t && !is_call(cs, in, machine))
@@ -1169,7 +1169,7 @@ static void written(csh cs, const cs_insn *in, int machine, int *w)
 	uint8_t nrd = 0, nwr = 0;
 
 	memset(w, 0, NREGS * sizeof(*w));
-	if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
+	if (c2c_cs_regs_access(cs, in, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
 		for (int i = 0; i < nwr; i++) {
 			int r = machine == EM_X86_64 ? x86_dwreg((x86_reg)wr[i]) :
 						       a64_dwreg((arm64_reg)wr[i]);
@@ -1897,7 +1897,7 @@ static int meet(struct regstate *acc, const struct regstate *in)
 /* 1 when execution may continue after @in: not a return or an unconditional jump. */
 static int falls_through(csh cs, const cs_insn *in, int machine)
 {
-	if (cs_insn_group(cs, in, CS_GRP_RET) || cs_insn_group(cs, in, CS_GRP_IRET))
+	if (c2c_cs_insn_group(cs, in, CS_GRP_RET) || c2c_cs_insn_group(cs, in, CS_GRP_IRET))
 		return 0;
 	if (machine == EM_X86_64)
 		return in->id != X86_INS_JMP && in->id != X86_INS_LJMP;
@@ -1921,7 +1921,7 @@ static int run_block(struct sym_session *s, struct type_file *t, struct pcscopes
 
 	succ[0] = succ[1] = -1;
 	while (n) {
-		if (!cs_disasm_iter(cs, &p, &n, &a, in))
+		if (!c2c_cs_disasm_iter(cs, &p, &n, &a, in))
 			return -1;
 		step(s, t, ps, st, cs, in, in->address - delta);
 	}
@@ -2073,7 +2073,7 @@ static int track_block(struct sym_session *s, struct type_file *t, struct scopes
 	p = buf = xmalloc(n + 1);
 	if (code_bytes(t->f, a, buf, n) != n)
 		n = 1;
-	while (n && cs_disasm_iter(cs, &p, &n, &a, in))
+	while (n && c2c_cs_disasm_iter(cs, &p, &n, &a, in))
 		step(s, t, ps, st, cs, in, in->address - delta);
 	free(buf);
 	free(ps);
@@ -2321,14 +2321,15 @@ static int resolve(struct sym_session *s, struct type_file *t, uint64_t vaddr,
 	int rc;
 
 	if (!(cs = disasm(s->type, file_machine(t)))) {
-		out->reason = unknown(s, "unsupported architecture");
+		out->reason = unknown(s, c2c_cs_missing() ? "capstone cannot be loaded"
+							  : "unsupported architecture");
 		return -ENOENT;
 	}
 	if (!(n = code_bytes(t->f, vaddr, buf, sizeof(buf)))) {
 		out->reason = unknown(s, "no code bytes at this address in the file");
 		return -ENOENT;
 	}
-	in = cs_malloc(*cs);
+	in = c2c_cs_malloc(*cs);
 	if (!in)
 		return -ENOMEM;  /* capstone's allocation failed */
 	rc = decode(cs, t->machine, buf, n, vaddr, in, &m, &why);
@@ -2344,7 +2345,7 @@ static int resolve(struct sym_session *s, struct type_file *t, uint64_t vaddr,
 	}
 	if (rc && why)
 		out->reason = unknown(s, why);
-	cs_free(in, 1);
+	c2c_cs_free(in, 1);
 	return rc;
 }
 
@@ -2463,7 +2464,7 @@ static const struct fn_insns *fn_insns(struct sym_session *s, struct type_file *
 			return &t->fi[j];  /* overlapping symbols: found under another address */
 	buf = xmalloc(hi - lo);
 	n = code_bytes(t->f, lo, buf, hi - lo);
-	if (!(in = cs_malloc(*cs))) {
+	if (!(in = c2c_cs_malloc(*cs))) {
 		free(buf);
 		*why = "out of memory in the disassembler";
 		return NULL;
@@ -2478,13 +2479,13 @@ static const struct fn_insns *fn_insns(struct sym_session *s, struct type_file *
 	a = lo;
 	while (n && a < hi) {
 		uint64_t at = a;
-		if (!cs_disasm_iter(*cs, &p, &n, &a, in))
+		if (!c2c_cs_disasm_iter(*cs, &p, &n, &a, in))
 			break;
 		fi->off = xgrow(fi->off, &fi->cap, fi->nr + 1, sizeof(*fi->off));
 		fi->off[fi->nr++] = (uint32_t)(at - lo);
 	}
 	fi->end = a;
-	cs_free(in, 1);
+	c2c_cs_free(in, 1);
 	free(buf);
 	return fi;
 }
@@ -2577,7 +2578,7 @@ static uint32_t a64_size(csh cs, const cs_insn *in)
 	}
 	if (!a->op_count || a->operands[0].type != ARM64_OP_REG)
 		return 0;
-	r = cs_reg_name(cs, a->operands[0].reg);
+	r = c2c_cs_reg_name(cs, a->operands[0].reg);
 	if (!r)
 		return 0;
 	switch (r[0]) {
@@ -2615,9 +2616,9 @@ int sym_access_size(struct sym_session *s, const struct trace_mmap *code_map, ui
 		return -ENOENT;
 	cs = disasm(s->type, file_machine(t));
 	n = cs ? code_bytes(f, at, buf, sizeof(buf)) : 0;
-	if (!n || !(in = cs_malloc(*cs)))
+	if (!n || !(in = c2c_cs_malloc(*cs)))
 		return -ENOENT;
-	if (cs_disasm_iter(*cs, &p, &n, &at, in)) {
+	if (c2c_cs_disasm_iter(*cs, &p, &n, &at, in)) {
 		if (file_machine(t) == EM_X86_64) {
 			const cs_x86 *x = &in->detail->x86;
 
@@ -2632,6 +2633,6 @@ int sym_access_size(struct sym_session *s, const struct trace_mmap *code_map, ui
 		}
 		rc = *size ? 0 : -ENOENT;
 	}
-	cs_free(in, 1);
+	c2c_cs_free(in, 1);
 	return rc;
 }

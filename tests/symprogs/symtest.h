@@ -9,7 +9,7 @@
 #ifndef SYMTEST_H
 #define SYMTEST_H
 
-#include <capstone/capstone.h>
+#include "c2c/capstone.h"
 #include <gelf.h>
 #include <stdint.h>
 #include <string.h>
@@ -82,12 +82,12 @@ static inline int symtest_mem_insns(struct symtest_insns *v, const uint8_t *code
 	csh cs;
 	cs_insn *in;
 
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	if (c2c_cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
 		return -1;
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
-	in = cs_malloc(cs);
+	c2c_cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	in = c2c_cs_malloc(cs);
 	while (n) {
-		if (!cs_disasm_iter(cs, &code, &n, &addr, in)) {
+		if (!c2c_cs_disasm_iter(cs, &code, &n, &addr, in)) {
 			code++, n--, addr++;
 			continue;
 		}
@@ -98,8 +98,8 @@ static inline int symtest_mem_insns(struct symtest_insns *v, const uint8_t *code
 		v->next[v->nr] = base + in->address + in->size;
 		v->ip[v->nr++] = base + in->address;
 	}
-	cs_free(in, 1);
-	cs_close(&cs);
+	c2c_cs_free(in, 1);
+	c2c_cs_close(&cs);
 	return 0;
 }
 
