@@ -25,7 +25,11 @@ for t in perfdata trace spe fnbounds; do
 	fnbounds)
 		while read -r lib; do
 			[ -f "$lib" ] && files+=("$lib")
-		done < <(ldd "$BUILD/fuzz/fuzz_$t" 2>/dev/null | grep -o '/[^ ]*\.so[^ ]*') ;;
+		done < <(ldd "$BUILD/fuzz/fuzz_$t" 2>/dev/null | grep -o '/[^ ]*\.so[^ ]*')
+		# and capstone, which c2c-lite loads when it disassembles (lib/capstone.c)
+		for lib in "$(pkg-config --variable=libdir capstone)"/libcapstone.so.[0-9]*; do
+			[ -f "$lib" ] && files+=("$lib")
+		done ;;
 	esac
 	if ! "$BUILD/fuzz/fuzz_$t" -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 \
 		"${files[@]}" >"$log" 2>&1; then
