@@ -2,7 +2,10 @@
 # Side by side with perf on the same perf.data: `perf c2c report --stdio` against
 # `c2c-lite report --stdio` (when the report command reads perf.data) and `c2c-lite convert`.
 # Prints wall time, peak RSS (/usr/bin/time -v) and the ratios; asserts nothing. The report runs
-# with -j 1 and -j 2 (aggregation threads), RUNS times each (default 3), best wall time kept.
+# with -j 1 and -j 2 (aggregation threads), RUNS times each (default 3), best wall time kept;
+# perf runs PERF_RUNS times (default RUNS; 1 for the 10M file unless set), its best kept too: a
+# ratio of our best to perf's one run favoured us whenever perf's run met a slow spell of a shared
+# machine.
 #   bash bench/bench_perf.sh              1M samples, ~100k distinct cachelines (skewed)
 #   BENCH_BIG=1 bash bench/bench_perf.sh  also 10M samples
 # and a perf.data that perf record writes here: page faults with their data addresses (software
@@ -43,9 +46,14 @@ bench_file() {
 	local f=$1 n=$2 j bw bc br same
 	cat "$f" >/dev/null   # page cache warm for every tool alike
 	pw=0 prss=0 pcpu=0
-	if [ $have_perf = 1 ] && run "perf c2c report --stdio" perf c2c report --stdio -i "$f"; then
-		pw=$wall prss=$rss pcpu=$cpu
-	fi
+	for _ in $(seq "$pruns"); do
+		[ $have_perf = 1 ] && run "perf c2c report --stdio" perf c2c report --stdio -i "$f" ||
+			break
+		if [ "$pw" = 0 ] || awk -v a="$wall" -v b="$pw" 'BEGIN { exit !(a < b) }'; then
+			pw=$wall prss=$rss pcpu=$cpu
+		fi
+	done
+	[ "$pruns" -gt 1 ] && [ "$pw" != 0 ] && echo "  perf c2c report: best of $pruns, $pw s"
 	if [ -x "$BUILD/tests/tools/perfdata-dump" ] &&
 	   run "perf.data reader alone" "$BUILD/tests/tools/perfdata-dump" -c "$f"; then
 		awk -v n="$n" -v w="$cpu" 'BEGIN { if (w > 0) printf "  %-28s %8.1f M samples/s of cpu\n",
@@ -103,6 +111,8 @@ for n in "${sizes[@]}"; do
 	f=$tmp/bench-$n.data
 	"$GEN" -n "$n" -l 100000 -o "$f" || { echo "bench_perf: generator failed"; exit 1; }
 	echo "perf.data with $n samples, 100000 cachelines: $(stat -c %s "$f") bytes"
+	pruns=${PERF_RUNS:-${RUNS:-3}}
+	[ "$n" -gt 1000000 ] && pruns=${PERF_RUNS:-1}   # 2.5 minutes a run at 10M
 	bench_file "$f" "$n"
 	rm -f "$f"
 done
@@ -121,4 +131,5 @@ fi
 n=$(perf report -i "$f" --stats 2>/dev/null | awk '/SAMPLE events/ { print $3; exit }')
 echo "perf.data written by perf record (page-faults -d, rec-workload refault 4 1024 256):" \
 	"${n:-?} samples, $(stat -c %s "$f") bytes"
+pruns=${PERF_RUNS:-${RUNS:-3}}
 bench_file "$f" "${n:-0}"
