@@ -297,7 +297,7 @@ struct cltab {
 		int32_t pid, tid;
 	} tmemo[CLTAB_TMEMO];             /* by tid */
 	struct maps_memo dmemo[CLTAB_DMEMO], cmemo;
-	uint32_t dmemo_next;              /* the next dmemo to replace */
+	uint32_t dmemo_next, cmemo_next;  /* maps_find_memo()'s replacement counters */
 	struct cltab_kmemo {
 		const struct maps_map *dmap;
 		int32_t pid;
@@ -1575,25 +1575,6 @@ void cltab_add(struct cltab *t, const struct cltab_sample *s)
 		cltab_flush_own(t);
 }
 
-/* maps_find_memo() over the data memos: the first that answers, else a lookup that replaces
- * the oldest. */
-static inline void cltab_find_data(struct cltab *t, const struct maps *maps,
-				   const struct maps_thread *th, uint8_t cpumode, uint64_t addr,
-				   struct maps_loc *loc)
-{
-	const struct maps_memo *d;
-
-	for (d = t->dmemo; d < t->dmemo + CLTAB_DMEMO; d++) {
-		if (maps_memo_hit(d, th, cpumode, addr)) {
-			loc->map = d->map;
-			loc->al_addr = maps_rel_addr(d->map, addr);
-			return;
-		}
-	}
-	maps_find_memo_slow(maps, th, cpumode, addr, loc,
-			    &t->dmemo[t->dmemo_next++ % CLTAB_DMEMO]);
-}
-
 static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct trace_sample *ts)
 {
 	typeof(t->tmemo[0]) *tm = &t->tmemo[ts->tid % CLTAB_TMEMO];
@@ -1624,10 +1605,10 @@ static void cltab_feed_sample(struct cltab *t, struct maps *maps, const struct t
 	s->phys_addr = (f & TRACE_SAMPLE_HAS_PHYS) ? ts->phys_addr : 0;
 	s->weight = (f & TRACE_SAMPLE_HAS_WEIGHT) ? ts->weight : 0;
 	s->data_src = (f & TRACE_SAMPLE_HAS_DSRC) ? ts->data_src : DSRC_NONE;
-	cltab_find_data(t, maps, th, ts->cpumode, s->addr, &loc);
+	maps_find_memo(maps, th, ts->cpumode, s->addr, &loc, t->dmemo, CLTAB_DMEMO, &t->dmemo_next);
 	s->dmap = loc.map;
 	s->al_addr = loc.al_addr;
-	maps_find_memo(maps, th, ts->cpumode, ts->ip, &loc, &t->cmemo);
+	maps_find_memo(maps, th, ts->cpumode, ts->ip, &loc, &t->cmemo, 1, &t->cmemo_next);
 	s->cmap = loc.map;
 	/* found in the sample's mode: found in "any" mode too (user then kernel maps) */
 	s->has_code_map = s->cmap != NULL || maps_find_any(maps, th, ts->ip, &loc);

@@ -105,17 +105,23 @@ static inline int maps_memo_hit(const struct maps_memo *memo, const struct maps_
 	       (cpumode == MAPS_CPUMODE_KERNEL || (t && memo->space == (const void *)t->space));
 }
 
+/* maps_find() through @n memos: the first that answers, else a lookup that replaces memo
+ * *@next % @n (and advances *@next): threads that take turns in the input each keep their own
+ * data map memoized. Returns 1 if found. */
 static inline int maps_find_memo(const struct maps *m, const struct maps_thread *t,
 				 uint8_t cpumode, uint64_t addr, struct maps_loc *loc,
-				 struct maps_memo *memo)
+				 struct maps_memo *memo, uint32_t n, uint32_t *next)
 {
-	if (maps_memo_hit(memo, t, cpumode, addr)) {
-		loc->map = memo->map;
-		loc->al_addr = maps_rel_addr(memo->map, addr);
-		return 1;
+	for (uint32_t i = 0; i < n; i++) {
+		if (maps_memo_hit(&memo[i], t, cpumode, addr)) {
+			loc->map = memo[i].map;
+			loc->al_addr = maps_rel_addr(memo[i].map, addr);
+			return 1;
+		}
 	}
-	return maps_find_memo_slow(m, t, cpumode, addr, loc, memo);
+	return maps_find_memo_slow(m, t, cpumode, addr, loc, &memo[(*next)++ % n]);
 }
+
 /* Code-address lookup trying user then kernel maps (perf's ip__resolve_ams). Returns 1 if found. */
 int maps_find_any(const struct maps *m, const struct maps_thread *t, uint64_t addr,
 		  struct maps_loc *loc);
