@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "c2c/capstone.h"
 
@@ -25,35 +26,36 @@ static char cs_why[256];
 
 static void cs_load(void)
 {
-	static const char *const name[] = { "cs_open", "cs_close", "cs_option", "cs_malloc",
-		"cs_free", "cs_disasm_iter", "cs_insn_group", "cs_reg_name", "cs_regs_access" };
-	void *fn[sizeof(name) / sizeof(name[0])];
+	/* POSIX's way to store dlsym()'s answer in a function pointer: through a void ** */
+	static const struct {
+		const char *name;
+		void **fn;
+	} sym[] = {
+		{ "cs_open", (void **)&cs.open }, { "cs_close", (void **)&cs.close },
+		{ "cs_option", (void **)&cs.option }, { "cs_malloc", (void **)&cs.malloc },
+		{ "cs_free", (void **)&cs.free }, { "cs_disasm_iter", (void **)&cs.disasm_iter },
+		{ "cs_insn_group", (void **)&cs.insn_group }, { "cs_reg_name", (void **)&cs.reg_name },
+		{ "cs_regs_access", (void **)&cs.regs_access },
+	};
 	void *h = dlopen(C2C_CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
 	size_t i;
 
-	_Static_assert(sizeof(fn) == sizeof(cs), "one pointer per function of struct cs");
+	_Static_assert(sizeof(sym) / sizeof(sym[0]) * sizeof(void *) == sizeof(cs),
+		       "one symbol per function of struct cs");
 	if (!h) {
 		snprintf(cs_why, sizeof(cs_why), "%s", dlerror());
 		return;
 	}
-	for (i = 0; i < sizeof(name) / sizeof(name[0]); i++) {
-		if (!(fn[i] = dlsym(h, name[i]))) {
-			snprintf(cs_why, sizeof(cs_why), "%s has no %s", C2C_CAPSTONE_SONAME, name[i]);
+	for (i = 0; i < sizeof(sym) / sizeof(sym[0]); i++) {
+		if (!(*sym[i].fn = dlsym(h, sym[i].name))) {
+			snprintf(cs_why, sizeof(cs_why), "%s has no %s", C2C_CAPSTONE_SONAME,
+				 sym[i].name);
+			memset(&cs, 0, sizeof(cs));   /* none, rather than some */
 			dlclose(h);
 			return;
 		}
 	}
 	/* the library stays loaded for the life of the process */
-	cs.open = (cs_err (*)(cs_arch, cs_mode, csh *))fn[0];
-	cs.close = (cs_err (*)(csh *))fn[1];
-	cs.option = (cs_err (*)(csh, cs_opt_type, size_t))fn[2];
-	cs.malloc = (cs_insn *(*)(csh))fn[3];
-	cs.free = (void (*)(cs_insn *, size_t))fn[4];
-	cs.disasm_iter = (bool (*)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *))fn[5];
-	cs.insn_group = (bool (*)(csh, const cs_insn *, unsigned int))fn[6];
-	cs.reg_name = (const char *(*)(csh, unsigned int))fn[7];
-	cs.regs_access = (cs_err (*)(csh, const cs_insn *, cs_regs, uint8_t *, cs_regs,
-				     uint8_t *))fn[8];
 }
 
 cs_err c2c_cs_open(cs_arch arch, cs_mode mode, csh *handle)
