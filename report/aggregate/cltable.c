@@ -495,7 +495,7 @@ static uint32_t cltab_ptr_id_slow(struct cltab_ptrs *s, const void *p, unsigned 
 static inline uint32_t cltab_ptr_id(struct cltab_ptrs *s, const void *p)
 {
 	uintptr_t a = (uintptr_t)p;
-	unsigned int m = (unsigned int)((a >> 4) ^ (a >> 10)) & 15;
+	unsigned int m = (unsigned int)(((uint64_t)a * 0x9e3779b97f4a7c15ULL) >> 60);
 
 	if (s->memo_p[m] == p && (s->memo_set & (1u << m)))
 		return s->memo_id[m];
