@@ -15,10 +15,17 @@
  * cltab_finish() is timed separately. Times are CPU seconds of this process (every thread's,
  * page faults included): the machine may be shared, and CPU time is what a busy neighbour
  * disturbs least; with -j N the wall time of the feed and finish is printed too. Peak RSS is the process's (getrusage), so later runs
- * include earlier ones' high-water mark; run one size per process for exact figures. */
+ * include earlier ones' high-water mark; run one size per process for exact figures.
+ *
+ * Without SAMPLES it ends with the two ceilings of one core that bound the rate (the design
+ * limit): the same feed over 10 lines, whose table stays in L1 (what the instructions cost
+ * alone), and how many random 64-byte lines a second this core updates in a buffer the size of
+ * the 100k-line table, prefetched in batches as the table's passes do (what the memory allows:
+ * a sample of a large table touches several such lines, each in its own record). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -120,6 +127,7 @@ static double cpu(void)
 
 static int node_stats;
 static unsigned jobs = 1;
+static size_t last_rss;   /* peak RSS after the last run(), bytes */
 
 static void run(size_t nr)
 {
@@ -157,6 +165,7 @@ static void run(size_t nr)
 	wfin = now() - w0;
 	cltab_lines(t, &shown);
 	getrusage(RUSAGE_SELF, &ru);
+	last_rss = (size_t)ru.ru_maxrss * 1024;
 	printf("%10zu samples over %llu lines%s, -j %u: aggregate %.3f cpu s (%.2f M samples/s of "
 	       "cpu, %.2fx the target of 20; wall %.3f s), finish %.3f cpu s (wall %.3f s), %zu lines "
 	       "(%zu shown), %zu offset entries, peak RSS %.1f MiB\n", nr,
@@ -166,6 +175,40 @@ static void run(size_t nr)
 	cltab_free(t);
 	maps_free(m);
 	free(ev);
+}
+
+/* Random 64-byte line updates a second in @bytes of huge-page-backed memory, in batches of 32
+ * prefetched before they are updated (cltab_flush_from()'s passes). */
+static void mem_rate(size_t bytes)
+{
+	const size_t huge = (size_t)2 << 20, nr = 20000000, batch = 32;
+	size_t len = (bytes + huge - 1) / huge * huge, lines = len / 64, i, k, at[32];
+	unsigned char *m = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *p;
+	double t0, dt;
+
+	if (m == MAP_FAILED) {
+		perror("bench_aggregate: mmap");
+		return;
+	}
+	p = (unsigned char *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
+	madvise(p, len, MADV_HUGEPAGE);
+	memset(p, 1, len);
+	t0 = cpu();
+	for (k = 0; k < nr; k += batch) {
+		for (i = 0; i < batch; i++) {
+			at[i] = (size_t)(rnd() % lines) * 64;
+			__builtin_prefetch(p + at[i], 1);
+		}
+		for (i = 0; i < batch; i++)
+			p[at[i]]++;
+	}
+	dt = cpu() - t0;
+	printf("%10zu random 64-byte line updates in %.0f MiB (the 100k-line table's peak RSS): "
+	       "%.1f M lines/s of cpu, %.1f ns each; 20M samples/s leaves %.1f of them a sample\n",
+	       nr, (double)len / (1 << 20), (double)nr / dt / 1e6, dt / (double)nr * 1e9,
+	       50.0 / (dt / (double)nr * 1e9));
+	munmap(m, len + huge);
 }
 
 int main(int argc, char **argv)
@@ -198,10 +241,17 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc < 2) {
+		size_t big;
+
 		run(1000000);
 		run(10000000);
+		big = last_rss;
 		nr_lines = 1000;
 		run(10000000);
+		printf("ceilings of this core (the design limit of one thread):\n");
+		nr_lines = 10;
+		run(10000000);
+		mem_rate(big);
 		return 0;
 	}
 	for (i = 1; i < argc; i++)
