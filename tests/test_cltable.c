@@ -284,6 +284,88 @@ static void test_entry_forms(void **state)
 	}
 }
 
+/* Touches of entries shared by 1 to 20 threads, fed in turns over three entries of one line so
+ * that the entries' touch blocks grow at different times and reuse each other's freed blocks,
+ * and past CLTAB_TB_MAX threads the (entry, thread) hash takes the rest: every thread's counters
+ * exact, in the order the threads first touched the entry, the first thread's first. */
+static void test_touches_many_threads(void **state)
+{
+	static const int nthr[] = { 1, 2, 3, 4, 5, 6, 9, 20 };
+	static const uint64_t ds[4] = { L1, ST_L1, LHITM, RHITM };
+	size_t r;
+
+	(void)state;
+	for (r = 0; r < sizeof(nthr) / sizeof(nthr[0]); r++) {
+		struct cltab_opts o = { .cl_size = 64, .show_all = 1, .nr_cpus = 4,
+					.cpu_node = xcpu_node, .nr_nodes = 2 };
+		struct cltab *t = cltab_new(&o);
+		struct maps *m = maps_new();
+		struct maps_thread *th[20];
+		uint32_t want[3][20][CLTAB_T_NR], order[3][20], nord[3] = { 0 }, seen[3][20] = { { 0 } };
+		uint64_t x = 0x9e3779b97f4a7c15ULL + r;
+		struct cltab_line *const *ln;
+		size_t nr, e, u;
+		int i, k;
+
+		memset(want, 0, sizeof(want));
+		for (k = 0; k < nthr[r]; k++)
+			th[k] = maps_findnew_thread(m, 100, 100 + k);
+		for (i = 0; i < 3000; i++) {
+			struct cltab_sample s = { .ip = 0x400100, .cpumode = 2, .has_code_map = 1 };
+			struct dsrc_input in = { .has_code_map = 1 };
+			struct dsrc_stats st;
+			uint32_t tk, ek;
+
+			x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
+			tk = (uint32_t)((x * 2685821657736338717ULL) >> 40) % (uint32_t)nthr[r];
+			ek = (uint32_t)(i % 3);
+			s.addr = s.al_addr = 0x1000 + ek * 8;
+			s.data_src = in.data_src = ds[(x >> 20) % 4];
+			in.daddr = s.addr;
+			s.cpu = tk % 4;
+			s.weight = 10 + tk;
+			s.thread = th[tk];
+			cltab_add(t, &s);
+			dsrc_decode(&st, &in);
+			if (!seen[ek][tk]) {
+				seen[ek][tk] = 1;
+				order[ek][nord[ek]++] = tk;
+			}
+			want[ek][tk][CLTAB_T_LD] += st.load;
+			want[ek][tk][CLTAB_T_ST] += st.store;
+			want[ek][tk][CLTAB_T_LOCK] += st.locks;
+			want[ek][tk][CLTAB_T_LCL_HITM] += st.lcl_hitm;
+			want[ek][tk][CLTAB_T_RMT_HITM] += st.rmt_hitm;
+			want[ek][tk][CLTAB_T_LCL_PEER] += st.lcl_peer;
+			want[ek][tk][CLTAB_T_RMT_PEER] += st.rmt_peer;
+		}
+		cltab_finish(t);
+		ln = cltab_lines(t, &nr);
+		assert_int_equal(nr, 1);
+		assert_int_equal(ln[0]->nr_off, 3);
+		for (e = 0; e < 3; e++) {
+			const struct cltab_offset *of = ln[0]->off[e];
+			uint32_t ek = (uint32_t)(of->offset / 8);
+
+			assert_true(ek < 3);
+			if (of->nr_touch != nord[ek])
+				fail_msg("%d threads, entry %u: %zu touches, want %u", nthr[r], ek,
+					 of->nr_touch, nord[ek]);
+			for (u = 0; u < of->nr_touch; u++) {
+				uint32_t tk = order[ek][u];
+
+				if (of->touch[u].thread != th[tk] ||
+				    memcmp(of->touch[u].n, want[ek][tk], sizeof(want[ek][tk])))
+					fail_msg("%d threads, entry %u, touch %zu (thread %u) differs",
+						 nthr[r], ek, u, tk);
+			}
+		}
+		assert_int_equal(cltab_check(t), 0);
+		cltab_free(t);
+		maps_free(m);
+	}
+}
+
 /* A table with jobs = 4 (aggregation threads, lines sharded by key) gives exactly what one thread
  * gives: the same lines in the same order, the same offsets, counters, cycles means (bit for bit),
  * CPU counts, PA counts and touches, for 60000 random samples over two processes (private and
@@ -493,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_cltab_offsets_and_figures),
 		cmocka_unit_test(test_cltab_coalesce_pid),
 		cmocka_unit_test(test_entry_forms),
+		cmocka_unit_test(test_touches_many_threads),
 		cmocka_unit_test(test_jobs_identical),
 		cmocka_unit_test(test_redisplay),
 		cmocka_unit_test(test_line_sums_many_classes),
