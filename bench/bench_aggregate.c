@@ -181,8 +181,9 @@ static void run(size_t nr)
  * prefetched before they are updated (cltab_flush_from()'s passes). */
 static void mem_rate(size_t bytes)
 {
-	const size_t huge = (size_t)2 << 20, nr = 20000000, batch = 32;
+	const size_t huge = (size_t)2 << 20, nr = 20000000;
 	size_t len = (bytes + huge - 1) / huge * huge, lines = len / 64, i, k, at[32];
+	const size_t batch = sizeof(at) / sizeof(at[0]);
 	unsigned char *m = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *p;
 	double t0, dt;

@@ -1186,7 +1186,6 @@ static struct cltab_ext *cltab_ent_ext_new(struct cltab *t, struct cltab_ent *e)
 	if (e->key0)
 		cltab_ext_add(t, x, e->key0 - 1, e->w0);
 	e->key0 = e->cm0 = 0;                  /* now: no touch block (tblk, tcls, tnr) */
-	e->w0 = 0;
 	return x;
 }
 
@@ -1224,14 +1223,20 @@ static struct cltab_trec *cltab_findnew_touch(struct cltab *t, uint32_t ent, uin
 	return r;
 }
 
-static void cltab_touch_add(struct cltab_trec *r, const struct cltab_class *c)
+/* @dst[0..7] += @src[0..7], as one cltab_v8. */
+static inline void cltab_v8_add(uint32_t *dst, const uint32_t *src)
 {
 	cltab_v8 a, b;
 
-	memcpy(&a, r->n, sizeof(a));
-	memcpy(&b, c->tn, sizeof(b));
+	memcpy(&a, dst, sizeof(a));
+	memcpy(&b, src, sizeof(b));
 	a += b;
-	memcpy(r->n, &a, sizeof(a));
+	memcpy(dst, &a, sizeof(a));
+}
+
+static void cltab_touch_add(struct cltab_trec *r, const struct cltab_class *c)
+{
+	cltab_v8_add(r->n, c->tn);
 }
 
 static inline struct cltab_trow *cltab_tblk(const struct cltab *t, uint32_t cls, uint32_t blk)
@@ -1259,7 +1264,6 @@ static void cltab_touch(struct cltab *t, struct cltab_ent *e, uint32_t eidx, uin
 			uint64_t th, const struct cltab_class *c)
 {
 	struct cltab_trow *r = e->tblk ? cltab_tblk(t, e->tcls, e->tblk) : NULL;
-	cltab_v8 a, b;
 	uint32_t i, j;
 
 	/* which record is the thread's is as random as the threads' turns: no branch on it */
@@ -1287,10 +1291,7 @@ static void cltab_touch(struct cltab *t, struct cltab_ent *e, uint32_t eidx, uin
 		r[i].v[0] = thr + 1;
 		e->tnr++;
 	}
-	memcpy(&a, r[i].v, sizeof(a));
-	memcpy(&b, c->tv, sizeof(b));
-	a += b;
-	memcpy(r[i].v, &a, sizeof(a));
+	cltab_v8_add(r[i].v, c->tv);
 }
 
 /* Fold one resolved sample into its line and offset entries (found or created already). */
