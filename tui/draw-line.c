@@ -89,6 +89,13 @@ size_t tui_line_panel(struct tui_model *m, const struct tui_view *v, const struc
 		 l->nr_threads, l->nr_threads == 1 ? "" : "s");
 	panel_add(&p, buf);
 	if (f) {
+		rm_evidence_text(m->rm, f, w, sizeof(w));
+		if (f->ev.low) {
+			rm_verdict_text(m->rm, f, r, sizeof(r));
+			snprintf(buf, sizeof(buf), "  %s", r);
+			panel_add(&p, buf);
+		}
+		panel_wrap(&p, "  evidence: ", w, v->cols - 1, 2);
 		panel_wrap(&p, "  advice: ", f->advice, v->cols - 1, 3);
 		if (f->verdict == RM_V_FALSE || f->verdict == RM_V_MIXED) {
 			snprintf(buf, sizeof(buf), "  predicted gain: up to %.2f%% of %s (an estimate: "

@@ -489,6 +489,34 @@ static void line_obj(struct jw *w, const struct rm_model *m, const struct rm_lin
 	jw_end(w);
 }
 
+static void evidence_obj(struct jw *w, const struct rm_finding *f)
+{
+	const struct rm_evidence *ev = &f->ev;
+	size_t i;
+
+	jw_obj(w, "evidence");
+	jw_num(w, "samples", (double)ev->samples);
+	jw_num(w, "second_thread", (double)ev->second);
+	jw_num(w, "threads", (double)ev->nr_threads);
+	jw_num(w, "writers", (double)ev->nr_writers);
+	jw_num(w, "readers", (double)ev->nr_readers);
+	jw_arr(w, "share_95");
+	jw_num(w, NULL, ev->share_lo);
+	jw_num(w, NULL, ev->share_hi);
+	jw_aend(w);
+	jw_bool(w, "low_confidence", ev->low);
+	jw_arr(w, "top_threads");
+	for (i = 0; i < 4 && ev->thr[i]; i++) {
+		jw_obj(w, NULL);
+		jw_num(w, "tid", (double)ev->thr[i]->tid);
+		jw_str(w, "comm", ev->thr[i]->comm);
+		jw_num(w, "samples", (double)ev->thr_samples[i]);
+		jw_end(w);
+	}
+	jw_aend(w);
+	jw_end(w);
+}
+
 static void findings(struct jw *w, const struct rm_findings *fs)
 {
 	size_t i, k;
@@ -508,6 +536,7 @@ static void findings(struct jw *w, const struct rm_findings *fs)
 		jw_num(w, "share", f->share);
 		jw_num(w, "gain", f->gain);
 		jw_bool(w, "array", f->array);
+		evidence_obj(w, f);
 		jw_arr(w, "lines");
 		for (k = 0; k < f->nr_line; k++)
 			jw_hex(w, NULL, f->line[k]->addr);

@@ -13,13 +13,12 @@
 
 /* --- members ------------------------------------------------------------------------------------ */
 
-static int same_member(const struct rm_member *mb, const char *name, uint32_t offset)
-{
-	if (mb->name || name)
-		return mb->name && name && !strcmp(mb->name, name);
-	return mb->offset == offset;
-}
-
+/* MEMBERS ARE BYTES. A member is a run of the line's bytes that touches cover together: touches
+ * whose bytes overlap, directly or through others, are one member; touches of disjoint bytes are
+ * different members whatever the code calls them (the rows of two threads' "me->hits" on
+ * elements of their own are two members; "a->x" and "b->x" on the same bytes are one). A touch
+ * covers its access's size from its first byte, one byte when the size is unknown. The member's
+ * name is that of its costliest named touch. */
 static void set_add(const struct maps_thread ***set, size_t *nr, const struct maps_thread *t)
 {
 	size_t i;
@@ -29,13 +28,6 @@ static void set_add(const struct maps_thread ***set, size_t *nr, const struct ma
 			return;
 	*set = xrealloc(*set, (*nr + 1) * sizeof(**set));
 	(*set)[(*nr)++] = t;
-}
-
-static int member_cmp(const void *pa, const void *pb)
-{
-	const struct rm_member *a = pa, *b = pb;
-
-	return (a->offset > b->offset) - (a->offset < b->offset);
 }
 
 /* Writes of a touch: stores, plus atomics where they are a kind of their own (soft, watch; a
@@ -50,40 +42,100 @@ static int touch_writes_any(const struct rm_touch *t)
 	return t->writes || t->atomics;
 }
 
-/* The member of every touch (@tm), members sorted by offset. */
-static void build_members(struct rm_line *l, size_t *tm)
+/* Touches @a and @b name the same member of the same instance. */
+static int same_name(const struct rm_line *l, const struct rm_touch *a, const struct rm_touch *b)
 {
-	size_t i, k;
+	const struct rm_row *ra = &l->row[a->row], *rb = &l->row[b->row];
 
-	l->mem = xcalloc(l->nr_touch ? l->nr_touch : 1, sizeof(*l->mem));
-	l->nr_mem = 0;
+	return ra->member && rb->member && !strcmp(ra->member, rb->member) &&
+	       ra->has_inst == rb->has_inst && (!ra->has_inst || ra->inst == rb->inst);
+}
+
+/* The bytes of each touch [lo, hi): its access's size; when that is unknown, the bytes the
+ * touches of the same name and instance span (a name stands for the bytes it is known to
+ * cover), else one byte. */
+static void touch_spans(const struct rm_line *l, uint32_t *lo, uint32_t *hi)
+{
+	size_t i, j;
+
 	for (i = 0; i < l->nr_touch; i++) {
 		const struct rm_touch *t = &l->touch[i];
-		const struct rm_row *r = &l->row[t->row];
 
-		for (k = 0; k < l->nr_mem && !same_member(&l->mem[k], r->member, t->offset); k++)
-			;
-		if (k == l->nr_mem) {
-			l->mem[k].name = r->member;
-			l->mem[k].offset = t->offset;
-			l->nr_mem++;
-		} else if (t->offset < l->mem[k].offset) {
-			l->mem[k].offset = t->offset;
+		lo[i] = t->offset;
+		hi[i] = t->offset + (t->size ? t->size : 1);
+	}
+	for (i = 0; i < l->nr_touch; i++) {
+		const struct rm_touch *t = &l->touch[i];
+
+		if (t->size || !l->row[t->row].member)
+			continue;
+		for (j = 0; j < l->nr_touch; j++) {
+			const struct rm_touch *o = &l->touch[j];
+			uint32_t end = o->offset + (o->size ? o->size : 1);
+
+			if (j == i || !same_name(l, t, o))
+				continue;
+			lo[i] = o->offset < lo[i] ? o->offset : lo[i];
+			hi[i] = end > hi[i] ? end : hi[i];
 		}
 	}
-	if (l->nr_mem > 1) {
-		/* sort, then map the touches again (names and offsets are unique keys) */
-		qsort(l->mem, l->nr_mem, sizeof(*l->mem), member_cmp);
-	}
-	for (i = 0; i < l->nr_touch; i++) {
-		const struct rm_touch *t = &l->touch[i];
+}
+
+static const uint32_t *sort_lo;   /* the spans of touch_lo_cmp */
+
+static int touch_lo_cmp(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+
+	if (sort_lo[a] != sort_lo[b])
+		return (sort_lo[a] > sort_lo[b]) - (sort_lo[a] < sort_lo[b]);
+	return (a > b) - (a < b);
+}
+
+static double touch_weight(const struct rm_touch *t)
+{
+	return t->cost + 1e-9 * (double)(t->reads + t->writes + t->atomics);
+}
+
+/* The member of every touch (@tm), members by offset. */
+static void build_members(struct rm_line *l, size_t *tm)
+{
+	size_t n = l->nr_touch, i, k = 0;
+	size_t *ord = xcalloc(n ? n : 1, sizeof(*ord));
+	double *best = xcalloc(n ? n : 1, sizeof(*best));
+	uint32_t *lo = xcalloc(n ? n * 2 : 2, sizeof(*lo)), *hi = lo + n, end = 0;
+
+	l->mem = xcalloc(n ? n : 1, sizeof(*l->mem));
+	l->nr_mem = 0;
+	touch_spans(l, lo, hi);
+	for (i = 0; i < n; i++)
+		ord[i] = i;
+	sort_lo = lo;
+	qsort(ord, n, sizeof(*ord), touch_lo_cmp);
+	for (i = 0; i < n; i++) {
+		const struct rm_touch *t = &l->touch[ord[i]];
 		const char *name = l->row[t->row].member;
 
-		for (k = 0; k < l->nr_mem; k++)
-			if (same_member(&l->mem[k], name, t->offset))
-				break;
-		tm[i] = k;
+		if (!l->nr_mem || lo[ord[i]] >= end) {
+			k = l->nr_mem++;
+			l->mem[k].offset = t->offset;
+			best[k] = -1;
+			end = 0;
+		}
+		if (t->offset < l->mem[k].offset)
+			l->mem[k].offset = t->offset;
+		if (hi[ord[i]] > end)
+			end = hi[ord[i]];
+		tm[ord[i]] = k;
+		if (name && touch_weight(t) > best[k]) {
+			l->mem[k].name = name;
+			l->mem[k].named = &l->row[t->row];
+			best[k] = touch_weight(t);
+		}
 	}
+	free(lo);
+	free(best);
+	free(ord);
 }
 
 static void sum_members(const struct rm_model *m, struct rm_line *l, const size_t *tm)
@@ -477,6 +529,65 @@ static size_t append(char *buf, size_t n, size_t len, const char *fmt, const cha
 	return len;
 }
 
+/* The element of an array a member belongs to: its name up to the first index's ']' (0 when
+ * it is no array element). */
+static size_t element_len(const char *name)
+{
+	const char *b = name ? strchr(name, '[') : NULL;
+	const char *e = b ? strchr(b, ']') : NULL;
+
+	return e ? (size_t)(e - name) + 1 : 0;
+}
+
+static int disjoint(const struct rm_member *a, const struct rm_member *b)
+{
+	size_t i, k;
+
+	for (i = 0; i < a->nr_writers; i++)
+		for (k = 0; k < b->nr_writers; k++)
+			if (a->writers[i] == b->writers[k])
+				return 0;
+	return 1;
+}
+
+/* Are @a and @b members of different elements of one array? Named with their indexes
+ * ("g_slots[0].ops", "g_slots[1].ops"), or memory typed by code: the same object and type at
+ * instances a whole element apart (names.h: "me->hits (element i+1)"). */
+static int other_element(const struct rm_member *a, const struct rm_member *b)
+{
+	const struct rm_row *ra = a->named, *rb = b->named;
+	size_t na = element_len(a->name), nb = element_len(b->name);
+
+	if (ra && rb && ra->has_inst && rb->has_inst && ra->inst != rb->inst && ra->object &&
+	    rb->object && !strcmp(ra->object, rb->object) && ra->type && rb->type &&
+	    !strcmp(ra->type, rb->type) && ra->inst_size == rb->inst_size)
+		return 1;
+	return na && nb && (na != nb || strncmp(a->name, b->name, na));
+}
+
+/* Per-thread elements of an array: members of different elements written by different threads
+ * (not different members of one element, and not one thread writing several elements). */
+static int is_array(const struct rm_finding *f)
+{
+	size_t i, j, k, l;
+
+	for (i = 0; i < f->nr_line; i++)
+		for (k = 0; k < f->line[i]->nr_mem; k++) {
+			const struct rm_member *a = &f->line[i]->mem[k];
+
+			if (!a->nr_writers)
+				continue;
+			for (j = i; j < f->nr_line; j++)
+				for (l = j == i ? k + 1 : 0; l < f->line[j]->nr_mem; l++) {
+					const struct rm_member *b = &f->line[j]->mem[l];
+
+					if (b->nr_writers && other_element(a, b) && disjoint(a, b))
+						return 1;
+				}
+		}
+	return 0;
+}
+
 /* The false part: the members its contention lands on, named by who writes them. */
 static size_t advice_false(const struct rm_model *m, const struct rm_finding *f,
 			   const struct rm_line *l, char *buf, size_t n, size_t len)
@@ -492,19 +603,48 @@ static size_t advice_false(const struct rm_model *m, const struct rm_finding *f,
 	qsort(mb, k, sizeof(*mb), by_false_cmp);
 	qsort(mb, k < MAX_NAMED ? k : MAX_NAMED, sizeof(*mb), by_offset_cmp);
 	if (f->array) {
-		snprintf(tmp, sizeof(tmp), "%s", f->object);
+		const struct rm_member *ex[2] = { k ? mb[0] : NULL, NULL };
+		const struct rm_row *el = ex[0] ? ex[0]->named : NULL;
+
+		/* the example: the heaviest member and one of another element another thread
+		 * writes (two members of one element by one thread would show nothing) */
+		for (i = 1; ex[0] && i < k && !ex[1]; i++)
+			if (mb[i]->nr_writers && other_element(ex[0], mb[i]) && disjoint(ex[0], mb[i]))
+				ex[1] = mb[i];
+		for (i = 0; !ex[1] && i < l->nr_mem; i++)
+			if (&l->mem[i] != ex[0] && l->mem[i].nr_writers &&
+			    other_element(ex[0], &l->mem[i]) && disjoint(ex[0], &l->mem[i]))
+				ex[1] = &l->mem[i];
+		const char *ptr = strstr(f->object, ": *");
+
+		/* "heap of pid 12: *me": the array me points into */
+		if (ptr)
+			snprintf(tmp, sizeof(tmp), "the array %s points into (%.*s)", ptr + 3,
+				 (int)(ptr - f->object), f->object);
+		else
+			snprintf(tmp, sizeof(tmp), "%s", f->object);
 		len = append(buf, n, len, "elements of %s are written by different threads and "
 			     "share ", tmp);
 		snprintf(tmp, sizeof(tmp), "%zu", f->nr_line);
 		len = append(buf, n, len, f->nr_line > 1 ? "%s lines" : "a line", tmp);
-		snprintf(tmp, sizeof(tmp), "%u", m->cl_size);
 		len = append(buf, n, len, " (e.g. ", "");
-		for (i = 0; i < k && i < 2; i++) {
-			member_role(mb[i], role, sizeof(role));
+		for (i = 0; i < 2 && ex[i]; i++) {
+			member_role(ex[i], role, sizeof(role));
 			len = append(buf, n, len, i ? " and %s" : "%s", role);
 		}
-		len = append(buf, n, len, "): pad or align each element to %s bytes, or give each "
-			     "thread its own line", tmp);
+		snprintf(tmp, sizeof(tmp), "%u", m->cl_size);
+		if (el && el->type) {
+			len = append(buf, n, len, "): pad or align the element type, %s, to ", el->type);
+			len = append(buf, n, len, "%s bytes (__attribute__((aligned(", tmp);
+			len = append(buf, n, len, "%s))) on its definition)", tmp);
+		} else {
+			len = append(buf, n, len, "): pad or align each element to %s bytes", tmp);
+		}
+		if (!strncmp(f->object, "heap", 4)) {
+			len = append(buf, n, len, " and allocate the array with aligned_alloc(%s, ...)",
+				     tmp);
+		}
+		len = append(buf, n, len, "%s", ", or give each thread its own line");
 	} else {
 		for (i = 0; i < k && i < MAX_NAMED; i++) {
 			member_role(mb[i], role, sizeof(role));
@@ -636,53 +776,6 @@ static int finding_cmp(const void *pa, const void *pb)
 	return line_conflict_cmp(&a->line[0], &b->line[0]);
 }
 
-/* The element of an array a member belongs to: its name up to the first index's ']' (0 when
- * it is no array element). */
-static size_t element_len(const char *name)
-{
-	const char *b = name ? strchr(name, '[') : NULL;
-	const char *e = b ? strchr(b, ']') : NULL;
-
-	return e ? (size_t)(e - name) + 1 : 0;
-}
-
-static int disjoint(const struct rm_member *a, const struct rm_member *b)
-{
-	size_t i, k;
-
-	for (i = 0; i < a->nr_writers; i++)
-		for (k = 0; k < b->nr_writers; k++)
-			if (a->writers[i] == b->writers[k])
-				return 0;
-	return 1;
-}
-
-/* Per-thread elements of an array: members of different elements written by different threads
- * (not different members of one element, and not one thread writing several elements). */
-static int is_array(const struct rm_finding *f)
-{
-	size_t i, j, k, l;
-
-	for (i = 0; i < f->nr_line; i++)
-		for (k = 0; k < f->line[i]->nr_mem; k++) {
-			const struct rm_member *a = &f->line[i]->mem[k];
-			size_t na = element_len(a->name);
-
-			if (!na || !a->nr_writers)
-				continue;
-			for (j = i; j < f->nr_line; j++)
-				for (l = j == i ? k + 1 : 0; l < f->line[j]->nr_mem; l++) {
-					const struct rm_member *b = &f->line[j]->mem[l];
-
-					if (element_len(b->name) && b->nr_writers &&
-					    (element_len(b->name) != na || strncmp(a->name, b->name, na)) &&
-					    disjoint(a, b))
-						return 1;
-				}
-		}
-	return 0;
-}
-
 /* The heading: its costliest line's data, the contended object first. */
 static void finding_what(struct rm_finding *f)
 {
@@ -704,6 +797,129 @@ static void finding_what(struct rm_finding *f)
 			 (int)(at - all - 2 > 0 ? at - all - 2 : 0), all,
 			 at[n] ? at + n : "");
 	f->what = f->what_buf;
+}
+
+/* --- evidence ------------------------------------------------------------------------------------ */
+
+struct thr_count {
+	const struct maps_thread *t;
+	uint64_t n;
+	int writes;
+};
+
+static int thr_count_cmp(const void *pa, const void *pb)
+{
+	const struct thr_count *a = pa, *b = pb;
+
+	if (a->n != b->n)
+		return (a->n < b->n) - (a->n > b->n);
+	return (a->t->tid > b->t->tid) - (a->t->tid < b->t->tid);
+}
+
+/* Wilson's 95% score interval of a proportion @p of @n observations, in percent. */
+static void wilson(double p, uint64_t n, double *lo, double *hi)
+{
+	const double z = 1.959964;
+	double dn = (double)n, d, c, h;
+
+	if (!n) {
+		*lo = 0, *hi = 100;
+		return;
+	}
+	p = p < 0 ? 0 : p > 1 ? 1 : p;
+	d = 1 + z * z / dn;
+	c = (p + z * z / (2 * dn)) / d;
+	h = z * sqrt(p * (1 - p) / dn + z * z / (4 * dn * dn)) / d;
+	*lo = 100 * (c - h > 0 ? c - h : 0);
+	*hi = 100 * (c + h < 1 ? c + h : 1);
+}
+
+static void evidence(const struct rm_model *m, struct rm_finding *f)
+{
+	struct rm_evidence *ev = &f->ev;
+	struct thr_count *tc = NULL;
+	size_t nr = 0, i, k, j;
+
+	memset(ev, 0, sizeof(*ev));
+	for (i = 0; i < f->nr_line; i++) {
+		const struct rm_line *l = f->line[i];
+
+		for (k = 0; k < l->nr_touch; k++) {
+			const struct rm_touch *t = &l->touch[k];
+			uint64_t n = t->reads + t->writes + t->atomics;
+
+			for (j = 0; j < nr && tc[j].t != t->thread; j++)
+				;
+			if (j == nr) {
+				tc = xrealloc(tc, (nr + 1) * sizeof(*tc));
+				tc[nr++] = (struct thr_count){ t->thread, 0, 0 };
+			}
+			tc[j].n += n;
+			tc[j].writes |= touch_writes_any(t);
+			ev->samples += n;
+		}
+	}
+	if (nr)
+		qsort(tc, nr, sizeof(*tc), thr_count_cmp);
+	ev->nr_threads = nr;
+	for (j = 0; j < nr; j++) {
+		ev->nr_writers += tc[j].writes;
+		ev->nr_readers += !tc[j].writes;
+		if (j < 4) {
+			ev->thr[j] = tc[j].t;
+			ev->thr_samples[j] = tc[j].n;
+		}
+	}
+	ev->second = nr > 1 ? tc[1].n : 0;
+	if (m->kind == RM_WATCH) {
+		ev->share_lo = ev->share_hi = f->share;
+		ev->low = finding_weight(f) < RM_LOW_TRANSFERS;
+	} else {
+		wilson(f->share / 100, m->total_samples, &ev->share_lo, &ev->share_hi);
+		ev->low = f->verdict != RM_V_UNCLEAR &&
+			  (ev->samples < RM_LOW_SAMPLES || ev->second < RM_LOW_THREAD);
+	}
+	free(tc);
+}
+
+void rm_evidence_text(const struct rm_model *m, const struct rm_finding *f, char *buf, size_t n)
+{
+	const struct rm_evidence *ev = &f->ev;
+	const char *unit = m->kind == RM_WATCH ? "accesses" : "samples";
+	size_t len, i;
+	char thr[96];
+
+	len = (size_t)snprintf(buf, n, "%llu %s", (unsigned long long)ev->samples, unit);
+	for (i = 0; i < 4 && ev->thr[i] && len < n; i++) {
+		rm_thread_name(ev->thr[i], thr, sizeof(thr));
+		len += (size_t)snprintf(buf + len, n - len, "%s%llu by %s", i ? ", " : " (",
+					(unsigned long long)ev->thr_samples[i], thr);
+	}
+	if (len < n && ev->nr_threads > 4)
+		len += (size_t)snprintf(buf + len, n - len, ", ...");
+	if (len < n && ev->thr[0])
+		len += (size_t)snprintf(buf + len, n - len, ")");
+	if (len < n)
+		len += (size_t)snprintf(buf + len, n - len, ", %zu thread%s writing, %zu only "
+					"reading", ev->nr_writers, ev->nr_writers == 1 ? "" : "s",
+					ev->nr_readers);
+	if (len < n && m->kind == RM_WATCH)
+		snprintf(buf + len, n - len, "; every access counted");
+	else if (len < n)
+		snprintf(buf + len, n - len, "; share %.2f%% [%.2f, %.2f] (95%%)", f->share,
+			 ev->share_lo, ev->share_hi);
+}
+
+void rm_verdict_text(const struct rm_model *m, const struct rm_finding *f, char *buf, size_t n)
+{
+	if (!f->ev.low)
+		snprintf(buf, n, "%s", rm_verdict_name(f->verdict));
+	else if (m->kind == RM_WATCH)
+		snprintf(buf, n, "low confidence: %.0f transfers (looks like %s)",
+			 finding_weight(f), rm_verdict_name(f->verdict));
+	else
+		snprintf(buf, n, "low confidence: %llu samples (looks like %s)",
+			 (unsigned long long)f->ev.samples, rm_verdict_name(f->verdict));
 }
 
 struct rm_findings *rm_findings_build(struct rm_model *m)
@@ -751,6 +967,7 @@ struct rm_findings *rm_findings_build(struct rm_model *m)
 		f->share = m->total_cost > 0 ? 100.0 * finding_weight(f) / m->total_cost : 0;
 		f->gain = m->total_cost > 0 ? 100.0 * f->false_cost / m->total_cost : 0;
 		f->array = is_array(f);
+		evidence(m, f);
 	}
 	qsort(fs->f, fs->nr, sizeof(*fs->f), finding_cmp);
 	for (k = 0; k < fs->nr; k++) {

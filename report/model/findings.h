@@ -1,8 +1,10 @@
 /* findings: the one judgement of every backend: which lines are falsely or truly shared, which
  * data objects that costs, what to fix and what fixing it may buy.
  *
- * THE RULE. A line's touches say which thread read, wrote or atomically updated which member
- * (the bytes a data member covers, or one offset when no member is known). For a touch of
+ * THE RULE. A line's touches say which thread read, wrote or atomically updated which member:
+ * a run of bytes the touches cover together (each its access's size from its first byte;
+ * touches whose bytes overlap are one member, whatever the code calls them, and touches of
+ * disjoint bytes are different members under one name: findings.c, MEMBERS ARE BYTES). For a touch of
  * thread t on member m, the other threads' accesses that make the line move are:
  *   true sources   other threads' writes (and atomics) of m, and when t writes, their reads of m:
  *                  the same bytes, shared by the algorithm;
@@ -49,6 +51,28 @@
  * rm_line.verdict, true_cost, false_cost and mem. Lines without names are judged by offsets. */
 void rm_judge(struct rm_model *m);
 
+/* EVIDENCE. What a finding rests on, so that a reader can weigh it: the samples (soft, PMU) or
+ * accesses (watch) on its lines, by thread; the threads seen writing and only reading; and a
+ * 95% interval on its share (Wilson's, over the model's total_samples: soft samples and PMU
+ * HITMs are samples of a larger population; watch counts every access, so its interval is the
+ * share itself). A verdict needs two threads: the second-most-seen thread's count is what it
+ * rests on most thinly. Below the floor (RM_LOW_SAMPLES on the finding, RM_LOW_THREAD on that
+ * thread; watch: RM_LOW_TRANSFERS) the verdict is a guess and the reports say "low confidence:
+ * N samples" instead of asserting it. */
+#define RM_LOW_SAMPLES 20
+#define RM_LOW_THREAD 3
+#define RM_LOW_TRANSFERS 10
+
+struct rm_evidence {
+	uint64_t samples;            /* samples (soft, PMU) or accesses (watch) on its lines */
+	uint64_t second;             /* ... of its second-most-seen thread */
+	const struct maps_thread *thr[4];   /* the most seen threads, most first */
+	uint64_t thr_samples[4];
+	size_t nr_threads, nr_writers, nr_readers;   /* distinct; readers: seen reading only */
+	double share_lo, share_hi;   /* percent: 95% interval of rm_finding.share */
+	int low;                     /* below the floor: a guess, not a verdict */
+};
+
 struct rm_finding {
 	const char *object;          /* the data object ("buf1", "heap of pid 12: *c") */
 	const char *what;            /* the heading of its costliest line */
@@ -61,6 +85,7 @@ struct rm_finding {
 	const struct rm_line **line; /* its contended lines, costliest first */
 	size_t nr_line;
 	int array;                   /* its members are elements of an array */
+	struct rm_evidence ev;
 	char addr[24];               /* "0x..." of its costliest line: the name of unnamed data */
 	char what_buf[512];          /* @what when it is rearranged */
 	char advice[1536];
@@ -78,6 +103,13 @@ struct rm_findings {
 /* Group the judged, named lines of @m into findings (and set rm_line.finding). */
 struct rm_findings *rm_findings_build(struct rm_model *m);
 void rm_findings_free(struct rm_findings *f);
+
+/* "4721 samples (2362 by fs/101, 2359 by fs/102), 2 threads writing, 0 only reading; share
+ * 99.12% [98.81, 99.37] (95%)" */
+void rm_evidence_text(const struct rm_model *m, const struct rm_finding *f, char *buf, size_t n);
+/* The verdict as a heading says it: "FALSE SHARING", or "low confidence: 12 samples (looks like
+ * FALSE SHARING)" below the evidence floor. */
+void rm_verdict_text(const struct rm_model *m, const struct rm_finding *f, char *buf, size_t n);
 
 /* "buf1.a (offset 0x0)", "offset 0x8" */
 void rm_member_label(const struct rm_member *mb, char *buf, size_t n);

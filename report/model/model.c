@@ -433,6 +433,7 @@ struct rm_model *rm_from_cltab(const struct cltab *t, enum cltab_display d,
 	m->cost_name = cltv_display_title(m->display);
 	m->cost_unit = m->display == CLTAB_DISPLAY_PEER ? "peer snoops" : "HITMs";
 	m->total_cost = cltab_metric(m->display, cltab_total(t));
+	m->total_samples = (uint64_t)m->total_cost;
 	m->nr_all_lines = cltab_nr_lines(t);
 	m->line = xcalloc(nr ? nr : 1, sizeof(*m->line));
 	m->nr_line = nr;
@@ -571,6 +572,7 @@ struct rm_model *rm_from_estim(const struct estim *e)
 	}
 	if (m->kind == RM_SOFT)
 		m->total_cost = (double)tot->weight;   /* every sample's time, recovered or not */
+	m->total_samples = m->kind == RM_SOFT ? tot->samples : (uint64_t)m->total_cost;
 	for (i = 0; i < nr; i++) {
 		struct rm_line *l = &m->line[i];
 		size_t k;
@@ -689,6 +691,78 @@ static void index_elems(struct rm_model *m, struct rm_elem *e, struct elem_row *
 	}
 }
 
+/* A row named from its code ("e->hits" of "*e"), with the object instance it is relative to. */
+static int inst_row_cmp(const void *pa, const void *pb)
+{
+	const struct rm_row *a = *(const struct rm_row *const *)pa;
+	const struct rm_row *b = *(const struct rm_row *const *)pb;
+	int c = strcmp(a->object, b->object);
+
+	if (!c)
+		c = strcmp(a->type, b->type);
+	if (!c)
+		c = (a->inst_size > b->inst_size) - (a->inst_size < b->inst_size);
+	if (!c)
+		c = (a->inst > b->inst) - (a->inst < b->inst);
+	return c;
+}
+
+static int same_inst_group(const struct rm_row *a, const struct rm_row *b)
+{
+	return !strcmp(a->object, b->object) && !strcmp(a->type, b->type) &&
+	       a->inst_size == b->inst_size;
+}
+
+/* "e->hits" -> "e->hits (element i+1)", keeping a " (+N)" suffix last. */
+static const char *inst_text(struct rm_model *m, const char *text, const char *tag)
+{
+	const char *p = strstr(text, " (+");
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%.*s %s%s", p ? (int)(p - text) : (int)strlen(text), text,
+		 tag, p ? p : "");
+	return pool_str(m, buf);
+}
+
+/* INSTANCES. Memory typed by code is named by the pointer the code goes through, and every
+ * thread's "me" may point at an element of its own: rows "me->hits" of different instances
+ * (the same object name, type and size at different first bytes) are different data. Where a
+ * group has more than one instance, each row says which: "me->hits (element i)", "(element
+ * i+1)" from the lowest instance seen when they are whole elements apart (an array), else
+ * "(instance 2)" in address order. One instance keeps the code's name. */
+static void index_instances(struct rm_model *m, struct rm_row **r, size_t n)
+{
+	char tag[48];
+	size_t i, k, j;
+
+	qsort(r, n, sizeof(*r), inst_row_cmp);
+	for (i = 0; i < n; i = k) {
+		int array = 1;
+		size_t distinct = 1;
+
+		for (k = i + 1; k < n && same_inst_group(r[i], r[k]); k++) {
+			distinct += r[k]->inst != r[k - 1]->inst;
+			array &= (r[k]->inst - r[i]->inst) % r[i]->inst_size == 0 &&
+				 (r[k]->inst - r[i]->inst) / r[i]->inst_size < 1u << 20;
+		}
+		if (distinct < 2)
+			continue;
+		for (j = i, distinct = 1; j < k; j++) {
+			uint64_t d = (r[j]->inst - r[i]->inst) / r[i]->inst_size;
+
+			distinct += j > i && r[j]->inst != r[j - 1]->inst;
+			if (array && d)
+				snprintf(tag, sizeof(tag), "(element i+%llu)", (unsigned long long)d);
+			else if (array)
+				snprintf(tag, sizeof(tag), "(element i)");
+			else
+				snprintf(tag, sizeof(tag), "(instance %zu)", distinct);
+			r[j]->member = inst_text(m, r[j]->member, tag);
+			r[j]->data = inst_text(m, r[j]->data, tag);
+		}
+	}
+}
+
 /* PMU rows at the same offset are named once: their data address is the same, and the first
  * row's instruction decides a heap object's type as the Pareto's first row would. */
 void rm_name(struct rm_model *m, const struct rm_name_opts *o)
@@ -699,7 +773,8 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 	struct rm_aliases al = {0};
 	struct rm_elem *el = NULL;
 	struct elem_row *er = NULL;
-	size_t nel = 0, cap_el = 0, cap_er = 0;
+	struct rm_row **ir = NULL;
+	size_t nel = 0, cap_el = 0, cap_er = 0, nir = 0, cap_ir = 0;
 	char buf[512];
 	size_t i, k;
 	int rc;
@@ -724,7 +799,8 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 				rm_what_add(&what, rc, &d);
 			rm_row_text(rc, &d, &w, o->verbose, buf, sizeof(buf));
 			r->data = pool_str(m, buf);
-			r->member = r->object = r->object_what = NULL;
+			r->member = r->object = r->object_what = r->type = NULL;
+			r->has_inst = 0;
 			if (rc >= 0) {
 				struct rm_what one;
 
@@ -736,6 +812,19 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 					r->object = pool_str(m, buf);
 				rm_what_text(&one, &w, o->verbose, buf, sizeof(buf));
 				r->object_what = pool_str(m, buf);
+				r->type = d.type;
+				/* the instance: its bytes are known (no "(+?)" offset, a size) */
+				if (d.var_size && d.var_offset <= l->vaddr + r->offset &&
+				    !(d.member && strstr(d.member, " (+?)"))) {
+					r->inst = l->vaddr + r->offset - d.var_offset;
+					r->inst_size = d.var_size;
+					r->has_inst = 1;
+				}
+			}
+			if (rc == RM_NAME_BY_CODE && r->has_inst && r->object && r->type &&
+			    !strstr(r->member, "[]")) {
+				ir = xgrow(ir, &cap_ir, nir + 1, sizeof(*ir));
+				ir[nir++] = r;
 			}
 			if (rc >= 0 && d.elem_size && strstr(r->member, "[]")) {
 				el = xgrow(el, &cap_el, nel + 1, sizeof(*el));
@@ -759,6 +848,8 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 		l->object_what = NULL;
 	}
 	index_elems(m, el, er, nel);
+	index_instances(m, ir, nir);
+	free(ir);
 	rm_aliases_free(&al);
 	free(el);
 	free(er);

@@ -134,6 +134,12 @@ struct rm_row {
 	const char *object;      /* its data object, keyed as rm_line.object; NULL: unnamed */
 	const char *object_what; /* that object described: "buf1 (struct _buf, 64 bytes)" */
 	uint32_t size;           /* bytes its instruction accesses, 0: unknown (rm_name()) */
+	const char *type;        /* the object's type as C spells it ("struct percpu"), NULL */
+	/* The object instance the name is relative to: its first byte (address - the offset in
+	 * it) and size, when known (has_inst). Memory typed by code ("*me") can be a different
+	 * instance on each thread under the same name: rm_name() tells those apart. */
+	uint64_t inst, inst_size;
+	int has_inst;
 	const struct maps_thread *thread;   /* of the first sample */
 	uint32_t nr_threads, nr_cpus;
 	int visible;             /* shown in the Pareto (PMU: has stores or the display metric) */
@@ -167,6 +173,7 @@ struct rm_finding;
  * and false sharing (findings.h). */
 struct rm_member {
 	const char *name;        /* member path, or NULL (then "offset 0x%x") */
+	const struct rm_row *named;   /* the row that name is from (its object, type, instance) */
 	uint32_t offset;         /* lowest offset */
 	uint64_t reads, writes, atomics;
 	double cost;             /* contention cost of its touches */
@@ -212,6 +219,9 @@ struct rm_model {
 	const char *cost_name;       /* "Total HITMs", "sampled time", "transfers" */
 	const char *cost_unit;       /* "HITMs", "ns", "transfers" */
 	double total_cost;           /* the shares' denominator */
+	uint64_t total_samples;      /* the independent observations behind it: soft samples (all
+				      * of them, recovered or not), the PMU's counted HITMs (peer
+				      * snoops), watch transfers (counted, not sampled) */
 	struct rm_line *line;        /* display order */
 	size_t nr_line;
 	size_t nr_all_lines;         /* lines the table holds, displayed or not */

@@ -2622,7 +2622,13 @@ int sym_access_size(struct sym_session *s, const struct trace_mmap *code_map, ui
 		if (file_machine(t) == EM_X86_64) {
 			const cs_x86 *x = &in->detail->x86;
 
-			for (int i = 0; i < x->op_count; i++)
+			/* an AVX-512 write-masked access ("vmovdqu8 %zmm16,(%rax){%k1}", memset's
+			 * tail) touches the bytes its mask register selects, which no sample
+			 * carries: its size is unknown, not the operand's */
+			const char *k = strstr(in->op_str, "{%k") ? strstr(in->op_str, "{%k") + 3
+					: strstr(in->op_str, "{k") ? strstr(in->op_str, "{k") + 2 : NULL;
+
+			for (int i = 0; !(k && *k != '0') && i < x->op_count; i++)
 				if (x->operands[i].type == X86_OP_MEM && in->id != X86_INS_LEA &&
 				    in->id != X86_INS_NOP) {
 					*size = x->operands[i].size;

@@ -140,18 +140,21 @@ static void print_finding(FILE *f, const struct rm_model *m, const struct rm_fin
 			  size_t idx, const char *p)
 {
 	const char *cost = m->cost_name ? m->cost_name : "cost";
+	char verdict[160], ev[512];
 	size_t i;
 
 	blank(f, p);
-	fprintf(f, "%s%zu. %s: %s, %.2f%% of %s", p, idx + 1,
-		fd->what, rm_verdict_name(fd->verdict), fd->share, cost);
+	rm_verdict_text(m, fd, verdict, sizeof(verdict));
+	fprintf(f, "%s%zu. %s: %s, %.2f%% of %s", p, idx + 1, fd->what, verdict, fd->share, cost);
 	fprintf(f, ", %zu line%s (0x%llx", fd->nr_line, fd->nr_line == 1 ? "" : "s",
 		(unsigned long long)fd->line[0]->addr);
 	for (i = 1; i < fd->nr_line && i < 4; i++)
 		fprintf(f, ", 0x%llx", (unsigned long long)fd->line[i]->addr);
 	fprintf(f, "%s)\n", fd->nr_line > 4 ? ", ..." : "");
 	print_members(f, m, fd->line[0], p);
-	fprintf(f, "%s  advice: %s\n", p, fd->advice);
+	rm_evidence_text(m, fd, ev, sizeof(ev));
+	fprintf(f, "%s  evidence: %s\n", p, ev);
+	fprintf(f, "%s  advice: %s%s\n", p, fd->ev.low ? "(if the guess holds) " : "", fd->advice);
 	if (fd->verdict == RM_V_FALSE || fd->verdict == RM_V_MIXED)
 		fprintf(f, "%s  predicted gain: up to %.2f%% of %s (an estimate: the %s on its false "
 			"sharing)\n", p, fd->gain, cost,

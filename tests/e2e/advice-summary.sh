@@ -112,7 +112,7 @@ fi
 
 # data that no variable names: "[unknown]", and the reason only under -v
 main=$(addr main)
-{ cat "$tmp/maps"; printf 'sample 100 101 0 %s %s store 5\nsample 100 102 1 %s %s hitm 5\n' \
+{ cat "$tmp/maps"; printf 'sample 100 101 0 %s %s store 15\nsample 100 102 1 %s %s hitm 15\n' \
 	"$wa" "$main" "$wb" "$main"; } | "$GEN" -o "$tmp/unk.c2c" || bad "advice-gen (unknown)"
 "$C2C" report --stdio -i "$tmp/unk.c2c" 2>/dev/null | sed -n '1,/^=====/p' >"$tmp/unk"
 "$C2C" report --stdio -v -i "$tmp/unk.c2c" 2>/dev/null | sed -n '1,/^=====/p' >"$tmp/unkv"
