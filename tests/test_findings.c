@@ -413,6 +413,16 @@ static void test_findings_bytes_not_names(void **state)
 			fail_msg("case %zu: advice '%s'", i, fd->advice);
 		fx_close(&f);
 	}
+	/* elements of a scalar type on a stack: no type definition to align, no allocation */
+	two_writers(&f, HEAP, HEAP + 16);
+	rename_rows(&f, "stack of tid 7: *slot", "long int", heap_elems);
+	fd = &f.fs->f[0];
+	assert_true(fd->array);
+	if (!strstr(fd->advice, "elements of the array slot points into (stack of tid 7)") ||
+	    !strstr(fd->advice, "(a struct { long int v; } __attribute__((aligned(64))) as the "
+				"element)") || strstr(fd->advice, "aligned_alloc"))
+		fail_msg("scalar elements: advice '%s'", fd->advice);
+	fx_close(&f);
 	/* the same bytes under two names, and unnamed bytes: one member written by both */
 	for (i = 0; i < 2; i++) {
 		two_writers(&f, HEAP, HEAP);

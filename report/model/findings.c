@@ -588,6 +588,33 @@ static int is_array(const struct rm_finding *f)
 	return 0;
 }
 
+/* A C scalar or pointer type ("long int", "unsigned char", "double", "struct s *"): no
+ * definition of its own to align. */
+static int scalar_type(const char *type)
+{
+	static const char *const words[] = { "unsigned", "signed", "char", "short", "int", "long",
+					     "float", "double", "_Bool", "bool", "size_t",
+					     "ssize_t", "uintptr_t", "intptr_t" };
+	const char *p = type;
+	size_t n, i;
+
+	if (type[0] && type[strlen(type) - 1] == '*')
+		return 1;
+	while (*p) {
+		n = strcspn(p, " ");
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (strlen(words[i]) == n && !strncmp(p, words[i], n))
+				break;
+		if (i == sizeof(words) / sizeof(words[0]) &&
+		    !(n > 4 && !strncmp(p + n - 2, "_t", 2) && (!strncmp(p, "int", 3) ||
+								  !strncmp(p, "uint", 4))))
+			return 0;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return p != type;
+}
+
 /* The false part: the members its contention lands on, named by who writes them. */
 static size_t advice_false(const struct rm_model *m, const struct rm_finding *f,
 			   const struct rm_line *l, char *buf, size_t n, size_t len)
@@ -633,7 +660,11 @@ static size_t advice_false(const struct rm_model *m, const struct rm_finding *f,
 			len = append(buf, n, len, i ? " and %s" : "%s", role);
 		}
 		snprintf(tmp, sizeof(tmp), "%u", m->cl_size);
-		if (el && el->type) {
+		if (el && el->type && scalar_type(el->type)) {
+			len = append(buf, n, len, "): give each element a line of its own (a struct "
+				     "{ %s v; } ", el->type);
+			len = append(buf, n, len, "__attribute__((aligned(%s))) as the element)", tmp);
+		} else if (el && el->type) {
 			len = append(buf, n, len, "): pad or align the element type, %s, to ", el->type);
 			len = append(buf, n, len, "%s bytes (__attribute__((aligned(", tmp);
 			len = append(buf, n, len, "%s))) on its definition)", tmp);
