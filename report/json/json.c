@@ -505,6 +505,16 @@ static void evidence_obj(struct jw *w, const struct rm_finding *f)
 	jw_num(w, NULL, ev->share_hi);
 	jw_aend(w);
 	jw_bool(w, "low_confidence", ev->low);
+	if (ev->unseen && ev->unseen->name) {
+		jw_str(w, "unseen_writer", ev->unseen->name);
+	} else if (ev->unseen) {
+		char off[32];
+
+		snprintf(off, sizeof(off), "offset 0x%x", ev->unseen->offset);
+		jw_str(w, "unseen_writer", off);
+	} else {
+		jw_str(w, "unseen_writer", NULL);
+	}
 	jw_arr(w, "top_threads");
 	for (i = 0; i < 4 && ev->thr[i]; i++) {
 		jw_obj(w, NULL);

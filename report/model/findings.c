@@ -902,6 +902,14 @@ static void evidence(const struct rm_model *m, struct rm_finding *f)
 		}
 	}
 	ev->second = nr > 1 ? tc[1].n : 0;
+	for (i = 0; m->kind == RM_SOFT && i < f->nr_line; i++)
+		for (k = 0; k < f->line[i]->nr_mem; k++) {
+			const struct rm_member *mb = &f->line[i]->mem[k];
+
+			if (!mb->nr_writers && mb->nr_readers && mb->false_cost > 0 &&
+			    (!ev->unseen || mb->false_cost > ev->unseen->false_cost))
+				ev->unseen = mb;
+		}
 	if (m->kind == RM_WATCH) {
 		ev->share_lo = ev->share_hi = f->share;
 		ev->low = finding_weight(f) < RM_LOW_TRANSFERS;
@@ -935,10 +943,18 @@ void rm_evidence_text(const struct rm_model *m, const struct rm_finding *f, char
 					"reading", ev->nr_writers, ev->nr_writers == 1 ? "" : "s",
 					ev->nr_readers);
 	if (len < n && m->kind == RM_WATCH)
-		snprintf(buf + len, n - len, "; every access counted");
+		len += (size_t)snprintf(buf + len, n - len, "; every access counted");
 	else if (len < n)
-		snprintf(buf + len, n - len, "; share %.2f%% [%.2f, %.2f] (95%%)", f->share,
-			 ev->share_lo, ev->share_hi);
+		len += (size_t)snprintf(buf + len, n - len, "; share %.2f%% [%.2f, %.2f] (95%%)",
+					f->share, ev->share_lo, ev->share_hi);
+	if (len < n && ev->unseen) {
+		char name[160];
+
+		member_short(ev->unseen, name, sizeof(name));
+		snprintf(buf + len, n - len, "; its false part rests on reads of %s, which no sampled "
+			 "store writes: a timer seldom lands on a store, so a writer may be unseen "
+			 "(then it is true sharing)", name);
+	}
 }
 
 void rm_verdict_text(const struct rm_model *m, const struct rm_finding *f, char *buf, size_t n)

@@ -71,6 +71,10 @@ struct rm_evidence {
 	size_t nr_threads, nr_writers, nr_readers;   /* distinct; readers: seen reading only */
 	double share_lo, share_hi;   /* percent: 95% interval of rm_finding.share */
 	int low;                     /* below the floor: a guess, not a verdict */
+	/* soft: the costliest member whose false part rests on reads of bytes no sampled store
+	 * writes (a timer seldom charges a store: its writer may be unseen, which would make it
+	 * true sharing); NULL: none */
+	const struct rm_member *unseen;
 };
 
 struct rm_finding {
