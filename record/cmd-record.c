@@ -14,6 +14,7 @@
 #include "c2c/xalloc.h"
 #include "c2c/unwind.h"
 #include "record/events.h"
+#include "record/rate-plan.h"
 #include "record/session.h"
 #include "record/sysfs.h"
 
@@ -39,15 +40,15 @@ static const char record_usage[] =
 	"                        'unlimited': never pause (every access, at any cost)\n"
 	"      --soft-overhead PCT  most time the soft backend's samples may take from the\n"
 	"                        sampled threads, in percent of theirs (default 3): without -F\n"
-	"                        or -c, the rate is lowered from 4000 Hz where a sample costs\n"
-	"                        more (measured at start). 'unlimited': 4000 Hz at any cost\n"
+	"                        or -c, the rate is lowered from %llu Hz where a sample costs\n"
+	"                        more (measured at start). 'unlimited': %llu Hz at any cost\n"
 	"  -e, --event EVENT     event to sample (repeatable): mem-loads, mem-stores,\n"
 	"                        page-faults, cpu-clock, pmu/term=val,.../mods; '-e list' lists\n"
 	"  -o, --output FILE     trace file (default c2c-lite.data; '-': standard output, and\n"
 	"                        the workload's standard output goes to standard error)\n"
 	"  -l, --ldlat CYCLES    load-latency threshold (default 30)\n"
 	"  -c, --count PERIOD    sample every PERIOD events\n"
-	"  -F, --freq HZ         sample HZ times a second (default 4000; at most\n"
+	"  -F, --freq HZ         sample HZ times a second (default %llu; at most\n"
 	"                        kernel.perf_event_max_sample_rate)\n"
 	"  -m, --mmap-pages N[,M]  ring buffer data pages per CPU, a power of two (default 128),\n"
 	"                        and AUX area pages per CPU for Arm SPE (default 4 MiB, 128 KiB\n"
@@ -76,6 +77,18 @@ static const char record_usage[] =
 	"Exit status: 0 when --duration or SIGINT ends the recording; otherwise the workload's\n"
 	"(128+N when signal N killed it, 127 or 126 when it could not start); 1 when recording\n"
 	"failed, 2 for a usage error.\n";
+
+/* The usage text, its default rate from the rate plan. */
+static void print_usage(void)
+{
+	struct rate_req req = { .ns_per_sample = -1 };
+	struct rate_plan p;
+	unsigned long long f;
+
+	rate_plan(&req, &p);
+	f = (unsigned long long)p.freq;
+	printf(record_usage, f, f, f);
+}
 
 static volatile sig_atomic_t stop_sig;
 
@@ -348,7 +361,7 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 		return 0;
 	case 'v': c2c_log_set_level(C2C_LOG_DEBUG); return 0;
 	case 'q': c2c_log_set_level(C2C_LOG_ERROR); return 0;
-	case 'h': fputs(record_usage, stdout); return 1;
+	case 'h': print_usage(); return 1;
 	default: return -EINVAL;
 	}
 }
@@ -373,9 +386,6 @@ static int check_backend(const struct record_opts *o)
 			       o->nr_events))
 		return c2c_err(-EINVAL, "--soft-overhead needs the soft backend (--backend=soft, or "
 			       "the default on a machine without memory sampling)");
-	if (o->soft_budget && (o->ev.freq || o->ev.period))
-		return c2c_err(-EINVAL, "--soft-overhead chooses the sampling rate: not with %s",
-			       o->ev.freq ? "-F" : "-c");
 	return 0;
 }
 
@@ -519,27 +529,19 @@ static int exit_status(int err, const struct record_opts *o, const struct record
 	return EXIT_OK;
 }
 
-/* perf_event_open refuses a frequency above kernel.perf_event_max_sample_rate: say so before,
- * with the limit and the way to raise it. The default frequency is lowered to the limit, as
- * perf does. */
-static int check_freq(struct record_opts *o, int freq_given)
+/* The rate asked (-F, -c, --soft-overhead) against the kernel's cap, before anything is set up:
+ * rate_plan() (record/rate-plan.h) refuses what cannot be met (-F above
+ * kernel.perf_event_max_sample_rate, with the limit and the way to raise it; -c with -F; a
+ * bound with either). The session plans again once the backend and its cost are known. */
+static int check_rate(struct record_opts *o)
 {
-	uint64_t max;
+	struct rate_req req = { .freq = o->ev.freq, .period = o->ev.period,
+				.budget = o->soft_budget, .ns_per_sample = -1 };
+	struct rate_plan p;
 
-	if (o->ev.period || sysfs_read_u64("/proc/sys/kernel/perf_event_max_sample_rate", &max) ||
-	    !max)
-		return 0;
-	if (freq_given && o->ev.freq > max)
-		return c2c_err(-EINVAL, "-F %llu is above the kernel's limit of %llu samples a second; "
-			       "use -F %llu or less, or raise it: sysctl -w "
-			       "kernel.perf_event_max_sample_rate=%llu",
-			       (unsigned long long)o->ev.freq, (unsigned long long)max,
-			       (unsigned long long)max, (unsigned long long)o->ev.freq);
-	if (!freq_given && max < EV_DEFAULT_FREQ) {
-		o->ev.freq = max;
-		c2c_info("sampling at %llu Hz, the kernel's perf_event_max_sample_rate",
-			 (unsigned long long)max);
-	}
+	o->kernel_max_rate = req.kernel_max = rate_kernel_max();
+	if (rate_plan(&req, &p))
+		return c2c_err(p.err, "%s", p.reason);
 	return 0;
 }
 
@@ -560,7 +562,7 @@ int cmd_record(int argc, char **argv)
 	struct record_opts o = { .topdown = -1, .zstd_level = 1, .stop = &stop_sig };
 	struct record_result res;
 	size_t ecap = 0, wcap = 0;
-	int c, err = 0, freq_given;
+	int c, err = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+e:o:l:c:F:m:p:t:aC:ukgvqh", longopts, NULL)) != -1) {
@@ -582,14 +584,10 @@ int cmd_record(int argc, char **argv)
 		o.argv = argv + optind;
 	if (!o.argv && !o.nr_pids && !o.ev.system_wide)
 		return usage_error(&o, "give a command after '--', -p, -t or -a");
-	if (o.ev.period && o.ev.freq)
-		return usage_error(&o, "-c and -F exclude each other");
 	if (o.output && !strcmp(o.output, "-") && isatty(STDOUT_FILENO))
 		return usage_error(&o, "-o -: standard output is a terminal; redirect it to a file "
 				   "or a pipe");
-	freq_given = o.ev.freq != 0;
-	o.rate_given = freq_given || o.ev.period;
-	if (check_freq(&o, freq_given) < 0)
+	if (check_rate(&o))
 		return usage_error(&o, "");
 	{
 		char *cmdline = join_args("c2c-lite", argc, argv);
