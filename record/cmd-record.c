@@ -1,10 +1,13 @@
 /* `c2c-lite record`: options, signals and exit status around record_run(). */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -545,6 +548,88 @@ static int check_rate(struct record_opts *o)
 	return 0;
 }
 
+/* @name as execvp(3) looks for it: 0, or the errno its exec would fail with (ENOENT: not found,
+ * EACCES: found but not executable). */
+static int program_errno(const char *name)
+{
+	const char *path = getenv("PATH"), *dir, *end;
+	struct stat st;
+	int eacces = 0;
+	char *cand;
+
+	if (!*name)
+		return ENOENT;
+	if (strchr(name, '/')) {
+		if (stat(name, &st))
+			return errno;
+		return S_ISDIR(st.st_mode) || access(name, X_OK) ? EACCES : 0;
+	}
+	for (dir = path ? path : "/bin:/usr/bin"; ; dir = end + 1) {
+		int n;
+
+		end = strchrnul(dir, ':');
+		n = (int)(end - dir);
+		cand = xmalloc((size_t)n + strlen(name) + 3);
+		sprintf(cand, "%.*s%s%s", n, dir, n ? "/" : "./", name);
+		if (!stat(cand, &st)) {
+			if (!S_ISDIR(st.st_mode) && !access(cand, X_OK)) {
+				free(cand);
+				return 0;
+			}
+			eacces = 1;
+		}
+		free(cand);
+		if (!*end)
+			break;
+	}
+	return eacces ? EACCES : ENOENT;
+}
+
+/* The trace can be written: an existing regular file opens for writing, a new one can be
+ * created (and is removed again). Other files (a FIFO, a device) are left to the writer. */
+static int check_output(const char *out)
+{
+	struct stat st;
+	int fd;
+
+	if (!strcmp(out, "-") || (!stat(out, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+		return 0;
+	fd = open(out, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			unlink(out);
+	}
+	if (fd < 0)
+		return c2c_err(-errno, "cannot create trace '%s': %s", out, strerror(errno));
+	close(fd);
+	return 0;
+}
+
+/* What would fail once recording is set up, checked before it is (no backend opened, no cost
+ * measured, nothing said before the one error line): the -p/-t targets exist, the workload can
+ * be run, the trace can be written. Returns the exit status, or -1 to go on. */
+static int check_first(const struct record_opts *o)
+{
+	const char *out = o->output ? o->output : "c2c-lite.data";
+	struct stat st;
+	int e;
+
+	for (size_t i = 0; i < o->nr_pids; i++)
+		if (kill(o->pids[i], 0) && errno == ESRCH) {
+			c2c_err(-ESRCH, "no process or thread %d", (int)o->pids[i]);
+			return EXIT_FAIL;
+		}
+	if (o->argv && (e = program_errno(o->argv[0]))) {
+		c2c_err(-e, "cannot run '%s': %s", o->argv[0], strerror(e));
+		/* as when the exec fails later: no trace, not even an older one under the name */
+		if (strcmp(out, "-") && !stat(out, &st) && S_ISREG(st.st_mode))
+			unlink(out);
+		return e == ENOENT ? 127 : 126;
+	}
+	return check_output(out) ? EXIT_FAIL : -1;
+}
+
 static int usage_error(struct record_opts *o, const char *msg)
 {
 	if (!msg)                   /* getopt or the option's parser said what */
@@ -589,6 +674,10 @@ int cmd_record(int argc, char **argv)
 				   "or a pipe");
 	if (check_rate(&o))
 		return usage_error(&o, "");
+	if ((c = check_first(&o)) >= 0) {
+		usage_error(&o, "");      /* frees */
+		return c;
+	}
 	{
 		char *cmdline = join_args("c2c-lite", argc, argv);
 		char *opts = join_args("", optind - 1, argv + 1);
