@@ -709,9 +709,10 @@ static void row_soft_ok(struct doctor *d, const struct perf_event_attr *a)
 	rate_plan(&req, &p);
 	add(d, "soft", DOCTOR_OK, NULL, "--backend=soft: cpu-clock samples with user registers, "
 	    "decoded into data accesses (estimates of where time goes); a sample costs a thread "
-	    "about %.1f us here: record samples at %llu Hz by default (%s; %.2g%% of a thread's "
+	    "about %.1f us here: record samples at %llu Hz by default%s%s (%.2g%% of a thread's "
 	    "time, bound %.0f%%: --soft-overhead; -F sets the rate)", req.ns_per_sample / 1e3,
-	    (unsigned long long)p.freq, rate_source_name(p.source), p.share * 100,
+	    (unsigned long long)p.freq, p.source == RATE_DEFAULT ? "" : ", ",
+	    p.source == RATE_DEFAULT ? "" : rate_source_name(p.source), p.share * 100,
 	    p.budget * 100);
 }
 #endif

@@ -60,6 +60,8 @@ static void plan_soft(const struct rate_req *in, struct rate_plan *p)
 	fmt_us(us, sizeof(us), ns);
 	if (ns * (double)from <= aim * 1e9) {
 		p->share = ns * (double)from / 1e9;
+		if (p->source == RATE_KERNEL_CAP)    /* its reason stands */
+			return;
 		fmt_pct(pct, sizeof(pct), p->share);
 		snprintf(p->reason, sizeof(p->reason), "sampling at %llu Hz: %s us a sample here, "
 			 "%s%% of a thread's time (bound %.0f%%)", (unsigned long long)from, us, pct,

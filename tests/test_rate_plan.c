@@ -187,6 +187,8 @@ static void test_soft_and_cap(void **state)
 	assert_int_equal(p.freq, 1000);
 	assert_int_equal(p.source, RATE_KERNEL_CAP);
 	assert_true(p.say);
+	assert_string_equal(p.reason, "sampling at 1000 Hz, the kernel's perf_event_max_sample_rate");
+	assert_true(p.share > 0.043 && p.share < 0.045);
 	/* never above the cap, even to reach 200 samples a second */
 	p = soft(200000, 0, 150);
 	assert_int_equal(p.freq, 150);
