@@ -88,7 +88,7 @@ int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header 
 
 /* Measure what one sample of an event like @model (the soft backend's, as opened) costs the
  * thread it interrupts here, in wall-clock nanoseconds: this thread reads the clock in a loop,
- * sampled at 10 kHz in 8 bursts of 2 ms (about 160 samples, 20 ms in all); each sample's cost is
+ * sampled at 10 kHz in 8 bursts of 2 ms (about 160 samples, 17 ms in all); each sample's cost is
  * the gap in the clock readings its timestamp falls in, less a plain iteration (none: under the
  * threshold of 4 iterations or 200 ns, counted as 0), and the answer is their median, which a
  * preemption or an unrelated interrupt cannot move. 0 when no cost shows; -errno (said) when
