@@ -584,7 +584,8 @@ int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header 
 #define SOFT_CAL_BURST_NS 2000000ull /* each burst of the timed loop: 2 ms */
 #define SOFT_CAL_BURSTS 8            /* about 160 samples, 17 ms of this thread in all */
 #define SOFT_CAL_GAPS 1024           /* gaps kept a burst (a sample makes one, ~20 a burst) */
-#define SOFT_CAL_PAGES 16            /* room for 320 samples of about 200 bytes: ~20 a burst */
+#define SOFT_CAL_PAGES 16            /* room for 320 samples of about 200 bytes: ~20 a burst;
+				      * more with user stacks (--call-graph dwarf) */
 #define SOFT_CAL_COSTS (SOFT_CAL_BURSTS * 64)
 
 struct cal_gap {
@@ -678,6 +679,20 @@ static int cal_open(const struct perf_event_attr *model, struct perf_event_attr 
 	return fd;
 }
 
+/* Pages for the samples of one burst, twice over (a burst's samples are drained after it: one
+ * the ring had no room for would not be measured). */
+static unsigned int cal_pages(const struct perf_event_attr *a)
+{
+	uint64_t bytes = 2 * (SOFT_CAL_BURST_NS / SOFT_CAL_PERIOD_NS + 5) *
+			 (512 + (a->sample_type & PERF_SAMPLE_STACK_USER ? a->sample_stack_user : 0));
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned int pages = SOFT_CAL_PAGES;
+
+	while ((uint64_t)pages * (uint64_t)(page > 0 ? page : 4096) < bytes)
+		pages *= 2;
+	return pages;
+}
+
 int soft_calibrate(const struct perf_event_attr *model, double *ns_per_sample)
 {
 	struct perf_event_attr a;
@@ -689,7 +704,7 @@ int soft_calibrate(const struct perf_event_attr *model, double *ns_per_sample)
 	*ns_per_sample = 0;
 	if ((fd = cal_open(model, &a)) < 0)
 		return fd;
-	if ((err = ring_mmap(&ring, fd, SOFT_CAL_PAGES))) {
+	if ((err = ring_mmap(&ring, fd, cal_pages(&a)))) {
 		close(fd);
 		return c2c_err(err, "cannot map the ring buffer of a calibration event: %s",
 			       strerror(-err));
