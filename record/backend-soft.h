@@ -90,9 +90,11 @@ int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header 
  * thread it interrupts here, in wall-clock nanoseconds: this thread reads the clock in a loop,
  * sampled at 10 kHz in 8 bursts of 2 ms (about 160 samples, 17 ms in all); each sample's cost is
  * the gap in the clock readings its timestamp falls in, less a plain iteration (none: under the
- * threshold of 4 iterations or 200 ns, counted as 0), and the answer is their median, which a
- * preemption or an unrelated interrupt cannot move. 0 when no cost shows; -errno (said) when
- * the event does not open. The rate it leads to: rate_plan() (record/rate-plan.h). */
+ * threshold of 4 iterations or 200 ns, counted as 0). A burst's answer is the median of its
+ * samples, which a preemption or an unrelated interrupt cannot move; the answer is the cheapest
+ * burst's (of those with 5 samples or more), which a few milliseconds where the host made every
+ * sample dear cannot move (one calibration in 40 here read 12-19 us for all its samples, 6 us
+ * being usual). 0 when no cost shows; -errno (said) when the event does not open. The rate it leads to: rate_plan() (record/rate-plan.h). */
 int soft_calibrate(const struct perf_event_attr *model, double *ns_per_sample);
 
 struct soft_stats {
