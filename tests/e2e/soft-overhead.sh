@@ -31,10 +31,14 @@ refused 2 "needs the soft backend" --backend=watch --watch x --soft-overhead 5 -
 refused 2 "needs the soft backend" -e cpu-clock --soft-overhead 5 -o "$TMP/x" -- true
 [ ! -e "$TMP/x" ] || fail "a refused option left a trace"
 
-if ! "$C2C" doctor 2>/dev/null | grep -q '^\[ok\] soft '; then
+"$C2C" doctor >"$TMP/doctor" 2>/dev/null
+if ! grep -q '^\[ok\] soft ' "$TMP/doctor"; then
 	echo "skip: the soft backend cannot record here"
 	exit 77
 fi
+# doctor says the rate record takes, from the same plan (the kernel's cap included)
+grep '^\[ok\] soft ' "$TMP/doctor" | grep -q 'record samples at [0-9]* Hz by default' ||
+	fail "doctor does not say the default rate: $(grep '^\[ok\] soft ' "$TMP/doctor")"
 
 # weights FILE: the distinct weights of the samples, and their count, as "W... N"
 weights() {
