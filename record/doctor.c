@@ -699,21 +699,29 @@ static void row_software(struct doctor *d, const struct doctor_env *env)
 static void row_soft_ok(struct doctor *d, const struct perf_event_attr *a)
 {
 	struct rate_req req = { .soft = 1, .kernel_max = rate_kernel_max(), .ns_per_sample = 0 };
+	const char *sep, *src;
 	struct rate_plan p;
 
-	if (soft_calibrate(a, &req.ns_per_sample) || req.ns_per_sample <= 0) {
+	if (soft_calibrate(a, &req.ns_per_sample)) {
 		add(d, "soft", DOCTOR_OK, NULL, "--backend=soft: cpu-clock samples with user "
 		    "registers, decoded into data accesses (estimates of where time goes)");
 		return;
 	}
 	rate_plan(&req, &p);
-	add(d, "soft", DOCTOR_OK, NULL, "--backend=soft: cpu-clock samples with user registers, "
-	    "decoded into data accesses (estimates of where time goes); a sample costs a thread "
-	    "about %.1f us here: record samples at %llu Hz by default%s%s (%.2g%% of a thread's "
-	    "time, bound %.0f%%: --soft-overhead; -F sets the rate)", req.ns_per_sample / 1e3,
-	    (unsigned long long)p.freq, p.source == RATE_DEFAULT ? "" : ", ",
-	    p.source == RATE_DEFAULT ? "" : rate_source_name(p.source), p.share * 100,
-	    p.budget * 100);
+	sep = p.source == RATE_DEFAULT ? "" : ", ";
+	src = p.source == RATE_DEFAULT ? "" : rate_source_name(p.source);
+	if (req.ns_per_sample <= 0)
+		add(d, "soft", DOCTOR_OK, NULL, "--backend=soft: cpu-clock samples with user "
+		    "registers, decoded into data accesses (estimates of where time goes); a sample "
+		    "costs a thread too little to measure here: record samples at %llu Hz by "
+		    "default%s%s (-F sets the rate)", (unsigned long long)p.freq, sep, src);
+	else
+		add(d, "soft", DOCTOR_OK, NULL, "--backend=soft: cpu-clock samples with user "
+		    "registers, decoded into data accesses (estimates of where time goes); a sample "
+		    "costs a thread about %.1f us here: record samples at %llu Hz by default%s%s "
+		    "(%.2g%% of a thread's time, bound %.0f%%: --soft-overhead; -F sets the rate)",
+		    req.ns_per_sample / 1e3, (unsigned long long)p.freq, sep, src, p.share * 100,
+		    p.budget * 100);
 }
 #endif
 
