@@ -1157,8 +1157,9 @@ static int finish(struct sess *s, int err)
 			struct stat st;
 
 			/* nothing was recorded (the workload could not start, or the setup failed
-			 * after the file was created): leave no trace behind */
-			if (!s->running && !unlink(out))
+			 * after the file was created): leave no trace behind (a regular file: -o
+			 * /dev/null stays) */
+			if (!s->running && !stat(out, &st) && S_ISREG(st.st_mode) && !unlink(out))
 				s->res->removed = 1;
 			else if (!stat(out, &st))
 				s->res->bytes = (uint64_t)st.st_size;

@@ -36,6 +36,16 @@ if "$C2C" record --backend=soft -o soft.data -- true 2>/dev/null; then
 	PATH=$PWD/bin:$PATH check 126 soft2.data notexec-in-path
 	rm -f soft.data
 fi
+# what only the exec can tell (a script whose interpreter does not exist): 127 at the start, and
+# the trace removed, but never an output that is not a regular file (-o /dev/null as root)
+printf '#!/nonexistent/interpreter\n' >badinterp
+chmod +x badinterp
+"$C2C" record -o bad.data -- ./badinterp >/dev/null 2>err.txt
+[ $? -eq 127 ] && [ ! -e bad.data ] || fail "bad interpreter: $(cat err.txt)"
+if mknod nulldev c 1 3 2>/dev/null; then
+	"$C2C" record -o nulldev -- ./badinterp >/dev/null 2>err.txt
+	[ -c nulldev ] || fail "a failed start removed the device it wrote to: $(cat err.txt)"
+fi
 OPT=-v ARG=-v
 check 127 v.data ./no-such-program
 check 126 v.data "$PWD"
