@@ -108,7 +108,7 @@ echo "bench_soft_overhead: $RUNS runs of each command in $ROUNDS interleaved rou
 # the rate the soft backend's default bound picks here (it measures a sample's cost at start)
 "$C2C" record -v --backend=soft -o "$TMP/rate.c2c" -- true 2>&1 |
 	sed -n 's/^c2c-lite: debug: soft backend: \(a sample costs.*\)/  c2c-lite soft: \1/p;
-		s/^c2c-lite: info: soft backend: \(sampling at [0-9]* Hz\):.*/  c2c-lite soft: \1 (its 3% bound)/p'
+		s/^c2c-lite: info: soft backend: \(sampling at [0-9]* Hz\)[:,].*/  c2c-lite soft: \1 (its 3% bound)/p'
 
 measure start-up false_sharing 1 || exit 1
 meta_ex=

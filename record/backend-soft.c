@@ -580,93 +580,182 @@ int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header 
 
 /* --- what a sample costs ------------------------------------------------------------------- */
 
-#define SOFT_CAL_PERIOD_NS 100000u   /* 10 kHz while measuring: the cost stands out of the noise */
-#define SOFT_CAL_LOOP_NS 2500000.0   /* each timed loop: 25 samples */
-#define SOFT_CAL_ROUNDS 4
-#define SOFT_CAL_PAGES 16            /* room for 320 samples of about 200 bytes: the ~100 fit */
+#define SOFT_CAL_PERIOD_NS 100000u   /* 10 kHz while measuring: 20 samples a burst */
+#define SOFT_CAL_BURST_NS 2000000ull /* each burst of the timed loop: 2 ms */
+#define SOFT_CAL_BURSTS 8            /* about 160 samples, 17 ms of this thread in all */
+#define SOFT_CAL_BURST_MIN 5         /* samples a burst needs to count (a preempted one has few) */
+#define SOFT_CAL_GAPS 1024           /* gaps kept a burst (a sample makes one, ~20 a burst) */
+#define SOFT_CAL_PAGES 16            /* room for 320 samples of about 200 bytes: ~20 a burst;
+				      * more with user stacks (--call-graph dwarf) */
+#define SOFT_CAL_COSTS (SOFT_CAL_BURSTS * 64)
 
-static double mono_ns(void)
+struct cal_gap {
+	uint64_t at, len;            /* the clock before the gap, and the gap (ns) */
+};
+
+struct cal {
+	struct cal_gap gap[SOFT_CAL_GAPS];
+	size_t ngap, next;           /* gaps of this burst; the first not yet matched */
+	double cost[SOFT_CAL_COSTS]; /* one per sample: its gap less a plain iteration, or 0 */
+	size_t ncost;
+	uint64_t iter;               /* a plain iteration of the loop (ns) */
+	size_t time_off;             /* offset of PERF_SAMPLE_TIME in a sample record */
+};
+
+static uint64_t mono_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Wall nanoseconds of @n rounds of a busy loop. */
-static double spin(uint64_t n)
+/* Read the clock for @ns: the gaps between two readings longer than @thr (an interrupt, a
+ * sample, a preemption) into c->gap. The number of readings. */
+static uint64_t clock_loop(struct cal *c, uint64_t ns, uint64_t thr)
 {
-	static volatile uint64_t sink;
-	double t0 = mono_ns();
+	uint64_t t0 = mono_ns(), prev = t0, now, n = 0;
 
-	for (uint64_t i = 0; i < n; i++)
-		sink = sink + 1;
-	return mono_ns() - t0;
+	c->ngap = c->next = 0;
+	do {
+		now = mono_ns();
+		n++;
+		if (now - prev > thr && c->ngap < SOFT_CAL_GAPS)
+			c->gap[c->ngap++] = (struct cal_gap){ prev, now - prev };
+		prev = now;
+	} while (now - t0 < ns);
+	return n;
+}
+
+/* A sample of the burst: the gap its time falls in is what it cost (less a plain iteration);
+ * none: it cost less than the threshold, counted as nothing. */
+static int cal_sample(const struct perf_event_header *h, void *ctx)
+{
+	struct cal *c = ctx;
+	uint64_t t;
+	double cost = 0;
+
+	if (h->type != PERF_RECORD_SAMPLE || h->size < c->time_off + 8 ||
+	    c->ncost >= SOFT_CAL_COSTS)
+		return 0;
+	memcpy(&t, (const uint8_t *)h + c->time_off, 8);
+	while (c->next < c->ngap && c->gap[c->next].at + c->gap[c->next].len < t)
+		c->next++;
+	if (c->next < c->ngap && c->gap[c->next].at <= t) {
+		cost = (double)(c->gap[c->next].len - c->iter);
+		c->next++;
+	}
+	c->cost[c->ncost++] = cost;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of @v (sorted in place). */
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n ? v[n / 2] : 0;
+}
+
+/* The cpu-clock event that samples this thread at 10 kHz, stamped with CLOCK_MONOTONIC. */
+static int cal_open(const struct perf_event_attr *model, struct perf_event_attr *a)
+{
+	int fd;
+
+	*a = *model;
+	a->size = sizeof(*a);
+	a->freq = 0;
+	a->sample_period = SOFT_CAL_PERIOD_NS;
+	a->sample_type |= PERF_SAMPLE_TIME;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->disabled = 1;
+	a->inherit = 0;
+	a->enable_on_exec = 0;
+	a->mmap = a->mmap2 = a->mmap_data = a->comm = a->task = 0;
+	a->read_format = 0;
+	fd = sys_perf_event_open(a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return c2c_err(-errno, "cannot open cpu-clock to measure what a sample costs: %s "
+			       "(see 'c2c-lite doctor')", strerror(errno));
+	return fd;
+}
+
+/* Pages for the samples of one burst, twice over (a burst's samples are drained after it: one
+ * the ring had no room for would not be measured). */
+static unsigned int cal_pages(const struct perf_event_attr *a)
+{
+	uint64_t bytes = 2 * (SOFT_CAL_BURST_NS / SOFT_CAL_PERIOD_NS + 5) *
+			 (512 + (a->sample_type & PERF_SAMPLE_STACK_USER ? a->sample_stack_user : 0));
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned int pages = SOFT_CAL_PAGES;
+
+	while ((uint64_t)pages * (uint64_t)(page > 0 ? page : 4096) < bytes)
+		pages *= 2;
+	return pages;
 }
 
 int soft_calibrate(const struct perf_event_attr *model, double *ns_per_sample)
 {
-	struct perf_event_attr a = *model;
-	double off = 0, on = 0, t, samples = 0;
-	uint64_t n = 1u << 16, count;
+	struct perf_event_attr a;
 	struct ring ring;
-	int fd, r, err;
+	struct cal *c;
+	uint64_t n, thr, t0 = mono_ns();
+	double burst[SOFT_CAL_BURSTS], all;
+	int fd, err = 0, nburst = 0;
 
-	/* this thread alone, counting from the enable; no side band */
-	a.size = sizeof(a);
-	a.freq = 0;
-	a.sample_period = SOFT_CAL_PERIOD_NS;
-	a.disabled = 1;
-	a.inherit = 0;
-	a.enable_on_exec = 0;
-	a.mmap = a.mmap2 = a.mmap_data = a.comm = a.task = 0;
-	a.read_format = 0;
-	fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return c2c_err(-errno, "cannot open cpu-clock to measure what a sample costs: %s "
-			       "(see 'c2c-lite doctor')", strerror(errno));
-	if ((err = ring_mmap(&ring, fd, SOFT_CAL_PAGES))) {
+	*ns_per_sample = 0;
+	if ((fd = cal_open(model, &a)) < 0)
+		return fd;
+	if ((err = ring_mmap(&ring, fd, cal_pages(&a)))) {
 		close(fd);
 		return c2c_err(err, "cannot map the ring buffer of a calibration event: %s",
 			       strerror(-err));
 	}
-	/* rounds for about SOFT_CAL_LOOP_NS (at least 1 ms measured to scale from) */
-	while ((t = spin(n)) < 1e6 && n < (1ull << 40))
-		n *= 2;
-	n = (uint64_t)((double)n * SOFT_CAL_LOOP_NS / t) + 1;
-	for (r = 0; r < SOFT_CAL_ROUNDS; r++) {
-		t = spin(n);
-		if (!off || t < off)
-			off = t;
+	c = xcalloc(1, sizeof(*c));
+	c->time_off = sizeof(struct perf_event_header) +
+		      8 * !!(a.sample_type & PERF_SAMPLE_IDENTIFIER) +
+		      8 * !!(a.sample_type & PERF_SAMPLE_IP) + 8 * !!(a.sample_type & PERF_SAMPLE_TID);
+	/* a plain iteration, unsampled; a sample costs far more than a few of them */
+	for (int i = 0; i < 5; i++) {            /* the quickest of five: one may be preempted */
+		n = clock_loop(c, 100000, UINT64_MAX);
+		if (!i || 100000 / n < c->iter)
+			c->iter = 100000 / n;
+	}
+	thr = 4 * c->iter > 200 ? 4 * c->iter : 200;
+	for (int b = 0; b < SOFT_CAL_BURSTS && !err; b++) {
+		size_t first = c->ncost;
+
 		ioctl(fd, PERF_EVENT_IOC_RESET, 0);
 		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-		t = spin(n);
+		clock_loop(c, SOFT_CAL_BURST_NS, thr);
 		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-		if (read(fd, &count, sizeof(count)) != (ssize_t)sizeof(count))
-			count = 0;
-		if (!on || t < on) {
-			on = t;
-			samples = (double)(count / SOFT_CAL_PERIOD_NS);   /* timer expiries */
-		}
+		err = ring_drain(&ring, cal_sample, c);
+		/* the median of a burst: a preemption or another interrupt spoils a sample */
+		if (c->ncost - first >= SOFT_CAL_BURST_MIN)
+			burst[nburst++] = median(c->cost + first, c->ncost - first);
 	}
 	ring_unmap(&ring);
 	close(fd);
-	*ns_per_sample = samples > 0 && on > off ? (on - off) / samples : 0;
-	return 0;
-}
-
-uint64_t soft_budget_freq(double ns_per_sample, double budget, uint64_t freq)
-{
-	double f, scale = 1;
-
-	if (budget <= 0 || ns_per_sample <= 0)
-		return freq;
-	budget *= SOFT_BUDGET_AIM;
-	if (ns_per_sample * (double)freq <= budget * 1e9)
-		return freq;
-	f = budget * 1e9 / ns_per_sample;
-	while (f >= 100 * scale)
-		scale *= 10;
-	f = (double)(uint64_t)(f / scale) * scale;
-	return f < SOFT_FREQ_MIN ? (freq < SOFT_FREQ_MIN ? freq : SOFT_FREQ_MIN) : (uint64_t)f;
+	/* the cheapest burst's: a window where the host made every sample dear spoils a burst */
+	for (int b = 0; b < nburst && !err; b++)
+		if (!b || burst[b] < *ns_per_sample)
+			*ns_per_sample = burst[b];
+	all = median(c->cost, c->ncost);
+	c2c_debug("soft backend: %zu samples measured in %d bursts of %llu ms, %.1f ms in all (a gap "
+		  "of over %llu ns each): a quarter cost under %.1f us, a quarter over %.1f us, the "
+		  "median %.1f us, the cheapest burst's %.1f us, the bursts' median %.1f us",
+		  c->ncost, nburst, SOFT_CAL_BURST_NS / 1000000, (double)(mono_ns() - t0) / 1e6,
+		  (unsigned long long)thr, c->ncost ? c->cost[c->ncost / 4] / 1e3 : 0,
+		  c->ncost ? c->cost[3 * c->ncost / 4] / 1e3 : 0, all / 1e3, *ns_per_sample / 1e3,
+		  nburst ? median(burst, (size_t)nburst) / 1e3 : 0);
+	free(c);
+	return err < 0 ? c2c_err(err, "cannot read the calibration event's samples: %s",
+				 strerror(-err)) : 0;
 }

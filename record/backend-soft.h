@@ -86,27 +86,16 @@ int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header 
 
 /* --- what a sample costs ---------------------------------------------------------------- */
 
-/* The default bound on the time the soft backend's samples take from the sampled threads, as a
- * share of their own: a cpu-clock sample costs a thread a microsecond or two on bare metal
- * (4000 Hz: under 1%), tens of microseconds on some virtual machines, where every timer
- * interrupt exits to the hypervisor (4000 Hz: 10-30%). */
-#define SOFT_BUDGET_DEFAULT 0.03
-#define SOFT_FREQ_MIN 100         /* the rate a bound never takes the default below (Hz) */
-/* The share of the bound the rate aims at: the cost measured on the recorder's own thread reads
- * about a sixth under what a workload's thread pays (bench/spin-pinned.c, one thread pinned, 40
- * runs of 1 s on this project's VM: 48 us measured, 56.5 us paid at 4000 Hz, 58 at 550 Hz). */
-#define SOFT_BUDGET_AIM 0.75
-
 /* Measure what one sample of an event like @model (the soft backend's, as opened) costs the
- * thread it interrupts here, in wall-clock nanoseconds: a busy loop of this thread, alone and
- * sampled at 10 kHz, timed four times each (the fastest of each), about 20 ms in all. 0 when no
- * cost shows; -errno (said) when the event does not open. */
+ * thread it interrupts here, in wall-clock nanoseconds: this thread reads the clock in a loop,
+ * sampled at 10 kHz in 8 bursts of 2 ms (about 160 samples, 17 ms in all); each sample's cost is
+ * the gap in the clock readings its timestamp falls in, less a plain iteration (none: under the
+ * threshold of 4 iterations or 200 ns, counted as 0). A burst's answer is the median of its
+ * samples, which a preemption or an unrelated interrupt cannot move; the answer is the cheapest
+ * burst's (of those with 5 samples or more), which a few milliseconds where the host made every
+ * sample dear cannot move (one calibration in 40 here read 12-19 us for all its samples, 6 us
+ * being usual). 0 when no cost shows; -errno (said) when the event does not open. The rate it leads to: rate_plan() (record/rate-plan.h). */
 int soft_calibrate(const struct perf_event_attr *model, double *ns_per_sample);
-
-/* The sampling frequency that keeps samples of @ns_per_sample each under @budget of a thread's
- * time (aiming at SOFT_BUDGET_AIM of it): @freq when it does, else that rate rounded down to two
- * significant digits, never below SOFT_FREQ_MIN. */
-uint64_t soft_budget_freq(double ns_per_sample, double budget, uint64_t freq);
 
 struct soft_stats {
 	uint64_t samples, recovered, no_func, no_map, proc_reads;

@@ -1,10 +1,13 @@
 /* `c2c-lite record`: options, signals and exit status around record_run(). */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +17,7 @@
 #include "c2c/xalloc.h"
 #include "c2c/unwind.h"
 #include "record/events.h"
+#include "record/rate-plan.h"
 #include "record/session.h"
 #include "record/sysfs.h"
 
@@ -39,15 +43,15 @@ static const char record_usage[] =
 	"                        'unlimited': never pause (every access, at any cost)\n"
 	"      --soft-overhead PCT  most time the soft backend's samples may take from the\n"
 	"                        sampled threads, in percent of theirs (default 3): without -F\n"
-	"                        or -c, the rate is lowered from 4000 Hz where a sample costs\n"
-	"                        more (measured at start). 'unlimited': 4000 Hz at any cost\n"
+	"                        or -c, the rate is lowered from %llu Hz where a sample costs\n"
+	"                        more (measured at start). 'unlimited': %llu Hz at any cost\n"
 	"  -e, --event EVENT     event to sample (repeatable): mem-loads, mem-stores,\n"
 	"                        page-faults, cpu-clock, pmu/term=val,.../mods; '-e list' lists\n"
 	"  -o, --output FILE     trace file (default c2c-lite.data; '-': standard output, and\n"
 	"                        the workload's standard output goes to standard error)\n"
 	"  -l, --ldlat CYCLES    load-latency threshold (default 30)\n"
 	"  -c, --count PERIOD    sample every PERIOD events\n"
-	"  -F, --freq HZ         sample HZ times a second (default 4000; at most\n"
+	"  -F, --freq HZ         sample HZ times a second (default %llu; at most\n"
 	"                        kernel.perf_event_max_sample_rate)\n"
 	"  -m, --mmap-pages N[,M]  ring buffer data pages per CPU, a power of two (default 128),\n"
 	"                        and AUX area pages per CPU for Arm SPE (default 4 MiB, 128 KiB\n"
@@ -76,6 +80,18 @@ static const char record_usage[] =
 	"Exit status: 0 when --duration or SIGINT ends the recording; otherwise the workload's\n"
 	"(128+N when signal N killed it, 127 or 126 when it could not start); 1 when recording\n"
 	"failed, 2 for a usage error.\n";
+
+/* The usage text, its default rate from the rate plan. */
+static void print_usage(void)
+{
+	struct rate_req req = { .ns_per_sample = -1 };
+	struct rate_plan p;
+	unsigned long long f;
+
+	rate_plan(&req, &p);
+	f = (unsigned long long)p.freq;
+	printf(record_usage, f, f, f);
+}
 
 static volatile sig_atomic_t stop_sig;
 
@@ -348,7 +364,7 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 		return 0;
 	case 'v': c2c_log_set_level(C2C_LOG_DEBUG); return 0;
 	case 'q': c2c_log_set_level(C2C_LOG_ERROR); return 0;
-	case 'h': fputs(record_usage, stdout); return 1;
+	case 'h': print_usage(); return 1;
 	default: return -EINVAL;
 	}
 }
@@ -373,9 +389,6 @@ static int check_backend(const struct record_opts *o)
 			       o->nr_events))
 		return c2c_err(-EINVAL, "--soft-overhead needs the soft backend (--backend=soft, or "
 			       "the default on a machine without memory sampling)");
-	if (o->soft_budget && (o->ev.freq || o->ev.period))
-		return c2c_err(-EINVAL, "--soft-overhead chooses the sampling rate: not with %s",
-			       o->ev.freq ? "-F" : "-c");
 	return 0;
 }
 
@@ -519,28 +532,102 @@ static int exit_status(int err, const struct record_opts *o, const struct record
 	return EXIT_OK;
 }
 
-/* perf_event_open refuses a frequency above kernel.perf_event_max_sample_rate: say so before,
- * with the limit and the way to raise it. The default frequency is lowered to the limit, as
- * perf does. */
-static int check_freq(struct record_opts *o, int freq_given)
+/* The rate asked (-F, -c, --soft-overhead) against the kernel's cap, before anything is set up:
+ * rate_plan() (record/rate-plan.h) refuses what cannot be met (-F above
+ * kernel.perf_event_max_sample_rate, with the limit and the way to raise it; -c with -F; a
+ * bound with either). The session plans again once the backend and its cost are known. */
+static int check_rate(struct record_opts *o)
 {
-	uint64_t max;
+	struct rate_req req = { .freq = o->ev.freq, .period = o->ev.period,
+				.budget = o->soft_budget, .ns_per_sample = -1 };
+	struct rate_plan p;
 
-	if (o->ev.period || sysfs_read_u64("/proc/sys/kernel/perf_event_max_sample_rate", &max) ||
-	    !max)
-		return 0;
-	if (freq_given && o->ev.freq > max)
-		return c2c_err(-EINVAL, "-F %llu is above the kernel's limit of %llu samples a second; "
-			       "use -F %llu or less, or raise it: sysctl -w "
-			       "kernel.perf_event_max_sample_rate=%llu",
-			       (unsigned long long)o->ev.freq, (unsigned long long)max,
-			       (unsigned long long)max, (unsigned long long)o->ev.freq);
-	if (!freq_given && max < EV_DEFAULT_FREQ) {
-		o->ev.freq = max;
-		c2c_info("sampling at %llu Hz, the kernel's perf_event_max_sample_rate",
-			 (unsigned long long)max);
-	}
+	o->kernel_max_rate = req.kernel_max = rate_kernel_max();
+	if (rate_plan(&req, &p))
+		return c2c_err(p.err, "%s", p.reason);
 	return 0;
+}
+
+/* @name as execvp(3) looks for it: 0, or the errno its exec would fail with (ENOENT: not found,
+ * EACCES: found but not executable). */
+static int program_errno(const char *name)
+{
+	const char *path = getenv("PATH"), *dir, *end;
+	struct stat st;
+	int eacces = 0;
+	char *cand;
+
+	if (!*name)
+		return ENOENT;
+	if (strchr(name, '/')) {
+		if (stat(name, &st))
+			return errno;
+		return S_ISDIR(st.st_mode) || access(name, X_OK) ? EACCES : 0;
+	}
+	for (dir = path ? path : "/bin:/usr/bin"; ; dir = end + 1) {
+		int n;
+
+		end = strchrnul(dir, ':');
+		n = (int)(end - dir);
+		cand = xmalloc((size_t)n + strlen(name) + 3);
+		sprintf(cand, "%.*s%s%s", n, dir, n ? "/" : "./", name);
+		if (!stat(cand, &st)) {
+			if (!S_ISDIR(st.st_mode) && !access(cand, X_OK)) {
+				free(cand);
+				return 0;
+			}
+			eacces = 1;
+		}
+		free(cand);
+		if (!*end)
+			break;
+	}
+	return eacces ? EACCES : ENOENT;
+}
+
+/* The trace can be written: an existing regular file opens for writing, a new one can be
+ * created (and is removed again). Other files (a FIFO, a device) are left to the writer. */
+static int check_output(const char *out)
+{
+	struct stat st;
+	int fd;
+
+	if (!strcmp(out, "-") || (!stat(out, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+		return 0;
+	fd = open(out, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			unlink(out);
+	}
+	if (fd < 0)
+		return c2c_err(-errno, "cannot create trace '%s': %s", out, strerror(errno));
+	close(fd);
+	return 0;
+}
+
+/* What would fail once recording is set up, checked before it is (no backend opened, no cost
+ * measured, nothing said before the one error line): the -p/-t targets exist, the workload can
+ * be run, the trace can be written. Returns the exit status, or -1 to go on. */
+static int check_first(const struct record_opts *o)
+{
+	const char *out = o->output ? o->output : "c2c-lite.data";
+	struct stat st;
+	int e;
+
+	for (size_t i = 0; i < o->nr_pids; i++)
+		if (kill(o->pids[i], 0) && errno == ESRCH) {
+			c2c_err(-ESRCH, "no process or thread %d", (int)o->pids[i]);
+			return EXIT_FAIL;
+		}
+	if (o->argv && (e = program_errno(o->argv[0]))) {
+		c2c_err(-e, "cannot run '%s': %s", o->argv[0], strerror(e));
+		/* as when the exec fails later: no trace, not even an older one under the name */
+		if (strcmp(out, "-") && !stat(out, &st) && S_ISREG(st.st_mode))
+			unlink(out);
+		return e == ENOENT ? 127 : 126;
+	}
+	return check_output(out) ? EXIT_FAIL : -1;
 }
 
 static int usage_error(struct record_opts *o, const char *msg)
@@ -560,7 +647,7 @@ int cmd_record(int argc, char **argv)
 	struct record_opts o = { .topdown = -1, .zstd_level = 1, .stop = &stop_sig };
 	struct record_result res;
 	size_t ecap = 0, wcap = 0;
-	int c, err = 0, freq_given;
+	int c, err = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+e:o:l:c:F:m:p:t:aC:ukgvqh", longopts, NULL)) != -1) {
@@ -582,15 +669,15 @@ int cmd_record(int argc, char **argv)
 		o.argv = argv + optind;
 	if (!o.argv && !o.nr_pids && !o.ev.system_wide)
 		return usage_error(&o, "give a command after '--', -p, -t or -a");
-	if (o.ev.period && o.ev.freq)
-		return usage_error(&o, "-c and -F exclude each other");
 	if (o.output && !strcmp(o.output, "-") && isatty(STDOUT_FILENO))
 		return usage_error(&o, "-o -: standard output is a terminal; redirect it to a file "
 				   "or a pipe");
-	freq_given = o.ev.freq != 0;
-	o.rate_given = freq_given || o.ev.period;
-	if (check_freq(&o, freq_given) < 0)
+	if (check_rate(&o))
 		return usage_error(&o, "");
+	if ((c = check_first(&o)) >= 0) {
+		usage_error(&o, "");      /* frees */
+		return c;
+	}
 	{
 		char *cmdline = join_args("c2c-lite", argc, argv);
 		char *opts = join_args("", optind - 1, argv + 1);

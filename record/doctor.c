@@ -19,6 +19,7 @@
 #include "record/backend-soft.h"
 #include "record/cpuinfo.h"
 #include "record/doctor.h"
+#include "record/rate-plan.h"
 #include "record/events.h"
 #include "record/pmu.h"
 #include "record/priv.h"
@@ -693,23 +694,34 @@ static void row_software(struct doctor *d, const struct doctor_env *env)
 }
 
 #if defined(__x86_64__)
-/* The soft backend records here: what a sample costs a thread, and the rate record takes. */
+/* The soft backend records here: what a sample costs a thread, and the rate record takes (the
+ * one rate plan, record/rate-plan.h, with the kernel's cap). */
 static void row_soft_ok(struct doctor *d, const struct perf_event_attr *a)
 {
-	double ns = 0;
-	uint64_t f;
+	struct rate_req req = { .soft = 1, .kernel_max = rate_kernel_max(), .ns_per_sample = 0 };
+	const char *sep, *src;
+	struct rate_plan p;
 
-	if (soft_calibrate(a, &ns) || ns <= 0) {
+	if (soft_calibrate(a, &req.ns_per_sample)) {
 		add(d, "soft", DOCTOR_OK, NULL, "--backend=soft: cpu-clock samples with user "
 		    "registers, decoded into data accesses (estimates of where time goes)");
 		return;
 	}
-	f = soft_budget_freq(ns, SOFT_BUDGET_DEFAULT, EV_DEFAULT_FREQ);
-	add(d, "soft", DOCTOR_OK, NULL, "--backend=soft: cpu-clock samples with user registers, "
-	    "decoded into data accesses (estimates of where time goes); a sample costs a thread "
-	    "about %.0f us here: record samples at %llu Hz by default (%.0f%% of a thread's "
-	    "time at most: --soft-overhead; -F sets the rate)", ns / 1e3, (unsigned long long)f,
-	    SOFT_BUDGET_DEFAULT * 100);
+	rate_plan(&req, &p);
+	sep = p.source == RATE_DEFAULT ? "" : ", ";
+	src = p.source == RATE_DEFAULT ? "" : rate_source_name(p.source);
+	if (req.ns_per_sample <= 0)
+		add(d, "soft", DOCTOR_OK, NULL, "--backend=soft: cpu-clock samples with user "
+		    "registers, decoded into data accesses (estimates of where time goes); a sample "
+		    "costs a thread too little to measure here: record samples at %llu Hz by "
+		    "default%s%s (-F sets the rate)", (unsigned long long)p.freq, sep, src);
+	else
+		add(d, "soft", DOCTOR_OK, NULL, "--backend=soft: cpu-clock samples with user "
+		    "registers, decoded into data accesses (estimates of where time goes); a sample "
+		    "costs a thread about %.1f us here: record samples at %llu Hz by default%s%s "
+		    "(%.2g%% of a thread's time, bound %.0f%%: --soft-overhead; -F sets the rate)",
+		    req.ns_per_sample / 1e3, (unsigned long long)p.freq, sep, src, p.share * 100,
+		    p.budget * 100);
 }
 #endif
 

@@ -27,6 +27,7 @@
 #include "record/pmu.h"
 #include "record/priv.h"
 #include "record/queue.h"
+#include "record/rate-plan.h"
 #include "record/regions.h"
 #include "record/ring.h"
 #include "record/session.h"
@@ -1156,8 +1157,9 @@ static int finish(struct sess *s, int err)
 			struct stat st;
 
 			/* nothing was recorded (the workload could not start, or the setup failed
-			 * after the file was created): leave no trace behind */
-			if (!s->running && !unlink(out))
+			 * after the file was created): leave no trace behind (a regular file: -o
+			 * /dev/null stays) */
+			if (!s->running && !stat(out, &st) && S_ISREG(st.st_mode) && !unlink(out))
 				s->res->removed = 1;
 			else if (!stat(out, &st))
 				s->res->bytes = (uint64_t)st.st_size;
@@ -1245,33 +1247,64 @@ static int watch_prepare(struct sess *s)
 	return 0;
 }
 
-/* The soft backend's rate: without -F or -c, lowered from the default where a sample costs the
- * sampled threads more than the bound allows (record/backend-soft.h, soft_calibrate()). */
-static int soft_rate(struct sess *s)
+/* What the user asked of the rate (record/rate-plan.h), for the backend known (@soft) or not. */
+static struct rate_req rate_request(const struct sess *s, int soft)
 {
-	double budget = s->o->soft_budget ? s->o->soft_budget : SOFT_BUDGET_DEFAULT, ns;
-	struct ev_desc *e = NULL;
-	uint64_t freq, want;
-	int err;
+	return (struct rate_req){ .freq = s->o->ev.freq, .period = s->o->ev.period,
+				  .budget = s->o->soft_budget, .soft = soft,
+				  .kernel_max = s->o->kernel_max_rate, .ns_per_sample = -1 };
+}
 
-	for (size_t i = 0; i < s->l.nr && !e; i++)
-		if (s->l.ev[i].backend == TRACE_BACKEND_SOFT)
+/* Before the events are built: the default frequency comes down to the kernel's cap. */
+static void rate_cap(struct sess *s)
+{
+	struct rate_req req = rate_request(s, 0);
+	struct rate_plan p;
+
+	if (!rate_plan(&req, &p) && p.source == RATE_KERNEL_CAP)
+		s->eo.freq = p.freq;
+}
+
+static void rate_say(const struct rate_plan *p)
+{
+	if (!p->say)
+		return;
+	c2c_info("%s", p->reason);
+	if (*p->detail)
+		c2c_info("%s", p->detail);
+}
+
+/* Once the backend is known: the soft backend's rate is lowered where a sample costs the
+ * sampled threads more than the bound allows (soft_calibrate() measures, rate_plan()
+ * decides); the rate is said when it is not the one asked. */
+static int plan_rate(struct sess *s)
+{
+	struct rate_req req = rate_request(s, s->l.backend == TRACE_BACKEND_SOFT);
+	struct ev_desc *e = NULL;
+	struct rate_plan p;
+	int err, by_freq = 0;
+
+	if ((err = rate_plan(&req, &p)))     /* cmd-record.c refused it already */
+		return c2c_err(err, "%s", p.reason);
+	for (size_t i = 0; i < s->l.nr; i++) {
+		by_freq |= s->l.ev[i].attr.freq;
+		if (req.soft && !e && s->l.ev[i].backend == TRACE_BACKEND_SOFT)
 			e = &s->l.ev[i];
-	if (!e || !e->attr.freq || s->o->rate_given || budget < 0)
-		return 0;
-	if ((err = soft_calibrate(&e->attr, &ns)))
-		return err;
-	freq = e->attr.sample_freq;
-	want = soft_budget_freq(ns, budget, freq);
-	c2c_debug("soft backend: a sample costs the sampled thread about %.1f us here (measured): "
-		  "%.2g%% of its time at %llu Hz (--soft-overhead PCT bounds it, -F sets the rate)",
-		  ns / 1e3, ns * (double)freq / 1e7, (unsigned long long)freq);
-	if (want < freq) {
-		c2c_info("soft backend: sampling at %llu Hz: %.0f us a sample here, %.0f%% at %llu Hz "
-			 "(bound %.0f%%)", (unsigned long long)want, ns / 1e3,
-			 ns * (double)freq / 1e7, (unsigned long long)freq, budget * 100);
-		e->attr.sample_freq = want;
 	}
+	if (!by_freq)                        /* periods only (SPE, watchpoints): no rate to say */
+		return 0;
+	if (p.measure && e && e->attr.freq) {
+		if ((err = soft_calibrate(&e->attr, &req.ns_per_sample)))
+			return err;
+		rate_plan(&req, &p);
+		c2c_debug("soft backend: a sample costs the sampled thread about %.1f us here "
+			  "(measured): %.2g%% of its time at %llu Hz (--soft-overhead PCT bounds it, "
+			  "-F sets the rate)", req.ns_per_sample / 1e3,
+			  req.ns_per_sample * (double)e->attr.sample_freq / 1e7,
+			  (unsigned long long)e->attr.sample_freq);
+		e->attr.sample_freq = p.freq;
+	}
+	rate_say(&p);
 	return 0;
 }
 
@@ -1305,6 +1338,7 @@ static int setup(struct sess *s)
 {
 	int err, watch = s->o->backend == RECORD_BACKEND_WATCH;
 
+	rate_cap(s);
 	if (!watch && (err = build_events(s)))
 		return err;
 	if ((err = read_cpus(s)))
@@ -1317,8 +1351,10 @@ static int setup(struct sess *s)
 	if (s->o->soft_budget && s->l.backend != TRACE_BACKEND_SOFT)
 		return c2c_err(-EINVAL, "--soft-overhead applies to the soft backend; this machine "
 			       "records with its memory events (--backend=soft to use it)");
+	if ((err = plan_rate(s)))
+		return err;
 	if (s->l.backend == TRACE_BACKEND_SOFT) {
-		if ((err = soft_rate(s)) || (err = soft_backend_new(&s->soft)))
+		if ((err = soft_backend_new(&s->soft)))
 			return err;
 		s->cm = soft_backend_codemap(s->soft);
 	}

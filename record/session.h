@@ -34,8 +34,8 @@ struct record_opts {
 				      * default, C2C_WATCH_BUDGET_DEFAULT; < 0: unlimited) */
 	double soft_budget;          /* soft backend: sample time allowed per ns of the sampled
 				      * threads' own (0: the default, SOFT_BUDGET_DEFAULT; < 0:
-				      * unlimited); sets the rate when rate_given is not */
-	int rate_given;              /* -F or -c was given */
+				      * unlimited); with the rest, rate_plan()'s request */
+	uint64_t kernel_max_rate;    /* kernel.perf_event_max_sample_rate, 0: unknown */
 	const char **events;         /* -e strings; none: the machine's memory events */
 	size_t nr_events;
 	const char *output;          /* default c2c-lite.data; "-": standard output (the

@@ -449,37 +449,43 @@ static void test_watch_duty(void **state)
 	watch_plan_release(&p);
 }
 
-/* --- the soft backend's rate under a bound ------------------------------------------------- */
+/* --- what a sample costs (the rate it leads to: tests/test_rate_plan.c) ------------------- */
 
-static void test_soft_budget_freq(void **state)
+/* On this kernel: the measured cost of a cpu-clock sample is a median over ~160 samples, so that
+ * three measurements agree within 3x (the old one, a difference of two timed loops, read 0 to
+ * 287 us on one VM); skipped where the event does not open. */
+static void test_soft_calibrate_stable(void **state)
 {
+	struct perf_event_attr a = { .size = sizeof(a), .sample_type = PERF_SAMPLE_IP |
+				     PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER,
+				     .sample_regs_user = REGS_X86_SOFT_MASK };
+	double ns[3], lo, hi;
+
 	(void)state;
-	/* (the rate aims at SOFT_BUDGET_AIM = 0.75 of the bound: 2.25% for 3%) */
-	/* cheap samples: the rate as asked (1 us at 4000 Hz: 0.4%) */
-	assert_int_equal(soft_budget_freq(1000, 0.03, 4000), 4000);
-	/* nothing measured, or no bound: as asked */
-	assert_int_equal(soft_budget_freq(0, 0.03, 4000), 4000);
-	assert_int_equal(soft_budget_freq(44000, -1, 4000), 4000);
-	/* exactly at the aim: 5.625 us x 4000 = 2.25% */
-	assert_int_equal(soft_budget_freq(5625, 0.03, 4000), 4000);
-	/* just over it: 3999.3 Hz, two significant digits down */
-	assert_int_equal(soft_budget_freq(5626, 0.03, 4000), 3900);
-	/* this project's VM: 44 us a sample, 511.4 Hz for 2.25% */
-	assert_int_equal(soft_budget_freq(44000, 0.03, 4000), 510);
-	assert_int_equal(soft_budget_freq(44000, 0.01, 4000), 170);
-	/* a tight bound on dear samples: never under SOFT_FREQ_MIN, nor above what was asked */
-	assert_int_equal(soft_budget_freq(1e6, 0.03, 4000), SOFT_FREQ_MIN);
-	assert_int_equal(soft_budget_freq(1e6, 0.03, 50), 50);
-	/* the kernel's lower limit as the rate asked */
-	assert_int_equal(soft_budget_freq(44000, 0.03, 1000), 510);
-	assert_int_equal(soft_budget_freq(44000, 0.5, 1000), 1000);
+	soft_backend_attr(&a);
+	c2c_log_set_level(C2C_LOG_ERROR);
+	for (int i = 0; i < 3; i++)
+		if (soft_calibrate(&a, &ns[i])) {
+			c2c_log_set_level(C2C_LOG_INFO);
+			skip();
+		}
+	c2c_log_set_level(C2C_LOG_INFO);
+	lo = hi = ns[0];
+	for (int i = 1; i < 3; i++) {
+		lo = ns[i] < lo ? ns[i] : lo;
+		hi = ns[i] > hi ? ns[i] : hi;
+	}
+	print_message("soft_calibrate: %.1f, %.1f, %.1f us a sample\n", ns[0] / 1e3, ns[1] / 1e3,
+		      ns[2] / 1e3);
+	assert_true(lo > 0);
+	assert_true(hi <= 3 * lo);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_soft),
-		cmocka_unit_test(test_soft_budget_freq),
+		cmocka_unit_test(test_soft_calibrate_stable),
 		cmocka_unit_test(test_parse_variants),
 		cmocka_unit_test(test_codemap_self),
 		cmocka_unit_test(test_codemap_libc),

@@ -30,6 +30,27 @@ grep -q "sampling at 1000 Hz, the kernel's perf_event_max_sample_rate" "$TMP/err
 C2C_SYSFS_ROOT=$root "$C2C" record -e cpu-clock -F 1001 -o "$TMP/x" -- true 2>"$TMP/err" &&
 	fail "-F 1001 above a limit of 1000 was accepted"
 grep -q "limit of 1000 samples" "$TMP/err" || fail "fake limit: $(cat "$TMP/err")"
+# errors first: a -p or -t that does not exist and an output that cannot be written are found
+# before the backend is set up (with the default backend, the soft one's cost measured): the
+# error line and nothing else, -v included, and no trace
+first() {  # want-status pattern args...: check, and the one line is all standard error says
+	check "$@"
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "record $*: not just the error: $(cat "$TMP/err")"
+}
+rm -f "$TMP/x"
+touch "$TMP/file"
+first 1 "^c2c-lite: error: no process or thread 2147483646$" -o "$TMP/x" -p 2147483646
+first 1 "no process or thread 2147483646" -v -o "$TMP/x" -t 2147483646
+first 1 "no process or thread 2147483646" --backend=soft -o "$TMP/x" -p 1,2147483646
+first 1 "cannot create trace '/nonexistent/dir/x': No such file or directory" \
+	-o /nonexistent/dir/x -- true
+first 1 "cannot create trace '$TMP/file/x': Not a directory" -v -o "$TMP/file/x" -- true
+first 1 "cannot create trace '$TMP': Is a directory" --backend=soft -o "$TMP" -- true
+[ ! -e "$TMP/x" ] || fail "a refused recording left a trace"
+# (a trace that exists is not truncated by the check, nor is a file created by it left behind)
+printf 'old' >"$TMP/old"
+first 1 "no process or thread" -o "$TMP/old" -p 2147483646
+[ "$(cat "$TMP/old")" = old ] || fail "the check of -o changed an existing file"
 "$C2C" record -e list >"$TMP/list" || fail "-e list failed"
 grep -q page-faults "$TMP/list" || fail "-e list lacks page-faults"
 echo "ok"
