@@ -8,6 +8,8 @@
 #include "spinlock.h"
 
 #include "benchmark/benchmark.h"
+// c2c-lite corpus: state.thread_index and state.threads are state.thread_index() and
+// state.threads() since google benchmark 1.6
 
 template <typename T> void reset(T& q) { T().swap(q); }
 
@@ -119,7 +121,7 @@ mt_queue<int> q;
 mt_queue<LS> lq;
 
 void BM_queue(benchmark::State& state) {
-  if (state.thread_index == 0) q.reset();
+  if (state.thread_index() == 0) q.reset();
   const size_t N = state.range(0);
   for (auto _ : state) {
     for (size_t i = 0; i < N; ++i) q.push(i);
@@ -131,7 +133,7 @@ void BM_queue(benchmark::State& state) {
 mt_queue1<int> q1;
 
 void BM_queue1(benchmark::State& state) {
-  if (state.thread_index == 0) q1.reset();
+  if (state.thread_index() == 0) q1.reset();
   const size_t N = state.range(0);
   for (auto _ : state) {
     for (size_t i = 0; i < N; ++i) q1.push(i);
@@ -141,9 +143,9 @@ void BM_queue1(benchmark::State& state) {
 }
 
 void BM_queue_prod_cons(benchmark::State& state) {
-  if ((state.threads & 1) == 1) state.SkipWithError("Need even number of threads!");
-  if (state.thread_index == 0) q.reset();
-  const bool producer = state.thread_index & 1;
+  if ((state.threads() & 1) == 1) state.SkipWithError("Need even number of threads!");
+  if (state.thread_index() == 0) q.reset();
+  const bool producer = state.thread_index() & 1;
   const size_t N = state.range(0);
   for (auto _ : state) {
     if (producer) {
@@ -156,9 +158,9 @@ void BM_queue_prod_cons(benchmark::State& state) {
 }
 
 void BM_lqueue_prod_cons(benchmark::State& state) {
-  if ((state.threads & 1) == 1) state.SkipWithError("Need even number of threads!");
-  if (state.thread_index == 0) lq.reset();
-  const bool producer = state.thread_index & 1;
+  if ((state.threads() & 1) == 1) state.SkipWithError("Need even number of threads!");
+  if (state.thread_index() == 0) lq.reset();
+  const bool producer = state.thread_index() & 1;
   const size_t N = state.range(0);
   for (auto _ : state) {
     if (producer) {

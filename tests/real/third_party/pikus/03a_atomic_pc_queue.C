@@ -8,6 +8,8 @@
 #include "spinlock.h"
 
 #include "benchmark/benchmark.h"
+// c2c-lite corpus: state.thread_index and state.threads are state.thread_index() and
+// state.threads() since google benchmark 1.6
 
 struct LS {
     long x[1024];
@@ -51,9 +53,9 @@ pc_queue<int> q(1UL << 15);
 pc_queue<LS> lq(1UL << 15);
 
 void BM_queue_prod_cons(benchmark::State& state) {
-  if ((state.threads & 1) == 1) state.SkipWithError("Need even number of threads!");
-  if (state.thread_index == 0) q.reset();
-  const bool producer = state.thread_index & 1;
+  if ((state.threads() & 1) == 1) state.SkipWithError("Need even number of threads!");
+  if (state.thread_index() == 0) q.reset();
+  const bool producer = state.thread_index() & 1;
   const size_t N = state.range(0);
   for (auto _ : state) {
     if (producer) {
@@ -66,9 +68,9 @@ void BM_queue_prod_cons(benchmark::State& state) {
 }
 
 void BM_lqueue_prod_cons(benchmark::State& state) {
-  if ((state.threads & 1) == 1) state.SkipWithError("Need even number of threads!");
-  if (state.thread_index == 0) lq.reset();
-  const bool producer = state.thread_index & 1;
+  if ((state.threads() & 1) == 1) state.SkipWithError("Need even number of threads!");
+  if (state.thread_index() == 0) lq.reset();
+  const bool producer = state.thread_index() & 1;
   const size_t N = state.range(0);
   for (auto _ : state) {
     if (producer) {
