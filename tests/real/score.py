@@ -313,8 +313,8 @@ def right(r):
 
 def report(rows, backends, seconds):
     """Print the table and one score line per group and backend; {(group, backend): (right %,
-    clean %, programs scored)}. The main group's lines read as they always have; another
-    group's name its group in brackets."""
+    clean %, programs scored)}. The main group's lines read as they always have; those of
+    another group name it in brackets."""
     print("%-44s %-6s %-6s %-7s %-5s %-6s  %s" % ("program", "backend", "object", "verdict",
                                                   "line", "fixed",
                                                   "what c2c-lite said (buggy | fixed)"))
