@@ -14,7 +14,10 @@
 # replaces the floors of every backend (e.g. `SCORE_MIN=90 bash tests/e2e/real-corpus.sh`).
 # Before scoring, it checks that the scorer can fail: the rules on made-up findings, and one
 # example scored with its variants swapped (the fixed one as the buggy one) must be flagged.
-# CORPUS_ONLY=REGEX,... scores a subset (all by default); CORPUS_KEEP=DIR keeps the traces.
+# CORPUS_ONLY=REGEX,... scores a subset (all by default), CORPUS_GROUPS=main,trial the entries
+# of those manifest groups (main: those without a group key); CORPUS_KEEP=DIR keeps the traces.
+# The `trial` group (issue 28's witnesses) has floors of its own, TRIAL_* below; SCORE_MIN and
+# FIXED_CLEAN_MIN replace those too.
 # Skips (77) when no backend can record here.
 set -u
 BUILD=${BUILD:-build}
@@ -28,6 +31,11 @@ export BUILD C2C
 # queue (tests/real/README.md), so its floor is 15 of 18.
 SOFT_FLOOR=83 SOFT_CLEAN_FLOOR=100
 WATCH_FLOOR=60 WATCH_CLEAN_FLOOR=100
+# Issue 28's witnesses (manifest group `trial`) are scored on lines of their own; many fail on
+# today's soft backend (tests/real/README.md, "The witnesses of issue 28"), so their floors are 0
+# until the fixes land: raise them to what is measured then.
+TRIAL_SOFT_FLOOR=0 TRIAL_SOFT_CLEAN_FLOOR=0
+TRIAL_WATCH_FLOOR=0 TRIAL_WATCH_CLEAN_FLOOR=0
 
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 start=$SECONDS
@@ -40,7 +48,7 @@ out=$(bash tests/real/score.sh --backends soft --only example-false_sharing --sw
 	--min soft=100/100 2>&1)
 rc=$?
 [ $rc -eq 77 ] && { echo "$out"; exit 77; }
-if [ $rc -ne 1 ] || ! grep -Eq '^example-false_sharing +soft +NO +NO +NO ' <<<"$out"; then
+if [ $rc -ne 1 ] || ! grep -Eq '^example-false_sharing +soft +NO +NO +- +NO ' <<<"$out"; then
 	echo "FAIL: the swapped variants were not flagged (exit $rc):"
 	echo "$out"
 	exit 1
@@ -48,9 +56,12 @@ fi
 echo "self-test: swapped variants flagged, as they must be"
 
 min=(--min "soft=${SCORE_MIN:-$SOFT_FLOOR}/${FIXED_CLEAN_MIN:-$SOFT_CLEAN_FLOOR}"
-	--min "watch=${SCORE_MIN:-$WATCH_FLOOR}/${FIXED_CLEAN_MIN:-$WATCH_CLEAN_FLOOR}")
+	--min "watch=${SCORE_MIN:-$WATCH_FLOOR}/${FIXED_CLEAN_MIN:-$WATCH_CLEAN_FLOOR}"
+	--min "trial:soft=${SCORE_MIN:-$TRIAL_SOFT_FLOOR}/${FIXED_CLEAN_MIN:-$TRIAL_SOFT_CLEAN_FLOOR}"
+	--min "trial:watch=${SCORE_MIN:-$TRIAL_WATCH_FLOOR}/${FIXED_CLEAN_MIN:-$TRIAL_WATCH_CLEAN_FLOOR}")
 extra=()
 [ -n "${CORPUS_ONLY:-}" ] && extra+=(--only "$CORPUS_ONLY")
+[ -n "${CORPUS_GROUPS:-}" ] && extra+=(--groups "$CORPUS_GROUPS")
 [ -n "${CORPUS_KEEP:-}" ] && extra+=(--keep "$CORPUS_KEEP")
 bash tests/real/score.sh "${min[@]}" "${extra[@]+"${extra[@]}"}"
 rc=$?
