@@ -35,6 +35,22 @@
  *      back 0). Its registers are those before it executes, so its address is always recoverable.
  *   4. Otherwise there is no access: reason SOFTDEC_NO_MEM, reported on the instruction before
  *      the IP (the IP's own when there is none, or when the IP is a branch target).
+ *   PREDECESSORS (1b). Where the walk meets a branch target that the registers do not prove
+ *   was entered by falling through, it does not stop: every instruction that can have retired
+ *   just before it is a candidate, the instruction before it (when it falls through) and every
+ *   direct jump in the function to it (those the registers prove not taken left out), and the
+ *   walk goes on back from each, as above, up to max_back instructions along each path (the
+ *   registers written along a path clobber its access). Candidates outside the loop holding
+ *   the IP are dropped when one inside it has an access: code before a loop runs once per
+ *   entry, the loop once per iteration (a loop: the address span of a backward jump, spans
+ *   that overlap joined). When the access found is the same on every path, or all paths but
+ *   one find none, it is charged (SOFTDEC_ACC_VIA_JUMP when its path went through a jump: back
+ *   is then 15). When different accesses remain, the sample is INFERRED
+ *   (SOFTDEC_ACC_INFERRED): the first is charged (the straight-line one when there is one,
+ *   else the lowest address) and the others are listed in softdec_access.alt[] with their
+ *   addresses, for the report to share the sample among them by what the thread was seen
+ *   doing exactly (report/aggregate/estimate.h). More than 1 + SOFTDEC_ALT_MAX different
+ *   accesses, or a search too wide: nothing is blamed, as before.
  * softdec_set_max_back(sd, 1) gives the plain "instruction before the IP" rule. With
  * softdec_set_trap(sd, 1) it is the rule for hardware watchpoint hits: the debug trap is taken
  * right after the accessing instruction, so the instruction ending at the trap IP is the access
@@ -107,6 +123,16 @@ struct softdec_access {
 	enum softdec_reason reason;
 	uint32_t flags;          /* enum softdec_flags */
 	char text[SOFTDEC_TEXT_MAX]; /* "movq (%rax), %rax" (AT&T), empty when none was decoded */
+	uint32_t acc_flags;      /* enum softdec_acc_flags (include/c2c/soft.h) */
+	/* SOFTDEC_ACC_INFERRED: the other candidate accesses (the chosen one is the fields above) */
+	uint8_t nr_alt;
+	struct softdec_alt {
+		uint64_t insn_addr, addr;   /* addr valid when reason carries one */
+		enum softdec_kind kind;
+		enum softdec_reason reason;
+		uint32_t flags;             /* enum softdec_flags */
+		uint8_t back;               /* 15 when reached through a jump */
+	} alt[SOFTDEC_ALT_MAX];
 };
 
 struct softdec;
@@ -147,12 +173,14 @@ int softdec_regs_unpack(struct softdec_regs *regs, uint64_t mask, const uint64_t
 uint64_t softdec_data_src(enum softdec_kind kind);
 
 /* Fill the soft-backend fields of @s from @acc: addr (with TRACE_SAMPLE_HAS_ADDR when the
- * reason carries one), data_src (softdec_data_src(), TRACE_SAMPLE_HAS_DSRC) and detail. The
+ * reason carries one), data_src (softdec_data_src(), TRACE_SAMPLE_HAS_DSRC), detail, and the
+ * access instruction: access_ip (when an access was found: kind not NONE), access_flags and
+ * alt[]. @s->ip must already be the sampled IP. The
  * caller fills time, ip, pid/tid, cpu, cpumode and weight (the sampling period's time share). */
 void softdec_fill_sample(struct trace_sample *s, const struct softdec_access *acc);
 
 /* trace_sample.detail of a soft sample: bits 0-4 the reason, 5-7 the kind, 8-11 the flags,
- * 12-15 back (capped at 15). */
+ * 12-15 back (capped at 15; 15 when reached through a jump). */
 uint16_t softdec_detail(const struct softdec_access *acc);
 
 /* Short names for reports ("base/index register overwritten", "load"); "?" when out of range. */
