@@ -35,14 +35,14 @@ void rm_attrib_of(const struct rm_model *m, struct rm_attrib *out)
 	for (size_t i = 0; i < n && out->nr_top < RM_ATTRIB_TOP; i++) {
 		struct rm_attrib_site *s = &out->top[out->nr_top++];
 
-		s->ip = ua[i].ip;
-		s->al = ua[i].code_al;
-		s->dso = ua[i].cmap ? ua[i].cmap->dso->short_name : NULL;
+		s->code.ip = s->code.sampled_ip = ua[i].ip;
+		s->code.al = ua[i].code_al;
+		s->code.dso = ua[i].cmap ? ua[i].cmap->dso->short_name : NULL;
 		if (ua[i].has_code) {
-			s->symbol = ua[i].code.symbol;
-			s->sym_offset = ua[i].code.sym_offset;
-			s->srcfile = ua[i].code.srcfile;
-			s->line = ua[i].code.line;
+			s->code.symbol = ua[i].code.symbol;
+			s->code.sym_offset = ua[i].code.sym_offset;
+			s->code.srcfile = ua[i].code.srcfile;
+			s->code.line = ua[i].code.line;
 		}
 		s->reason = reason_text(ua[i].reason);
 		s->samples = ua[i].samples;
@@ -66,7 +66,7 @@ void rm_attrib_warning(const struct rm_attrib *a, void (*put)(void *ctx, const c
 		 "symbol", "source:line", "reason");
 	put(ctx, buf);
 	for (size_t i = 0; i < a->nr_top; i++) {
-		const struct rm_attrib_site *s = &a->top[i];
+		const struct rm_code *s = &a->top[i].code;
 
 		if (s->symbol)
 			snprintf(sym, sizeof(sym), "%s+%#llx", s->symbol,
@@ -80,9 +80,9 @@ void rm_attrib_warning(const struct rm_attrib *a, void (*put)(void *ctx, const c
 		}
 		else
 			snprintf(src, sizeof(src), "?");
-		snprintf(buf, sizeof(buf), "  %6.2f%% %7llu  %#10llx  %-28s %-24s %s", s->pct,
-			 (unsigned long long)s->samples, (unsigned long long)s->al, sym, src,
-			 s->reason);
+		snprintf(buf, sizeof(buf), "  %6.2f%% %7llu  %#10llx  %-28s %-24s %s", a->top[i].pct,
+			 (unsigned long long)a->top[i].samples, (unsigned long long)s->al, sym, src,
+			 a->top[i].reason);
 		put(ctx, buf);
 	}
 }

@@ -20,12 +20,7 @@
 #define RM_ATTRIB_TOP 5          /* code addresses the warning names */
 
 struct rm_attrib_site {
-	uint64_t ip, al;         /* code address, and map-relative (what objdump shows) */
-	const char *dso;         /* short name of its map, NULL: none */
-	const char *symbol;      /* NULL: unknown */
-	uint64_t sym_offset;
-	const char *srcfile;     /* NULL: unknown */
-	uint32_t line;
+	struct rm_code code;     /* the access instruction when known, else the sampled IP */
 	const char *reason;      /* why it has no data address */
 	uint64_t samples;
 	double pct;              /* of the sampled time */
