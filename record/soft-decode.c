@@ -1317,9 +1317,9 @@ static int blame_before(struct softdec *sd, const struct softdec_func *fn, long 
 				w.c[n++] = w.c[i];
 		w.nr = n;
 	}
-	/* a path cut short may hold another access: only a straight line of max_back
-	 * instructions without one says there is none (rule 4) */
-	if (w.overflow || !w.nr || w.cut)
+	/* a path of max_back instructions without an access has none near enough to have held
+	 * the sample, as a straight line has (rule 4), but the sample is then only inferred */
+	if (w.overflow || !w.nr)
 		return 0;
 	qsort(w.c, (size_t)w.nr, sizeof(w.c[0]), cand_cmp);
 	for (int i = 0; i < w.nr; i++) {
@@ -1334,6 +1334,8 @@ static int blame_before(struct softdec *sd, const struct softdec_func *fn, long 
 			a.acc_flags |= SOFTDEC_ACC_VIA_JUMP;
 		if (!i) {
 			*out = a;
+			if (w.cut)   /* another path found nothing near enough */
+				out->acc_flags |= SOFTDEC_ACC_INFERRED;
 			continue;
 		}
 		out->acc_flags |= SOFTDEC_ACC_INFERRED;

@@ -49,8 +49,11 @@
  *   (SOFTDEC_ACC_INFERRED): the first is charged (the straight-line one when there is one,
  *   else the lowest address) and the others are listed in softdec_access.alt[] with their
  *   addresses, for the report to share the sample among them by what the thread was seen
- *   doing exactly (report/aggregate/estimate.h). More than 1 + SOFTDEC_ALT_MAX different
- *   accesses, or a search too wide: nothing is blamed, as before.
+ *   doing exactly (report/aggregate/estimate.h). A path of max_back instructions without an
+ *   access counts as one without (as the straight line does, rule 4), but the sample charged
+ *   beside it is INFERRED too (its thread may have come that way). More than
+ *   1 + SOFTDEC_ALT_MAX different accesses, or a search too wide: nothing is blamed, as
+ *   before.
  * softdec_set_max_back(sd, 1) gives the plain "instruction before the IP" rule. With
  * softdec_set_trap(sd, 1) it is the rule for hardware watchpoint hits: the debug trap is taken
  * right after the accessing instruction, so the instruction ending at the trap IP is the access

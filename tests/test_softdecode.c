@@ -598,8 +598,12 @@ static void test_softdecode_trap(void **state)
 	std_regs(&regs, 0);
 	assert_int_equal(softdec_new(&sd), 0);
 	softdec_set_max_back(sd, 1);
+	/* not in trap mode: the instruction before the latch on each path, A.y's store or the jmp
+	 * (no access within max_back 1): A.y's store, but only inferred */
 	assert_int_equal(softdec_decode(sd, &fn, S + 0x2d, &regs, &acc), 0);
-	assert_int_equal(acc.insn_addr, S + 0x2d);          /* not in trap mode: the latch */
+	assert_int_equal(acc.insn_addr, S + 0x26);
+	assert_int_equal(acc.acc_flags, SOFTDEC_ACC_INFERRED);
+	assert_int_equal(acc.nr_alt, 0);
 	softdec_set_trap(sd, 1);
 	assert_int_equal(softdec_decode(sd, &fn, S + 0x2d, &regs, &acc), 0);
 	assert_int_equal(acc.insn_addr, S + 0x26);
