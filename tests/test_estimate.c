@@ -421,6 +421,17 @@ static void test_estimate_unrecovered_reasons(void **state)
 	assert_non_null(strstr(out, softdec_reason_name(SOFTDEC_CLOBBERED)));
 	assert_non_null(strstr(out, "no data address in the sample"));
 	assert_null(strstr(out, softdec_reason_name(SOFTDEC_NO_MEM)));
+	/* 53.85% of the time has no address: the first lines after the title say so, heaviest
+	 * code address first */
+	{
+		const char *w = strstr(out, "# WARNING: 53.8% of the sampled time (5 of 11 samples)");
+		const char *tls = strstr(out, "thread-local");
+
+		assert_non_null(w);
+		assert_true(w < strstr(out, "ESTIMATED"));
+		assert_non_null(tls);
+		assert_true(tls < strstr(out, softdec_reason_name(SOFTDEC_STACK)));
+	}
 	free(out);
 	{
 		const struct estim_unattr *ua;
@@ -581,6 +592,7 @@ static void test_estimate_inferred(void **state)
 	assert_null(site_at(l, 0x20, 0x401100));
 	out = print(f);
 	assert_non_null(strstr(out, "Access inferred:"));
+	assert_null(strstr(out, "WARNING"));           /* every sample has an address */
 	free(out);
 	fx_free(f);
 }
