@@ -697,10 +697,16 @@ static void fill_insn(struct softdec_access *out, const struct iinfo *ii, uint64
 	snprintf(out->text, sizeof(out->text), "%s", ii->text);
 }
 
+/* Fill @out from the instruction @ii at @insn_addr (its text only @with_text). */
 static void describe(const struct iinfo *ii, uint64_t insn_addr, uint64_t clobber,
-		     const struct softdec_regs *regs, struct softdec_access *out)
+		     const struct softdec_regs *regs, int with_text, struct softdec_access *out)
 {
-	fill_insn(out, ii, insn_addr);
+	if (with_text) {
+		fill_insn(out, ii, insn_addr);
+	} else {
+		out->insn_addr = insn_addr;
+		out->insn_len = ii->len;
+	}
 	out->kind = (enum softdec_kind)ii->kind;
 	out->flags |= ii->flags;
 	out->size = ii->size;
@@ -1137,7 +1143,7 @@ static int blame_trap(struct softdec *sd, const struct softdec_func *fn, long id
 			break;
 		clobber |= ii->written;
 		if (ii->access) {
-			describe(ii, insn_address(sd, fn, j), clobber, regs, out);
+			describe(ii, insn_address(sd, fn, j), clobber, regs, 1, out);
 			out->back = (uint8_t)k;
 			return 1;
 		}
@@ -1188,6 +1194,7 @@ struct walk {
 	int nr;
 	int overflow;            /* too many distinct accesses or visits: give up */
 	int cut;                 /* a path reached max_back without an access */
+	int crossed;             /* a path went back over a branch target */
 	int visits;
 	long loop_lo, loop_hi;   /* the loop holding the IP (instruction indexes), lo > hi: none */
 };
@@ -1233,6 +1240,8 @@ static void walk_from(struct softdec *sd, const struct softdec_func *fn, long x,
 		pred[np] = x - 1;
 		jump[np++] = 0;
 	}
+	if ((size_t)x < sd->fb->nr && sd->fb->target[x])
+		w->crossed = 1;
 	if ((size_t)x < sd->fb->nr && sd->fb->target[x] && !fell_through(sd, fn, x, clobber, regs)) {
 		for (size_t i = 0; i < sd->fb->nr_edge; i++) {
 			const struct edge *e = &sd->fb->edge[i];
@@ -1310,7 +1319,10 @@ static int blame_before(struct softdec *sd, const struct softdec_func *fn, long 
 	if (sd->trap)
 		return blame_trap(sd, fn, idx, regs, out);
 	walk_from(sd, fn, idx, 0, 0, 0, regs, &w);
-	loop_of(sd, idx < (long)sd->fb->nr ? idx : idx - 1, &w.loop_lo, &w.loop_hi);
+	w.loop_lo = 1;
+	w.loop_hi = 0;
+	if (w.crossed && w.nr)
+		loop_of(sd, idx < (long)sd->fb->nr ? idx : idx - 1, &w.loop_lo, &w.loop_hi);
 	if (w.loop_lo <= w.loop_hi) {    /* keep the candidates inside the loop */
 		for (int i = 0; i < w.nr; i++)
 			if (w.c[i].idx >= w.loop_lo && w.c[i].idx <= w.loop_hi)
@@ -1321,13 +1333,14 @@ static int blame_before(struct softdec *sd, const struct softdec_func *fn, long 
 	 * the sample, as a straight line has (rule 4), but the sample is then only inferred */
 	if (w.overflow || !w.nr)
 		return 0;
-	qsort(w.c, (size_t)w.nr, sizeof(w.c[0]), cand_cmp);
+	if (w.nr > 1)
+		qsort(w.c, (size_t)w.nr, sizeof(w.c[0]), cand_cmp);
 	for (int i = 0; i < w.nr; i++) {
 		const struct cand *c = &w.c[i];
 		const struct iinfo *ii = info_at(sd, fn, c->idx);
 		struct softdec_access a = { .reason = SOFTDEC_NO_MEM };
 
-		describe(ii, insn_address(sd, fn, c->idx), c->clobber, regs, &a);
+		describe(ii, insn_address(sd, fn, c->idx), c->clobber, regs, !i, &a);
 		split_rmw(sd, fn, c->idx, &a);
 		a.back = c->via_jump ? 15 : c->back;
 		if (c->via_jump)
@@ -1362,7 +1375,7 @@ int softdec_decode(struct softdec *sd, const struct softdec_func *fn, uint64_t i
 		cur = info_at(sd, fn, idx);
 	if (cur && cur->access) {          /* rule 3 */
 		out->flags |= SOFTDEC_F_AT_IP;
-		describe(cur, ip, 0, regs, out);
+		describe(cur, ip, 0, regs, 1, out);
 		split_rmw(sd, fn, idx, out);
 		return 0;
 	}
