@@ -44,6 +44,11 @@ enum trace_chunk_kind {
 #define TRACE_CHAIN_DICT_MAX     16384          /* chain table entries per chunk */
 #define TRACE_CHAIN_POOL_MAX     (1u << 20)     /* addresses held by the chain table per chunk */
 
+/* Access instructions (1.6): an ACCESS record gives the access instruction of the soft sample
+ * record that follows it, as svarint (access_ip - ip), varint flags, varint nr_alt and per
+ * other candidate svarint (ip_k - ip), svarint (addr_k - addr), varint detail_k. */
+#define TRACE_TAG_ACCESS         18
+
 /* Shape "enc" bits: which per-sample fields follow and how. */
 enum trace_shape_enc {
 	TRACE_ENC_ADDR = 1 << 0,

@@ -65,6 +65,11 @@ struct trace_reader {
 	uint32_t *chain_off, *chain_nr;
 	uint64_t *pool;
 	uint64_t lit[TRACE_CHAIN_MAX];   /* a literal chain the table had no room for */
+	/* the ACCESS record (1.6) of the next sample, as read (deltas zigzagged) */
+	int have_access;
+	uint64_t acc_ip;
+	uint8_t acc_flags, acc_nr;
+	struct { uint64_t ip, addr; uint16_t detail; } acc_alt[TRACE_ALT_MAX];
 	const uint64_t *pending;
 	uint32_t pending_nr;
 	int have_pending;
@@ -231,7 +236,7 @@ static void reset_chunk_state(struct trace_reader *r)
 	r->prev_time = r->prev_ip = r->prev_addr = r->phys_ref = 0;
 	r->nr_ips = r->nr_lines = r->nr_shapes = 0;
 	r->nr_chains = r->pool_len = 0;
-	r->have_pending = 0;
+	r->have_pending = r->have_access = 0;
 }
 
 static int start_records(struct trace_reader *r, const struct chunk *c)
@@ -522,6 +527,51 @@ static int read_sample(struct trace_reader *r, struct tcur *c, struct trace_samp
 	return c->bad ? -1 : 0;
 }
 
+/* --- access instructions (1.6) ----------------------------------------------------------------- */
+
+/* An ACCESS record body, kept as deltas until its sample comes. 0, or -1 on bad data. */
+static int read_access(struct trace_reader *r, struct tcur *c)
+{
+	uint64_t flags, nr;
+
+	r->acc_ip = get_varint(c);
+	flags = get_varint(c);
+	nr = get_varint(c);
+	if (c->bad || flags > UINT8_MAX || nr > TRACE_ALT_MAX)
+		return -1;
+	r->acc_flags = (uint8_t)flags;
+	r->acc_nr = (uint8_t)nr;
+	for (unsigned int i = 0; i < r->acc_nr; i++) {
+		uint64_t d;
+
+		r->acc_alt[i].ip = get_varint(c);
+		r->acc_alt[i].addr = get_varint(c);
+		d = get_varint(c);
+		if (c->bad || d > UINT16_MAX)
+			return -1;
+		r->acc_alt[i].detail = (uint16_t)d;
+	}
+	return 0;
+}
+
+/* Give sample @s the pending ACCESS record, if any. */
+static void attach_access(struct trace_reader *r, struct trace_sample *s)
+{
+	s->access_ip = 0;
+	s->access_flags = s->nr_alt = 0;
+	if (!r->have_access)
+		return;
+	s->access_ip = s->ip + (uint64_t)unzigzag(r->acc_ip);
+	s->access_flags = r->acc_flags;
+	s->nr_alt = r->acc_nr;
+	for (unsigned int i = 0; i < r->acc_nr; i++) {
+		s->alt[i].ip = s->ip + (uint64_t)unzigzag(r->acc_alt[i].ip);
+		s->alt[i].addr = s->addr + (uint64_t)unzigzag(r->acc_alt[i].addr);
+		s->alt_detail[i] = r->acc_alt[i].detail;
+	}
+	r->have_access = 0;
+}
+
 /* --- callchains ------------------------------------------------------------------------------- */
 
 /* A CHAIN record body: the callchain of the sample that follows. 0, or -1 on bad data. */
@@ -720,8 +770,14 @@ static int read_other(struct trace_reader *r, struct tcur *c, struct trace_event
 		r->have_pending = 1;
 		return 0;
 	}
-	if (r->have_pending)
-		return -1;   /* a CHAIN record must be followed by its sample */
+	if (type == TRACE_TAG_ACCESS) {
+		if (r->have_access || read_access(r, &b))
+			return -1;
+		r->have_access = 1;
+		return 0;
+	}
+	if (r->have_pending || r->have_access)
+		return -1;   /* a CHAIN or ACCESS record must be followed by its sample */
 	ev->type = (enum trace_rec_type)type;
 	switch (type) {
 	case TRACE_REC_MMAP: read_mmap(r, &b, &ev->mmap); break;
@@ -762,7 +818,7 @@ int trace_reader_next(struct trace_reader *r, struct trace_event *ev)
 		if (r->err)
 			return r->err;
 		while (r->left == 0) {
-			if (r->p != r->end || r->have_pending)
+			if (r->p != r->end || r->have_pending || r->have_access)
 				return record_error(r, r->p);
 			rc = next_chunk(r);
 			if (rc <= 0)
@@ -777,6 +833,7 @@ int trace_reader_next(struct trace_reader *r, struct trace_event *ev)
 			rc = read_sample(r, &c, &ev->sample) ? -1 : 1;
 			ev->sample.chain_nr = r->have_pending ? r->pending_nr : 0;
 			ev->sample.chain = r->have_pending ? r->pending : NULL;
+			attach_access(r, &ev->sample);
 			ev->sample.regs_mask = ev->sample.stack_size = 0;   /* never in a trace */
 			ev->sample.regs = NULL;
 			ev->sample.stack = NULL;

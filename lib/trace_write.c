@@ -71,7 +71,8 @@ struct trace_writer {
 	struct shape_key *shapes;
 	/* per-chunk chain table (CHAIN records) */
 	uint32_t nr_chains, pool_len;
-	uint64_t chain_recs;          /* CHAIN records written: not records the caller gave */
+	uint64_t chain_recs;          /* CHAIN and ACCESS records written: not records the caller
+				       * gave */
 	struct wslot *chain_hash;
 	struct chain_ent *chains;
 	uint64_t *pool;
@@ -483,6 +484,20 @@ static int chain_lookup(struct trace_writer *w, const uint64_t *ip, uint32_t nr,
 	}
 }
 
+/* Append w->tmp as the body of a record of @tag that belongs to the sample after it (CHAIN,
+ * ACCESS): it counts in the chunk, not among the records the caller gave. */
+static int put_sample_aux(struct trace_writer *w, uint8_t tag)
+{
+	tbuf_reserve(&w->raw, 11 + w->tmp.len);
+	put_u8(&w->raw, tag);
+	put_varint(&w->raw, w->tmp.len);
+	put_bytes(&w->raw, w->tmp.p, w->tmp.len);
+	w->nrec++;
+	w->records++;
+	w->chain_recs++;
+	return 0;
+}
+
 /* The CHAIN record before a sample that has a callchain (docs/trace-format.md 6). */
 static int encode_chain(struct trace_writer *w, const struct trace_sample *s)
 {
@@ -509,14 +524,26 @@ static int encode_chain(struct trace_writer *w, const struct trace_sample *s)
 			prev = s->chain[i];
 		}
 	}
-	tbuf_reserve(&w->raw, 11 + w->tmp.len);
-	put_u8(&w->raw, TRACE_TAG_CHAIN);
-	put_varint(&w->raw, w->tmp.len);
-	put_bytes(&w->raw, w->tmp.p, w->tmp.len);
-	w->nrec++;
-	w->records++;
-	w->chain_recs++;
-	return 0;
+	return put_sample_aux(w, TRACE_TAG_CHAIN);
+}
+
+/* The ACCESS record before a soft sample whose access instruction is not its ip, or that was
+ * inferred (docs/trace-format.md 6). */
+static int encode_access(struct trace_writer *w, const struct trace_sample *s)
+{
+	if (s->nr_alt > TRACE_ALT_MAX)
+		return c2c_err(-EINVAL, "trace '%s': %u other candidate accesses (at most %u)", w->name,
+			       s->nr_alt, TRACE_ALT_MAX);
+	w->tmp.len = 0;
+	put_v(&w->tmp, zigzag((int64_t)(s->access_ip - s->ip)));
+	put_v(&w->tmp, s->access_flags);
+	put_v(&w->tmp, s->nr_alt);
+	for (unsigned int i = 0; i < s->nr_alt; i++) {
+		put_v(&w->tmp, zigzag((int64_t)(s->alt[i].ip - s->ip)));
+		put_v(&w->tmp, zigzag((int64_t)(s->alt[i].addr - s->addr)));
+		put_v(&w->tmp, s->alt_detail[i]);
+	}
+	return put_sample_aux(w, TRACE_TAG_ACCESS);
 }
 
 /* --- other records ----------------------------------------------------------------------------- */
@@ -711,6 +738,15 @@ int trace_write(struct trace_writer *w, const struct trace_event *ev)
 
 	if (w->err)
 		return w->err;
+	if (ev->type == TRACE_REC_SAMPLE && ev->sample.access_ip && ev->sample.td_nr <= TRACE_TD_MAX &&
+	    (ev->sample.access_ip != ev->sample.ip || ev->sample.access_flags || ev->sample.nr_alt) &&
+	    (!ev->sample.chain_nr || (ev->sample.chain && ev->sample.chain_nr <= TRACE_CHAIN_MAX))) {
+		/* (a bad callchain is refused below before anything is written) before the CHAIN record: a 1.5 reader skips it as an unknown record, which it
+		 * refuses between a CHAIN record and its sample */
+		err = encode_access(w, &ev->sample);
+		if (err)
+			return err;
+	}
 	if (ev->type == TRACE_REC_SAMPLE && ev->sample.chain_nr && ev->sample.td_nr <= TRACE_TD_MAX) {
 		/* the CHAIN record and its sample go into the same chunk: flushes come after both */
 		err = encode_chain(w, &ev->sample);

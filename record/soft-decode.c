@@ -697,10 +697,16 @@ static void fill_insn(struct softdec_access *out, const struct iinfo *ii, uint64
 	snprintf(out->text, sizeof(out->text), "%s", ii->text);
 }
 
+/* Fill @out from the instruction @ii at @insn_addr (its text only @with_text). */
 static void describe(const struct iinfo *ii, uint64_t insn_addr, uint64_t clobber,
-		     const struct softdec_regs *regs, struct softdec_access *out)
+		     const struct softdec_regs *regs, int with_text, struct softdec_access *out)
 {
-	fill_insn(out, ii, insn_addr);
+	if (with_text) {
+		fill_insn(out, ii, insn_addr);
+	} else {
+		out->insn_addr = insn_addr;
+		out->insn_len = ii->len;
+	}
 	out->kind = (enum softdec_kind)ii->kind;
 	out->flags |= ii->flags;
 	out->size = ii->size;
@@ -1112,25 +1118,19 @@ static int fell_through(struct softdec *sd, const struct softdec_func *fn, long 
 	return any;
 }
 
-/* Rules 1 and 2: walk back from the IP over instructions that touch no memory, at most
- * max_back of them (none when the IP is a branch target, 1 in trap mode). Stop at one that cannot fall through,
- * and do not step back over another branch target (control may have come from elsewhere).
- * Registers written by every instruction walked over count as clobbered. Returns 1 and fills
- * @out when an access was found. */
-static int blame_before(struct softdec *sd, const struct softdec_func *fn, long idx,
-			const struct softdec_regs *regs, struct softdec_access *out)
+/* Trap mode (rules 1 and 2 for watchpoints): the instruction ending at the IP, then the ones
+ * before it, at most max_back of them, stopping at one that cannot fall through and before a
+ * branch target the registers do not prove was fallen into; at a branch target only the
+ * instruction ending at it (the trap is taken right after the access). Registers written by
+ * every instruction walked over count as clobbered. Returns 1 and fills @out when an access
+ * was found. */
+static int blame_trap(struct softdec *sd, const struct softdec_func *fn, long idx,
+		      const struct softdec_regs *regs, struct softdec_access *out)
 {
 	uint64_t clobber = 0;
 	long max = sd->max_back;
 
-	/* The IP is a branch target: control may have come from the branch as well as from the
-	 * instruction before it. Nothing is blamed across it unless the sampled registers prove
-	 * every branch to it was not taken, except after a trap, which is taken right after the
-	 * instruction that made it. */
-	if ((size_t)idx < sd->fb->nr && sd->fb->target[idx] && !sd->trap &&
-	    !fell_through(sd, fn, idx, 0, regs))
-		max = 0;
-	if ((size_t)idx < sd->fb->nr && sd->fb->target[idx] && sd->trap)
+	if ((size_t)idx < sd->fb->nr && sd->fb->target[idx])
 		max = 1;
 	for (long k = 1; k <= max && idx - k >= 0; k++) {
 		long j = idx - k;
@@ -1143,13 +1143,220 @@ static int blame_before(struct softdec *sd, const struct softdec_func *fn, long 
 			break;
 		clobber |= ii->written;
 		if (ii->access) {
-			describe(ii, insn_address(sd, fn, j), clobber, regs, out);
-			split_rmw(sd, fn, j, out);
+			describe(ii, insn_address(sd, fn, j), clobber, regs, 1, out);
 			out->back = (uint8_t)k;
 			return 1;
 		}
 	}
 	return 0;
+}
+
+/* --- predecessors (rule 1b) -------------------------------------------------------------------- */
+
+/* Could control have reached instruction @p along the straight line above it, given the
+ * registers @w written between @p and the sample? 0 only when the block holding @p is entered
+ * by falling through a conditional jump (it is no branch target) that the sampled registers
+ * prove was taken. */
+static int fall_possible(struct softdec *sd, const struct softdec_func *fn, long p, uint64_t w,
+			 const struct softdec_regs *regs)
+{
+	for (long b = p; b > 0 && p - b < 16 && !sd->fb->target[b]; b--) {
+		const struct iinfo *ii = info_at(sd, fn, b - 1), *t;
+		struct xflags f;
+
+		if (!ii || ii->nofall)
+			return 1;
+		if (jcc_taken(ii->id, &(struct xflags){ 0 }) >= 0) {
+			if (b - 1 < 1 || sd->fb->target[b - 1] || !(t = info_at(sd, fn, b - 2)) ||
+			    !t->test || (w & (1ULL << t->ra)) || (t->rb >= 0 && (w & (1ULL << t->rb))) ||
+			    eval_test(t, regs, &f))
+				return 1;
+			return jcc_taken(ii->id, &f) != 1;
+		}
+		w |= ii->written;
+	}
+	return 1;
+}
+
+#define CAND_MAX (1 + SOFTDEC_ALT_MAX)
+#define WALK_VISITS 64           /* instructions one search may visit: a bound on the paths */
+
+/* One access found on a path back from the IP. */
+struct cand {
+	long idx;                /* the accessing instruction */
+	uint64_t clobber;        /* registers written after it on the paths that reach it (union) */
+	uint8_t back;            /* instructions on its shortest straight-line path; 0: none */
+	uint8_t via_jump;        /* every path to it goes through a jump */
+};
+
+struct walk {
+	struct cand c[CAND_MAX];
+	int nr;
+	int overflow;            /* too many distinct accesses or visits: give up */
+	int cut;                 /* a path reached max_back without an access */
+	int crossed;             /* a path went back over a branch target */
+	int visits;
+	long loop_lo, loop_hi;   /* the loop holding the IP (instruction indexes), lo > hi: none */
+};
+
+static void add_cand(struct walk *w, long idx, uint64_t clobber, int depth, int jumped)
+{
+	for (int i = 0; i < w->nr; i++)
+		if (w->c[i].idx == idx) {
+			w->c[i].clobber |= clobber;
+			if (!jumped && (!w->c[i].back || depth < w->c[i].back))
+				w->c[i].back = (uint8_t)depth;
+			w->c[i].via_jump &= (uint8_t)jumped;
+			return;
+		}
+	if (w->nr == CAND_MAX) {
+		w->overflow = 1;
+		return;
+	}
+	w->c[w->nr++] = (struct cand){ .idx = idx, .clobber = clobber,
+				       .back = jumped ? 0 : (uint8_t)depth, .via_jump = (uint8_t)jumped };
+}
+
+/* Walk back from instruction @x (the one after those still to visit: @depth instructions have
+ * been walked, writing @clobber, through a jump when @jumped). */
+static void walk_from(struct softdec *sd, const struct softdec_func *fn, long x, int depth,
+		      uint64_t clobber, int jumped, const struct softdec_regs *regs, struct walk *w)
+{
+	const struct iinfo *ii;
+	long pred[1 + 16];
+	int np = 0, jump[1 + 16];
+
+	if (w->overflow)
+		return;
+	if (depth >= (int)sd->max_back) {
+		w->cut = 1;              /* this path's access, if any, is further up: unknown */
+		return;
+	}
+	if (++w->visits > WALK_VISITS) {
+		w->overflow = 1;
+		return;
+	}
+	if (x > 0 && (ii = info_at(sd, fn, x - 1)) && !ii->nofall) {
+		pred[np] = x - 1;
+		jump[np++] = 0;
+	}
+	if ((size_t)x < sd->fb->nr && sd->fb->target[x])
+		w->crossed = 1;
+	if ((size_t)x < sd->fb->nr && sd->fb->target[x] && !fell_through(sd, fn, x, clobber, regs)) {
+		for (size_t i = 0; i < sd->fb->nr_edge; i++) {
+			const struct edge *e = &sd->fb->edge[i];
+
+			if (e->dst != (uint32_t)x || (long)e->src == x - 1 ||
+			    !edge_possible(sd, fn, e, clobber, regs))
+				continue;
+			if (np == (int)(sizeof(pred) / sizeof(pred[0]))) {
+				w->overflow = 1;
+				return;
+			}
+			pred[np] = e->src;
+			jump[np++] = 1;
+		}
+	}
+	for (int i = 0; i < np; i++) {
+		long p = pred[i];
+		uint64_t c;
+
+		if (!(ii = info_at(sd, fn, p)))
+			continue;
+		c = clobber | ii->written;
+		if (ii->access) {
+			if (fall_possible(sd, fn, p, c, regs))
+				add_cand(w, p, c, depth + 1, jumped | jump[i]);
+		}
+		else
+			walk_from(sd, fn, p, depth + 1, c, jumped | jump[i], regs, w);
+	}
+}
+
+/* The loop holding instruction @idx: the span of every backward jump around it, joined with
+ * the spans that overlap it, as instruction indexes in *lo..*hi (lo > hi: none). */
+static void loop_of(const struct softdec *sd, long idx, long *lo, long *hi)
+{
+	int grown = 1;
+
+	*lo = 1;
+	*hi = 0;
+	while (grown) {
+		grown = 0;
+		for (size_t i = 0; i < sd->fb->nr_edge; i++) {
+			long s = sd->fb->edge[i].src, d = sd->fb->edge[i].dst;
+
+			if (d > s)
+				continue;
+			if (*lo > *hi ? (d <= idx && idx <= s) : (d <= *hi && s >= *lo)) {
+				if (*lo > *hi || d < *lo || s > *hi) {
+					*lo = *lo > *hi || d < *lo ? d : *lo;
+					*hi = *hi < s ? s : *hi;
+					grown = 1;
+				}
+			}
+		}
+	}
+}
+
+static int cand_cmp(const void *pa, const void *pb)
+{
+	const struct cand *a = pa, *b = pb;
+
+	if (a->via_jump != b->via_jump)       /* the straight-line access first */
+		return a->via_jump - b->via_jump;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* Rules 1, 1b and 2 (softdec.h): the candidates before the IP, combined. Returns 1 and fills
+ * @out when an access is charged. */
+static int blame_before(struct softdec *sd, const struct softdec_func *fn, long idx,
+			const struct softdec_regs *regs, struct softdec_access *out)
+{
+	struct walk w = { .nr = 0 };
+	int n = 0;
+
+	if (sd->trap)
+		return blame_trap(sd, fn, idx, regs, out);
+	walk_from(sd, fn, idx, 0, 0, 0, regs, &w);
+	w.loop_lo = 1;
+	w.loop_hi = 0;
+	if (w.crossed && w.nr)
+		loop_of(sd, idx < (long)sd->fb->nr ? idx : idx - 1, &w.loop_lo, &w.loop_hi);
+	if (w.loop_lo <= w.loop_hi) {    /* keep the candidates inside the loop */
+		for (int i = 0; i < w.nr; i++)
+			if (w.c[i].idx >= w.loop_lo && w.c[i].idx <= w.loop_hi)
+				w.c[n++] = w.c[i];
+		w.nr = n;
+	}
+	/* a path of max_back instructions without an access has none near enough to have held
+	 * the sample, as a straight line has (rule 4), but the sample is then only inferred */
+	if (w.overflow || !w.nr)
+		return 0;
+	if (w.nr > 1)
+		qsort(w.c, (size_t)w.nr, sizeof(w.c[0]), cand_cmp);
+	for (int i = 0; i < w.nr; i++) {
+		const struct cand *c = &w.c[i];
+		const struct iinfo *ii = info_at(sd, fn, c->idx);
+		struct softdec_access a = { .reason = SOFTDEC_NO_MEM };
+
+		describe(ii, insn_address(sd, fn, c->idx), c->clobber, regs, !i, &a);
+		split_rmw(sd, fn, c->idx, &a);
+		a.back = c->via_jump ? 15 : c->back;
+		if (c->via_jump)
+			a.acc_flags |= SOFTDEC_ACC_VIA_JUMP;
+		if (!i) {
+			*out = a;
+			if (w.cut)   /* another path found nothing near enough */
+				out->acc_flags |= SOFTDEC_ACC_INFERRED;
+			continue;
+		}
+		out->acc_flags |= SOFTDEC_ACC_INFERRED;
+		out->alt[out->nr_alt++] = (struct softdec_alt){
+			.insn_addr = a.insn_addr, .addr = a.addr, .kind = a.kind, .reason = a.reason,
+			.flags = a.flags, .back = a.back };
+	}
+	return 1;
 }
 
 int softdec_decode(struct softdec *sd, const struct softdec_func *fn, uint64_t ip,
@@ -1168,7 +1375,7 @@ int softdec_decode(struct softdec *sd, const struct softdec_func *fn, uint64_t i
 		cur = info_at(sd, fn, idx);
 	if (cur && cur->access) {          /* rule 3 */
 		out->flags |= SOFTDEC_F_AT_IP;
-		describe(cur, ip, 0, regs, out);
+		describe(cur, ip, 0, regs, 1, out);
 		split_rmw(sd, fn, idx, out);
 		return 0;
 	}
@@ -1232,6 +1439,17 @@ void softdec_fill_sample(struct trace_sample *s, const struct softdec_access *ac
 	s->data_src = softdec_data_src(acc->kind);
 	s->flags |= TRACE_SAMPLE_HAS_DSRC;
 	s->detail = softdec_detail(acc);
+	s->access_ip = acc->kind != SOFTDEC_KIND_NONE ? acc->insn_addr : 0;
+	s->access_flags = (uint8_t)acc->acc_flags;
+	s->nr_alt = acc->nr_alt > TRACE_ALT_MAX ? TRACE_ALT_MAX : acc->nr_alt;
+	for (unsigned int i = 0; i < s->nr_alt; i++) {
+		struct softdec_access a = { .reason = acc->alt[i].reason, .kind = acc->alt[i].kind,
+					    .flags = acc->alt[i].flags, .back = acc->alt[i].back };
+
+		s->alt[i].ip = acc->alt[i].insn_addr;
+		s->alt[i].addr = softdec_has_addr(a.reason) ? acc->alt[i].addr : 0;
+		s->alt_detail[i] = softdec_detail(&a);
+	}
 }
 
 uint16_t softdec_detail(const struct softdec_access *acc)

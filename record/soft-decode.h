@@ -15,17 +15,15 @@
  *   1. Walk back from the IP: first the instruction that ends exactly at the IP, then the one
  *      before it, up to max_back instructions (default SOFTDEC_MAX_BACK_DEFAULT). Stop before
  *      an instruction that cannot fall through (jmp, ret, call: after those the instruction that
- *      retired last was elsewhere), and do not step back over a direct branch target (control
- *      may have arrived there from elsewhere). When the IP itself is a branch target (a loop
- *      head, the join after an if/else) nothing before it is blamed, unless the sampled
- *      registers prove control fell through: every branch to it is a conditional jump right
- *      after a cmp or test of registers that nothing wrote since, or an unconditional jump
- *      ending a block entered only by such a conditional jump, and under the sampled values
- *      each of those conditions is false (valkey's `if (i < MAX) used[i] -= n; else
- *      atomic_sub(...)`: the else branch is entered only when i > MAX). Otherwise the
- *      instruction that retired last is the one before the target or a branch to it, and
- *      nothing says which: a store of the other branch would be charged to the wrong thread.
- *      The same proof is asked before stepping back over a branch target further up.
+ *      retired last was elsewhere). At a direct branch target (a loop head, the join after an
+ *      if/else: the IP itself or one further up) control may have arrived from elsewhere: the
+ *      walk goes straight on only when the sampled registers prove control fell through (the
+ *      exact case): every branch to it is a conditional jump right after a cmp or test of
+ *      registers that nothing wrote since, or an unconditional jump ending a block entered
+ *      only by such a conditional jump, and under the sampled values each of those conditions
+ *      is false (valkey's `if (i < MAX) used[i] -= n; else atomic_sub(...)`: the else branch
+ *      is entered only when i > MAX). Otherwise the instruction that retired last is the one
+ *      before the target or a branch to it, and nothing says which: rule 1b.
  *   2. The first instruction on that walk that accesses memory (an explicit memory operand, or
  *      push/pop/...) is blamed; softdec_access.back says how many instructions before the IP it
  *      is. Its registers are those after it and every walked-over instruction executed: if any of
@@ -35,6 +33,26 @@
  *      back 0). Its registers are those before it executes, so its address is always recoverable.
  *   4. Otherwise there is no access: reason SOFTDEC_NO_MEM, reported on the instruction before
  *      the IP (the IP's own when there is none, or when the IP is a branch target).
+ *   1b. PREDECESSORS. Where the walk meets a branch target that the registers do not prove
+ *   was entered by falling through, it does not stop: every instruction that can have retired
+ *   just before it is a candidate, the instruction before it (when it falls through) and every
+ *   direct jump in the function to it (those the registers prove not taken left out), and the
+ *   walk goes on back from each, as above, up to max_back instructions along each path (the
+ *   registers written along a path clobber its access). An access in straight-line code
+ *   entered only by falling through a conditional jump that the registers prove was taken is
+ *   left out too. When the IP is inside a loop, candidates outside it are dropped: code before
+ *   a loop runs once per entry, the loop once per iteration (a loop: the address span of a
+ *   backward jump, spans that overlap it joined). When the access found is the same on every path, or all paths but
+ *   one find none, it is charged (SOFTDEC_ACC_VIA_JUMP when its path went through a jump: back
+ *   is then 15). When different accesses remain, the sample is INFERRED
+ *   (SOFTDEC_ACC_INFERRED): the first is charged (the straight-line one when there is one,
+ *   else the lowest address) and the others are listed in softdec_access.alt[] with their
+ *   addresses, for the report to share the sample among them by what the thread was seen
+ *   doing exactly (report/aggregate/estimate.h). A path of max_back instructions without an
+ *   access counts as one without (as the straight line does, rule 4), but the sample charged
+ *   beside it is INFERRED too (its thread may have come that way). More than
+ *   1 + SOFTDEC_ALT_MAX different accesses, or a search too wide: nothing is blamed, as
+ *   before.
  * softdec_set_max_back(sd, 1) gives the plain "instruction before the IP" rule. With
  * softdec_set_trap(sd, 1) it is the rule for hardware watchpoint hits: the debug trap is taken
  * right after the accessing instruction, so the instruction ending at the trap IP is the access
@@ -107,6 +125,16 @@ struct softdec_access {
 	enum softdec_reason reason;
 	uint32_t flags;          /* enum softdec_flags */
 	char text[SOFTDEC_TEXT_MAX]; /* "movq (%rax), %rax" (AT&T), empty when none was decoded */
+	uint32_t acc_flags;      /* enum softdec_acc_flags (include/c2c/soft.h) */
+	/* SOFTDEC_ACC_INFERRED: the other candidate accesses (the chosen one is the fields above) */
+	uint8_t nr_alt;
+	struct softdec_alt {
+		uint64_t insn_addr, addr;   /* addr valid when reason carries one */
+		enum softdec_kind kind;
+		enum softdec_reason reason;
+		uint32_t flags;             /* enum softdec_flags */
+		uint8_t back;               /* 15 when reached through a jump */
+	} alt[SOFTDEC_ALT_MAX];
 };
 
 struct softdec;
@@ -147,12 +175,14 @@ int softdec_regs_unpack(struct softdec_regs *regs, uint64_t mask, const uint64_t
 uint64_t softdec_data_src(enum softdec_kind kind);
 
 /* Fill the soft-backend fields of @s from @acc: addr (with TRACE_SAMPLE_HAS_ADDR when the
- * reason carries one), data_src (softdec_data_src(), TRACE_SAMPLE_HAS_DSRC) and detail. The
+ * reason carries one), data_src (softdec_data_src(), TRACE_SAMPLE_HAS_DSRC), detail, and the
+ * access instruction: access_ip (when an access was found: kind not NONE), access_flags and
+ * alt[]. @s->ip must already be the sampled IP. The
  * caller fills time, ip, pid/tid, cpu, cpumode and weight (the sampling period's time share). */
 void softdec_fill_sample(struct trace_sample *s, const struct softdec_access *acc);
 
 /* trace_sample.detail of a soft sample: bits 0-4 the reason, 5-7 the kind, 8-11 the flags,
- * 12-15 back (capped at 15). */
+ * 12-15 back (capped at 15; 15 when reached through a jump). */
 uint16_t softdec_detail(const struct softdec_access *acc);
 
 /* Short names for reports ("base/index register overwritten", "load"); "?" when out of range. */

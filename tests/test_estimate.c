@@ -421,6 +421,178 @@ static void test_estimate_unrecovered_reasons(void **state)
 	assert_non_null(strstr(out, softdec_reason_name(SOFTDEC_CLOBBERED)));
 	assert_non_null(strstr(out, "no data address in the sample"));
 	assert_null(strstr(out, softdec_reason_name(SOFTDEC_NO_MEM)));
+	/* 53.85% of the time has no address: the first lines after the title say so, heaviest
+	 * code address first */
+	{
+		const char *w = strstr(out, "# WARNING: 53.8% of the sampled time (5 of 11 samples)");
+		const char *tls = strstr(out, "thread-local");
+
+		assert_non_null(w);
+		assert_true(w < strstr(out, "ESTIMATED"));
+		assert_non_null(tls);
+		assert_true(tls < strstr(out, softdec_reason_name(SOFTDEC_STACK)));
+	}
+	free(out);
+	{
+		const struct estim_unattr *ua;
+		size_t n = estim_unattr(f->e, &ua);
+
+		assert_int_equal(n, 4);
+		assert_int_equal(ua[0].reason, SOFTDEC_TLS);
+		assert_int_equal(ua[0].weight, 300);
+		assert_int_equal(ua[0].ip, 0x401000);
+		assert_int_equal(ua[1].reason, SOFTDEC_STACK);
+		assert_int_equal(ua[1].samples, 2);
+	}
+	fx_free(f);
+}
+
+/* A soft store at @addr by @tid, sampled at @ip, whose access the recorder found at @access
+ * (0: none given) @back instructions up; with @alt_ip, inferred, @alt_addr its other candidate. */
+static void feed_acc(struct fx *f, uint32_t tid, uint64_t ip, uint64_t access, unsigned int back,
+		     uint64_t addr, uint64_t alt_ip, uint64_t alt_addr)
+{
+	struct trace_event ev = { .type = TRACE_REC_SAMPLE };
+	struct trace_sample *s = &ev.sample;
+	struct softdec_access a = { .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE,
+				    .back = (uint8_t)back };
+
+	s->time = ++f->time * 1000;
+	s->ip = ip;
+	s->pid = PID;
+	s->tid = tid;
+	s->cpu = tid % 2;
+	s->cpumode = 2;
+	s->weight = 100;
+	s->flags = TRACE_SAMPLE_HAS_CPU | TRACE_SAMPLE_HAS_WEIGHT | TRACE_SAMPLE_HAS_DSRC |
+		   TRACE_SAMPLE_HAS_ADDR;
+	s->data_src = softdec_data_src(SOFTDEC_STORE);
+	s->detail = softdec_detail(&a);
+	s->addr = addr;
+	s->access_ip = access;
+	if (alt_ip) {
+		s->access_flags = SOFTDEC_ACC_INFERRED;
+		s->nr_alt = 1;
+		s->alt[0].ip = alt_ip;
+		s->alt[0].addr = alt_addr;
+		s->alt_detail[0] = softdec_detail(&a);
+	}
+	estim_feed(f->e, f->maps, &ev);
+}
+
+/* The site of line @l at @offset and code address @ip, or NULL. */
+static const struct estim_site *site_at(const struct estim_line *l, uint32_t offset, uint64_t ip)
+{
+	for (size_t i = 0; l && i < l->nr_site; i++)
+		if (l->site[i].offset == offset && l->site[i].ip == ip)
+			return &l->site[i];
+	return NULL;
+}
+
+/* The first line has @nr sites, one at offset 0 and @ip with @samples and @back: it. */
+static const struct estim_site *check_site(struct fx *f, size_t nr, uint64_t ip, uint64_t samples,
+					   unsigned int back)
+{
+	const struct estim_line *l = estim_line(f->e, 0);
+	const struct estim_site *st;
+
+	assert_non_null(l);
+	assert_int_equal(l->nr_site, nr);
+	st = site_at(l, 0, ip);
+	assert_non_null(st);
+	assert_int_equal(st->c.samples, samples);
+	assert_int_equal(st->back, back);
+	return st;
+}
+
+static int back8(void *ctx, const struct maps_map *map, uint64_t ip, unsigned int back,
+		 uint64_t *at)
+{
+	(void)ctx, (void)map;
+	*at = ip - 4 * back;
+	return 0;
+}
+
+/* Rows are keyed by the access instruction: samples at different IPs with one access are one
+ * row, which keeps its sampled IPs; a trace before 1.6 finds the access from detail's back. */
+static void test_estimate_access_ip(void **state)
+{
+	struct fx *f = fx_new(ESTIM_SOFT, 1);
+	const struct estim_site *st;
+
+	(void)state;
+	feed_acc(f, 101, 0x401088, 0x401080, 1, HEAP, 0, 0);
+	feed_acc(f, 101, 0x401090, 0x401080, 3, HEAP, 0, 0);
+	feed_acc(f, 101, 0x401090, 0x401080, 3, HEAP, 0, 0);
+	feed_acc(f, 101, 0x4010a0, 0, 2, HEAP, 0, 0);   /* no ACCESS record, no callback */
+	finish(f);
+	st = check_site(f, 2, 0x401080, 3, 0);
+	assert_int_equal(st->nr_sip, 2);
+	assert_int_equal(st->sip[0].ip, 0x401090);
+	assert_int_equal(st->sip[0].samples, 2);
+	assert_int_equal(st->sip[1].ip, 0x401088);
+	st = site_at(estim_line(f->e, 0), 0, 0x4010a0);
+	assert_non_null(st);
+	assert_int_equal(st->back, 2);       /* named by walking back from the sampled IP */
+	assert_int_equal(f->m->line[0].row[0].code.sampled_ip, 0x401090);
+	fx_free(f);
+
+	/* before 1.6: the binary says where the access is */
+	f = fx_new(ESTIM_SOFT, 1);
+	{
+		struct estim_opts o = { .mode = ESTIM_SOFT, .cl_size = 64, .insn_back = back8 };
+
+		estim_free(f->e);
+		f->e = estim_new(&o);
+		fx_mmap(f, 0x401000, "/nonexistent/code", 2, 43);   /* the callback needs a map */
+	}
+	feed_acc(f, 101, 0x4010a0, 0, 2, HEAP, 0, 0);
+	feed_acc(f, 101, 0x401098, 0, 0, HEAP, 0, 0);
+	finish(f);
+	check_site(f, 1, 0x401098, 2, 0);
+	fx_free(f);
+}
+
+/* Inferred samples are charged among their candidates as their thread was seen exactly: 3 to 1
+ * gives 6 and 2 of 8; a thread seen at none goes to the recorder's pick. */
+static void test_estimate_inferred(void **state)
+{
+	struct fx *f = fx_new(ESTIM_SOFT, 1);
+	const struct estim_totals *t;
+	const struct estim_line *l;
+	const struct estim_site *a, *b, *c;
+	char *out;
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		feed_acc(f, 101, 0x401104, 0x401100, 1, HEAP, 0, 0);
+	feed_acc(f, 101, 0x401204, 0x401200, 1, HEAP + 8, 0, 0);
+	for (int i = 0; i < 8; i++)   /* the recorder picked B; A is the other candidate */
+		feed_acc(f, 101, 0x401300, 0x401200, 15, HEAP + 8, 0x401100, HEAP);
+	for (int i = 0; i < 2; i++)   /* thread 102 was never seen exactly there */
+		feed_acc(f, 102, 0x401300, 0x401200, 15, HEAP + 0x28, 0x401100, HEAP + 0x20);
+	finish(f);
+	t = estim_totals(f->e);
+	assert_int_equal(t->recovered, 14);
+	assert_int_equal(t->inferred, 10);
+	assert_int_equal(t->inferred_weight, 1000);
+	assert_int_equal(t->inferred_one_line, 10);
+	assert_int_equal(t->inferred_unseen, 2);
+	l = estim_line(f->e, 0);
+	a = site_at(l, 0, 0x401100);
+	b = site_at(l, 8, 0x401200);
+	c = site_at(l, 0x28, 0x401200);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	assert_int_equal(a->c.samples, 3 + 6);
+	assert_int_equal(a->c.inferred, 6);
+	assert_int_equal(b->c.samples, 1 + 2);
+	assert_int_equal(c->c.samples, 2);
+	assert_null(site_at(l, 0x20, 0x401100));
+	out = print(f);
+	assert_non_null(strstr(out, "Access inferred:"));
+	assert_null(strstr(out, "WARNING"));           /* every sample has an address */
 	free(out);
 	fx_free(f);
 }
@@ -649,6 +821,8 @@ int main(void)
 		cmocka_unit_test(test_estimate_read_after_join),
 		cmocka_unit_test(test_estimate_ring_mixed),
 		cmocka_unit_test(test_estimate_unrecovered_reasons),
+		cmocka_unit_test(test_estimate_access_ip),
+		cmocka_unit_test(test_estimate_inferred),
 		cmocka_unit_test(test_estimate_unknown_kind),
 		cmocka_unit_test(test_estimate_watch_transfers),
 		cmocka_unit_test(test_estimate_watch_placed),

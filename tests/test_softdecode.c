@@ -89,6 +89,7 @@ struct row {
 	uint8_t back;            /* instructions between it and the IP */
 	uint32_t flags;
 	const char *text;        /* NULL: not checked */
+	uint32_t acc_flags;      /* enum softdec_acc_flags */
 };
 
 #define CODE(...) .code = (const uint8_t[]){__VA_ARGS__}, .len = sizeof((const uint8_t[]){__VA_ARGS__})
@@ -216,10 +217,11 @@ static const struct row rows[] = {
 	{ __LINE__, CODE(0x48, 0x8b, 0x32, ADD_RCX, ADD_RCX, 0x75, 0xf6, 0x90),
 	  .ip = 11, .insn = 7, .back = 1,   /* mov (%rdx),%rsi; L: add; add; [IP] jne L: stop at L */
 	  .reason = SOFTDEC_NO_MEM },
-	/* a join point: a sample at the latch is not charged to A.y's store before it (thread 0
-	 * arrives by the jmp from A.x's branch); the latch's own access is blamed (rule 3) */
-	{ __LINE__, JOIN, .ip = 0x2d, .insn = 0x2d, .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE,
-	  .size = 4, .addr = BP - 4, .flags = SOFTDEC_F_AT_IP | SOFTDEC_F_RMW },
+	/* a join point: a sample at the latch may come after A.y's store (falling through) or
+	 * after the jmp from A.x's branch (thread 0 arrives that way): INFERRED, A.y's store
+	 * charged (the straight-line one) and A.x's given beside it (test_softdecode_preds) */
+	{ __LINE__, JOIN, .ip = 0x2d, .insn = 0x26, .reason = SOFTDEC_ADDR_RIP, .kind = SOFTDEC_STORE,
+	  .size = 8, .addr = S + 0x2d + 0x2e97, .acc_flags = SOFTDEC_ACC_INFERRED },
 	/* one instruction later, the latch itself is what ran */
 	{ __LINE__, JOIN, .ip = 0x31, .insn = 0x2d, .reason = SOFTDEC_ADDR, .kind = SOFTDEC_STORE,
 	  .size = 4, .addr = BP - 4, .flags = SOFTDEC_F_RMW },
@@ -258,8 +260,10 @@ static const struct row rows[] = {
 	  .kind = SOFTDEC_STORE, .size = 8, .addr = 0x404040, .flags = SOFTDEC_F_RMW },
 	{ __LINE__, LOOP, .ip = 0x16, .insn = 0x0f, .reason = SOFTDEC_ADDR_RIP, .kind = SOFTDEC_STORE,
 	  .size = 8, .addr = 0x404040 },
-	{ __LINE__, LOOP, .ip = 0x04, .insn = 0x04, .back = 0, .reason = SOFTDEC_ADDR_RIP,
-	  .kind = SOFTDEC_STORE, .size = 8, .addr = 0x404040, .flags = SOFTDEC_F_AT_IP | SOFTDEC_F_RMW },
+	/* the loop head: what retired last was the jne back (the store before it), or the mov
+	 * before the loop, once: the loop's store is charged, through the jump */
+	{ __LINE__, LOOP, .ip = 0x04, .insn = 0x0f, .back = 15, .reason = SOFTDEC_ADDR_RIP,
+	  .kind = SOFTDEC_STORE, .size = 8, .addr = 0x404040, .acc_flags = SOFTDEC_ACC_VIA_JUMP },
 	{ __LINE__, LOOP, .ip = 0x19, .insn = 0x0f, .back = 2, .reason = SOFTDEC_ADDR_RIP,  /* over sub */
 	  .kind = SOFTDEC_STORE, .size = 8, .addr = 0x404040 },
 	{ __LINE__, LOOP, .ip = 0x1b, .insn = 0x0f, .back = 3, .reason = SOFTDEC_ADDR_RIP,  /* jne falls through */
@@ -287,11 +291,13 @@ static void check_row(struct softdec *sd, const struct row *r)
 	assert_int_equal(softdec_decode(sd, &fn, S + r->ip, &regs, &acc), 0);
 	if (acc.reason != r->reason || acc.kind != r->kind || acc.size != r->size ||
 	    acc.addr != r->addr || acc.flags != r->flags || acc.back != want_back ||
-	    acc.insn_addr != (has_insn ? S + r->insn : 0) || (r->text && strcmp(acc.text, r->text)))
+	    acc.insn_addr != (has_insn ? S + r->insn : 0) || (r->text && strcmp(acc.text, r->text)) ||
+	    acc.acc_flags != r->acc_flags)
 		fail_msg("row at line %d: got reason %s kind %s size %u addr %#llx insn %#llx back %u "
-			 "flags %#x text '%s'", r->line, softdec_reason_name(acc.reason),
+			 "flags %#x text '%s' acc_flags %#x", r->line, softdec_reason_name(acc.reason),
 			 softdec_kind_name(acc.kind), acc.size, (unsigned long long)acc.addr,
-			 (unsigned long long)acc.insn_addr, acc.back, acc.flags, acc.text);
+			 (unsigned long long)acc.insn_addr, acc.back, acc.flags, acc.text,
+			 acc.acc_flags);
 	assert_int_equal(softdec_has_addr(acc.reason), acc.reason <= SOFTDEC_ADDR_RIP);
 }
 
@@ -434,17 +440,27 @@ static void test_softdecode_join_proof(void **state)
 	assert_int_equal(softdec_decode(sd, &zf, S + 0x23, &regs, &acc), 0);
 	assert_int_equal(acc.insn_addr, S + 0x1c);
 	assert_int_equal(acc.back, 2);
-	/* index 25: the other branch is possible, nothing is blamed across the join */
+	assert_int_equal(acc.acc_flags, 0);
+	/* index 25: the other branch is possible (and the movslq hides whether the jg was
+	 * taken from the store's side): INFERRED, the straight-line store charged, the atomic of
+	 * the other branch beside it */
 	regs.val[REGS_X86_DX] = 25;
 	assert_int_equal(softdec_decode(sd, &zf, S + 0x20, &regs, &acc), 0);
-	assert_int_equal(acc.reason, SOFTDEC_NO_MEM);
-	assert_int_equal(acc.insn_addr, S + 0x20);
-	/* edx not sampled: nothing proven */
+	assert_int_equal(acc.insn_addr, S + 0x1c);
+	assert_int_equal(acc.acc_flags, SOFTDEC_ACC_INFERRED);
+	assert_int_equal(acc.nr_alt, 1);
+	assert_int_equal(acc.alt[0].insn_addr, S + 0x6a);
+	assert_int_equal(acc.alt[0].kind, SOFTDEC_ATOMIC);
+	assert_int_equal(acc.alt[0].reason, SOFTDEC_ADDR_RIP);
+	assert_int_equal(acc.alt[0].back, 15);
+	/* edx not sampled: nothing proven, the same */
 	regs.val[REGS_X86_DX] = 1;
 	regs.mask &= ~(1ULL << REGS_X86_DX);
 	assert_int_equal(softdec_decode(sd, &zf, S + 0x20, &regs, &acc), 0);
-	assert_int_equal(acc.reason, SOFTDEC_NO_MEM);
-	/* a conditional jump straight to the join: rsi 5 may have jumped, rsi 6 did not */
+	assert_int_equal(acc.acc_flags, SOFTDEC_ACC_INFERRED);
+	assert_int_equal(acc.nr_alt, 1);
+	/* a conditional jump straight to the join: rsi 5 jumped (the store's block is entered
+	 * only by falling through the je, which rsi 5 takes), rsi 6 did not */
 	std_regs(&regs, 0);
 	assert_int_equal(softdec_decode(sd, &jj, S + 9, &regs, &acc), 0);
 	assert_int_equal(acc.reason, SOFTDEC_NO_MEM);
@@ -461,9 +477,111 @@ static void test_softdecode_join_proof(void **state)
 		for (uint64_t v = 0; v < 2; v++) {
 			regs.val[REGS_X86_AX] = v;
 			assert_int_equal(softdec_decode(sd, &jf, S + 0x2d, &regs, &acc), 0);
-			assert_int_equal(acc.insn_addr, S + 0x2d);
+			assert_int_equal(acc.insn_addr, S + 0x26);
+			assert_int_equal(acc.acc_flags, SOFTDEC_ACC_INFERRED);
+			assert_int_equal(acc.nr_alt, 1);
+			assert_int_equal(acc.alt[0].insn_addr, S + 0x12);
+			assert_int_equal(acc.alt[0].addr, S + 0x19 + 0x2ea3);
 		}
 	}
+	softdec_free(sd);
+}
+
+/* gcc 12 -O2 of `for (i...) if (i & 7) me->hits++; else me->misses++;` (me in %rdi, i in %rax;
+ * issue 28 item 3): the IP after each branch's store is a branch target or follows one. */
+static const uint8_t ifelse_fn[] = {
+	0x48, 0xc1, 0xe7, 0x04,                    /* +00 shl $0x4,%rdi */
+	0x31, 0xc0,                                /* +04 xor %eax,%eax */
+	0x48, 0x03, 0x3d, 0x3b, 0x2e, 0x00, 0x00,  /* +06 add slots(%rip),%rdi */
+	0xeb, 0x11,                                /* +0d jmp +20 */
+	0x90,                                      /* +0f nop */
+	0x48, 0x83, 0xc0, 0x01,                    /* +10 add $0x1,%rax */
+	0x48, 0x83, 0x07, 0x01,                    /* +14 addq $0x1,(%rdi)      me->hits++ */
+	0x48, 0x3d, 0x00, 0x84, 0xd7, 0x17,        /* +18 cmp $0x17d78400,%rax */
+	0x74, 0x15,                                /* +1e je +35 */
+	0xa8, 0x07,                                /* +20 test $0x7,%al */
+	0x75, 0xec,                                /* +22 jne +10 */
+	0x48, 0x83, 0xc0, 0x01,                    /* +24 add $0x1,%rax */
+	0x48, 0x83, 0x47, 0x08, 0x01,              /* +28 addq $0x1,0x8(%rdi)   me->misses++ */
+	0x48, 0x3d, 0x00, 0x84, 0xd7, 0x17,        /* +2d cmp $0x17d78400,%rax */
+	0x75, 0xeb,                                /* +33 jne +20 */
+	0x31, 0xc0,                                /* +35 xor %eax,%eax */
+	0xc3,                                      /* +37 ret */
+};
+
+/* A store after a loop's back edge: `do { p->n++; k--; } while (k);` then more work, as
+ * `L: addq $1,(%rdi); sub $1,%ecx; jne L; mov %eax,%edx; ret` with the loop head L a target. */
+static const uint8_t backedge_fn[] = {
+	0x31, 0xc0,                                /* +00 xor %eax,%eax */
+	0x48, 0x83, 0x07, 0x01,                    /* +02 L: addq $0x1,(%rdi) */
+	0x83, 0xe9, 0x01,                          /* +06 sub $0x1,%ecx */
+	0x75, 0xf7,                                /* +09 jne +02 */
+	0x89, 0xc2,                                /* +0b mov %eax,%edx */
+	0xc3,                                      /* +0d ret */
+};
+
+/* Rule 1b: every instruction that can have retired just before the IP is a candidate. */
+static void test_softdecode_preds(void **state)
+{
+	struct softdec_func fn = { .code = ifelse_fn, .len = sizeof(ifelse_fn), .start = S };
+	struct softdec_func be = { .code = backedge_fn, .len = sizeof(backedge_fn), .start = S };
+	struct softdec_regs regs;
+	struct softdec_access acc;
+	struct softdec *sd;
+
+	(void)state;
+	std_regs(&regs, 0);
+	regs.val[REGS_X86_AX] = 9;                 /* i */
+	assert_int_equal(softdec_new(&sd), 0);
+	/* the loop head +20: after the je (hits' store), the jne of the else branch (misses'
+	 * store) or the jmp before the loop (once: dropped); two stores on one line */
+	for (uint64_t ip = 0x20; ip <= 0x22; ip += 2) {
+		assert_int_equal(softdec_decode(sd, &fn, S + ip, &regs, &acc), 0);
+		assert_int_equal(acc.insn_addr, S + 0x14);
+		assert_int_equal(acc.kind, SOFTDEC_STORE);
+		assert_int_equal(acc.reason, SOFTDEC_ADDR);
+		assert_int_equal(acc.addr, DI);
+		assert_int_equal(acc.back, ip == 0x20 ? 3 : 4);
+		assert_int_equal(acc.acc_flags, SOFTDEC_ACC_INFERRED);
+		assert_int_equal(acc.nr_alt, 1);
+		assert_int_equal(acc.alt[0].insn_addr, S + 0x28);
+		assert_int_equal(acc.alt[0].addr, DI + 8);
+		assert_int_equal(acc.alt[0].kind, SOFTDEC_STORE);
+		assert_int_equal(acc.alt[0].back, 15);
+	}
+	/* the then branch's head +10, entered only by the jne after the loop head: the store of
+	 * either branch of the iteration before, both through jumps (the lower address first) */
+	assert_int_equal(softdec_decode(sd, &fn, S + 0x10, &regs, &acc), 0);
+	assert_int_equal(acc.insn_addr, S + 0x14);
+	assert_int_equal(acc.acc_flags, SOFTDEC_ACC_VIA_JUMP | SOFTDEC_ACC_INFERRED);
+	assert_int_equal(acc.nr_alt, 1);
+	assert_int_equal(acc.alt[0].insn_addr, S + 0x28);
+	/* straight after a store, as ever: exact */
+	assert_int_equal(softdec_decode(sd, &fn, S + 0x2d, &regs, &acc), 0);
+	assert_int_equal(acc.insn_addr, S + 0x28);
+	assert_int_equal(acc.acc_flags, 0);
+	assert_int_equal(acc.nr_alt, 0);
+	/* the loop head of a loop whose store is before the back edge: the store, through the
+	 * jne (the xor before the loop has no access: the candidates agree) */
+	assert_int_equal(softdec_decode(sd, &be, S + 0x02, &regs, &acc), 0);
+	assert_int_equal(acc.insn_addr, S + 0x02);
+	assert_int_equal(acc.acc_flags, SOFTDEC_ACC_VIA_JUMP);
+	assert_int_equal(acc.back, 15);
+	assert_int_equal(acc.addr, DI);
+	assert_int_equal(acc.nr_alt, 0);
+	/* ... and the instruction after it, over the join */
+	assert_int_equal(softdec_decode(sd, &be, S + 0x06, &regs, &acc), 0);
+	assert_int_equal(acc.insn_addr, S + 0x02);
+	assert_int_equal(acc.acc_flags, 0);
+	assert_int_equal(acc.back, 1);
+	/* after the loop (the jne fell through): the store, three instructions up */
+	assert_int_equal(softdec_decode(sd, &be, S + 0x0b, &regs, &acc), 0);
+	assert_int_equal(acc.insn_addr, S + 0x02);
+	assert_int_equal(acc.back, 3);
+	/* max_back 2: the path through the jne is cut before the store: nothing is charged */
+	softdec_set_max_back(sd, 2);
+	assert_int_equal(softdec_decode(sd, &fn, S + 0x22, &regs, &acc), 0);
+	assert_int_equal(acc.reason, SOFTDEC_NO_MEM);
 	softdec_free(sd);
 }
 
@@ -480,8 +598,12 @@ static void test_softdecode_trap(void **state)
 	std_regs(&regs, 0);
 	assert_int_equal(softdec_new(&sd), 0);
 	softdec_set_max_back(sd, 1);
+	/* not in trap mode: the instruction before the latch on each path, A.y's store or the jmp
+	 * (no access within max_back 1): A.y's store, but only inferred */
 	assert_int_equal(softdec_decode(sd, &fn, S + 0x2d, &regs, &acc), 0);
-	assert_int_equal(acc.insn_addr, S + 0x2d);          /* not in trap mode: the latch */
+	assert_int_equal(acc.insn_addr, S + 0x26);
+	assert_int_equal(acc.acc_flags, SOFTDEC_ACC_INFERRED);
+	assert_int_equal(acc.nr_alt, 0);
 	softdec_set_trap(sd, 1);
 	assert_int_equal(softdec_decode(sd, &fn, S + 0x2d, &regs, &acc), 0);
 	assert_int_equal(acc.insn_addr, S + 0x26);
@@ -623,7 +745,8 @@ static void test_softdecode_random(void **state)
 			assert_true(softdec_has_addr(acc.reason) || acc.addr == 0);
 			if (acc.insn_addr) {
 				assert_true(acc.insn_addr >= S && acc.insn_addr + acc.insn_len <= S + fn.len);
-				assert_true(acc.insn_addr + acc.insn_len <= ip || acc.insn_addr == ip);
+				assert_true(acc.insn_addr + acc.insn_len <= ip || acc.insn_addr == ip ||
+					    (acc.acc_flags & SOFTDEC_ACC_VIA_JUMP));
 				assert_true(acc.text[0] != 0);
 			}
 			if (ip < S || ip > S + fn.len)
@@ -823,6 +946,7 @@ int main(void)
 		cmocka_unit_test(test_softdecode_max_back),
 		cmocka_unit_test(test_softdecode_trap),
 		cmocka_unit_test(test_softdecode_join_proof),
+		cmocka_unit_test(test_softdecode_preds),
 		cmocka_unit_test(test_softdecode_split_rmw),
 		cmocka_unit_test(test_softdecode_random),
 		cmocka_unit_test(test_softdecode_vex_len_libc),

@@ -205,6 +205,14 @@ static int sample_cmp(const struct trace_sample *a, const struct trace_sample *b
 	if (a->chain_nr != b->chain_nr ||
 	    (a->chain_nr && memcmp(a->chain, b->chain, a->chain_nr * sizeof(*a->chain))))
 		return 1;
+	/* an access at the ip itself with nothing else to say is not stored: it reads as 0 */
+	if (a->access_ip != (b->access_ip == b->ip && !b->access_flags && !b->nr_alt ? 0 :
+			     b->access_ip) || a->access_flags != b->access_flags || a->nr_alt != b->nr_alt)
+		return 1;
+	for (unsigned i = 0; i < a->nr_alt && i < TRACE_ALT_MAX; i++)
+		if (a->alt[i].ip != b->alt[i].ip || a->alt[i].addr != b->alt[i].addr ||
+		    a->alt_detail[i] != b->alt_detail[i])
+			return 1;
 	return 0;
 }
 
@@ -300,6 +308,21 @@ static const struct ev_row ev_rows[] = {
 	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
 		.time = 13, .ip = 0x401234, .pid = 5, .tid = 5, .chain_nr = 2, .chain = chain_a } } },
 	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = { 0 } } },
+	/* access instructions (1.6): before the ip, after it with a callchain, at the ip
+	 * (nothing stored), inferred with candidates at the extremes */
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 14, .ip = 0x401238, .addr = 0x7f001000, .pid = 5, .tid = 5, .detail = 0x1060,
+		.access_ip = 0x401234 } } },
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 15, .ip = 0x401200, .pid = 5, .tid = 5, .chain_nr = 4, .chain = chain_a,
+		.access_ip = 0x401240, .access_flags = 2 } } },
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 16, .ip = 0x401200, .pid = 5, .tid = 5, .access_ip = 0x401200 } } },
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 17, .ip = 0x401220, .addr = 0x7f001000, .pid = 5, .tid = 6,
+		.access_ip = 0x401214, .access_flags = 1, .nr_alt = 3,
+		.alt_detail = { 0xf060, 0, UINT16_MAX },
+		.alt = { { 0x401228, 0x7f001008 }, { 0, 0 }, { UINT64_MAX, UINT64_MAX } } } } },
 	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
 		.time = UINT64_MAX, .ip = UINT64_MAX, .addr = UINT64_MAX, .phys_addr = UINT64_MAX,
 		.weight = UINT64_MAX, .data_src = UINT64_MAX, .pid = UINT32_MAX, .tid = UINT32_MAX,

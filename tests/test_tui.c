@@ -70,7 +70,7 @@ static uint64_t ds(unsigned op, unsigned lvl, unsigned snoop, unsigned snoopx, u
 	       (uint64_t)snoopx << DSRC_SNOOPX_SHIFT | (uint64_t)remote << DSRC_REMOTE_SHIFT;
 }
 
-enum kind { LCL_HITM, RMT_HITM, STORE, LCL_PEER, SOFT_LD, SOFT_ST };
+enum kind { LCL_HITM, RMT_HITM, STORE, LCL_PEER, SOFT_LD, SOFT_ST, SOFT_NOMEM };
 
 static uint64_t kind_ds(enum kind k)
 {
@@ -82,6 +82,7 @@ static uint64_t kind_ds(enum kind k)
 	case LCL_PEER:
 		return ds(DSRC_OP_LOAD, DSRC_LVL_HIT | DSRC_LVL_L2, DSRC_SNOOP_NONE, DSRC_SNOOPX_PEER, 0);
 	case SOFT_LD: return softdec_data_src(SOFTDEC_LOAD);
+	case SOFT_NOMEM: return softdec_data_src(SOFTDEC_KIND_NONE);
 	case SOFT_ST: default: return softdec_data_src(SOFTDEC_STORE);
 	}
 }
@@ -112,6 +113,14 @@ static const struct smp soft_fixture[] = {
 	{ 3, 0, 1, SOFT_ST, 30, 201, 0 },
 	{ 3, 1, 1, SOFT_ST, 30, 202, 1 },
 	{ 5, 0, 0, SOFT_LD, 10, 203, 0 },
+};
+
+/* the same, and 40 samples of 110 without a data address (no memory operand at the reader) */
+static const struct smp soft_nomem_fixture[] = {
+	{ 3, 0, 1, SOFT_ST, 30, 201, 0 },
+	{ 3, 1, 1, SOFT_ST, 30, 202, 1 },
+	{ 5, 0, 0, SOFT_LD, 10, 203, 0 },
+	{ 0, 0, 0, SOFT_NOMEM, 40, 201, 0 },
 };
 
 static uint64_t fixture_ip(int which)
@@ -241,6 +250,11 @@ static void write_trace(const char *path, enum trace_backend backend, const stru
 				if (soft)   /* decoded access, address computed (softdec detail) */
 					s.sample.detail = (uint16_t)(SOFTDEC_ADDR |
 						(fx[i].kind == SOFT_LD ? SOFTDEC_LOAD : SOFTDEC_STORE) << 5);
+				if (fx[i].kind == SOFT_NOMEM) {   /* no access decoded */
+					s.sample.detail = SOFTDEC_NO_MEM;
+					s.sample.addr = 0;
+					s.sample.flags &= (uint8_t)~TRACE_SAMPLE_HAS_ADDR;
+				}
 				assert_int_equal(trace_write(w, &s), 0);
 			}
 		}
@@ -948,6 +962,45 @@ static void test_tui_soft(void **state)
 	fx_free(f);
 }
 
+/* More than 10% of the sampled time without a data address: the list says so under its title
+ * (the whole warning on 30 rows, its first line on 16), and the statistics screen too. */
+static void test_tui_soft_warning(void **state)
+{
+	struct fx *f = fx_load(TRACE_BACKEND_SOFT, soft_nomem_fixture,
+			       sizeof(soft_nomem_fixture) / sizeof(soft_nomem_fixture[0]), 30, 110);
+	struct grid g;
+	int r;
+
+	(void)state;
+	draw(f, &g, 30, 110);
+	assert_non_null(strstr(g.text[1], "WARNING: 36.4% of the sampled time (40 of 110 samples)"));
+	r = grid_find(&g, "tui_fx_reader");
+	if (r < 0)
+		dump(&g);
+	assert_true(r > 1 && r < 7);
+	assert_non_null(strstr(g.text[r], "no memory operand"));
+	r = grid_find(&g, "tui_fx_lines");
+	assert_true(r >= 7);                 /* the list's first line, below the warning */
+	assert_int_equal(tui_view_body_rows(&f->v, TUI_SCR_LIST), 30 - 4 - 4);   /* 1 address */
+	fx_free(f);
+	f = fx_load(TRACE_BACKEND_SOFT, soft_nomem_fixture,
+		    sizeof(soft_nomem_fixture) / sizeof(soft_nomem_fixture[0]), 16, 110);
+	draw(f, &g, 16, 110);
+	assert_non_null(strstr(g.text[1], "WARNING: 36.4%"));
+	assert_non_null(strstr(g.text[4], "tui_fx_lines"));
+	KEYS(f, 't');
+	draw(f, &g, 16, 110);
+	assert_true(grid_find(&g, "WARNING: 36.4%") > 0);
+	fx_free(f);
+	/* under the threshold: no warning, the list right under its header */
+	f = fx_load(TRACE_BACKEND_SOFT, soft_fixture,
+		    sizeof(soft_fixture) / sizeof(soft_fixture[0]), 30, 110);
+	draw(f, &g, 30, 110);
+	assert_true(grid_find(&g, "WARNING") < 0);
+	assert_int_equal(f->v.warn_lines, 0);
+	fx_free(f);
+}
+
 /* --- loading ------------------------------------------------------------------------------------ */
 
 static int count_progress(void *ctx, uint64_t records, uint64_t total)
@@ -1057,6 +1110,7 @@ int main(void)
 		T(test_tui_draw_small_and_prompt),
 		cmocka_unit_test(test_tui_clip_utf8),
 		cmocka_unit_test(test_tui_soft),
+		cmocka_unit_test(test_tui_soft_warning),
 		cmocka_unit_test(test_tui_load_progress),
 		cmocka_unit_test(test_tui_load_errors),
 	};

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/aggregate/cltable-view.h"
+#include "report/model/attrib.h"
 #include "tui/draw-int.h"
 
 #define TUI_ADDR_W 16
@@ -84,11 +85,25 @@ static const char *tui_list_title(const struct tui_model *m)
 	}
 }
 
+/* The warning's lines, one screen row each, while rows are left for it. */
+struct warn_rows {
+	struct tui_ctx *c;
+	int row, end;
+};
+
+static void put_warn_row(void *ctx, const char *text)
+{
+	struct warn_rows *w = ctx;
+
+	if (w->row < w->end)
+		tui_row(w->c, w->row++, TUI_ATTR_HOT, text, 0);
+}
+
 void tui_draw_list(struct tui_ctx *c)
 {
 	const struct tui_view *v = c->v;
 	const struct tui_model *m = c->m;
-	int h = tui_view_body_rows(v, TUI_SCR_LIST), r;
+	int h = tui_view_body_rows(v, TUI_SCR_LIST), r, w;
 
 	if (m->kind == RM_PMU)
 		tui_rowf(c, 0, TUI_ATTR_TITLE, " %s (%zu entries, sorted on %s)  display %s  "
@@ -100,14 +115,22 @@ void tui_draw_list(struct tui_ctx *c)
 			 tui_list_title(m), v->nr_line, m->rm->nr_line < m->rm->nr_all_lines ?
 			 "contended " : "", v->nr_line == 1 ? "" : "s", tui_sort_name(m, v->sort),
 			 m->path ? m->path : "");
-	tui_list_header(c, 1);
+	w = tui_view_warn_rows(v);
+	if (w) {
+		struct warn_rows wr = { .c = c, .row = 1, .end = 1 + w };
+		struct rm_attrib a;
+
+		rm_attrib_of(m->rm, &a);
+		rm_attrib_warning(&a, put_warn_row, &wr);
+	}
+	tui_list_header(c, 1 + w);
 	for (r = 0; r < h; r++) {
 		size_t idx = v->list.top + (size_t)r;
 		enum tui_attr a = TUI_ATTR_NORMAL;
 		const struct rm_line *l;
 
 		if (idx >= v->nr_line) {
-			tui_row(c, 3 + r, a, r == 0 ? (m->kind == RM_PMU ?
+			tui_row(c, 3 + w + r, a, r == 0 ? (m->kind == RM_PMU ?
 				"  (no shared cachelines in this display mode; press m to switch)" :
 				"  (no contended cacheline: nothing to fix)") : "", 0);
 			continue;
@@ -118,6 +141,6 @@ void tui_draw_list(struct tui_ctx *c)
 			a = TUI_ATTR_SELECT;
 		else if (m->rm->total_cost > 0 && l->cost * 10 >= m->rm->total_cost)
 			a = TUI_ATTR_HOT;   /* a tenth of all contention or more */
-		tui_row(c, 3 + r, a, c->b.s, v->hscroll);
+		tui_row(c, 3 + w + r, a, c->b.s, v->hscroll);
 	}
 }

@@ -14,6 +14,7 @@
 #include "c2c/xalloc.h"
 #include "report/aggregate/dsrc.h"
 #include "report/aggregate/regions.h"
+#include "report/model/attrib.h"
 #include "report/resolve/maps.h"
 #include "report/stdio/callgraph.h"
 #include "report/stdio/summary.h"
@@ -174,16 +175,40 @@ static size_t tui_head_rows(struct tui_model *m)
 	return TUI_INFO_ROWS + tui_context_text(m);
 }
 
+/* The warning's lines (attrib.h), kept for the statistics screen. */
+struct warn_text {
+	char line[3 + RM_ATTRIB_TOP][256];
+	size_t n;
+};
+
+static void put_warn_text(void *ctx, const char *text)
+{
+	struct warn_text *w = ctx;
+
+	if (w->n < sizeof(w->line) / sizeof(w->line[0]))
+		snprintf(w->line[w->n++], sizeof(w->line[0]), "%s", text);
+}
+
 /* The statistics of a soft or watch trace, one line each. */
 static size_t tui_estim_stats(const struct tui_model *m, size_t row, struct tui_buf *b)
 {
 	const struct estim_totals *t = m->e ? estim_totals(m->e) : NULL;
 	int soft = m->kind == RM_SOFT;
 	size_t n = 0, i;
+	struct warn_text wt = { .n = 0 };
+	struct rm_attrib a;
+	char inf[512];
 
 	if (!t)
 		return 0;
+	rm_attrib_of(m->rm, &a);
+	rm_attrib_warning(&a, put_warn_text, &wt);
+	rm_attrib_inferred_text(&a, inf, sizeof(inf));
 #define LINE(...) do { if (row == n) tui_bufaddf(b, __VA_ARGS__); n++; } while (0)
+	for (i = 0; i < wt.n; i++)
+		LINE("%s", wt.line[i]);
+	if (wt.n)
+		LINE("%s", "");
 	LINE("%s", soft ? "Soft backend: timer samples charged to the access each thread was stalled "
 	     "on (estimates)" : "Watch backend: every access to the watched words (counts)");
 	LINE("  %-34s: %llu", soft ? "Samples" : "Watchpoint hits", (unsigned long long)t->samples);
@@ -191,6 +216,8 @@ static size_t tui_estim_stats(const struct tui_model *m, size_t row, struct tui_
 		LINE("  %-34s: %.3f ms", "Sampled CPU time", (double)t->weight / 1e6);
 	LINE("  %-34s: %llu (%.2f%%)", "Data address recovered", (unsigned long long)t->recovered,
 	     estim_pct(t->recovered, t->samples));
+	if (*inf)
+		LINE("  %-34s: %s", "Access inferred", inf);
 	if (!soft && m->duty) {
 		char text[1024];
 

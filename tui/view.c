@@ -9,6 +9,7 @@
 
 #include "c2c/xalloc.h"
 #include "report/aggregate/cltable-view.h"
+#include "report/model/attrib.h"
 #include "tui/draw.h"
 #include "tui/view.h"
 
@@ -54,12 +55,23 @@ int tui_coalesce_parse(const char *s, struct tui_coalesce *out)
 
 /* --- state helpers ---------------------------------------------------------------------------- */
 
+int tui_view_warn_rows(const struct tui_view *v)
+{
+	if (!v->warn_lines)
+		return 0;
+	if (v->rows < 20)
+		return 1;
+	return v->warn_lines < 6 ? v->warn_lines : 6;
+}
+
 int tui_view_body_rows(const struct tui_view *v, enum tui_screen_id s)
 {
 	int chrome;
 
 	switch (s) {
-	case TUI_SCR_LIST: chrome = 4; break;                     /* title, 2 headers, status */
+	case TUI_SCR_LIST:                                 /* title, warning, 2 headers, status */
+		chrome = 4 + tui_view_warn_rows(v);
+		break;
 	case TUI_SCR_LINE: chrome = 4 + (int)v->nr_panel; break; /* and the panel */
 	case TUI_SCR_SOURCE: chrome = 3; break;
 	default: chrome = 2; break;
@@ -232,6 +244,12 @@ void tui_view_init(struct tui_view *v, struct tui_model *m, int rows, int cols)
 	v->sort = TUI_SORT_COST;
 	v->show_map = 1;
 	v->open = SIZE_MAX;
+	{
+		struct rm_attrib a;
+
+		rm_attrib_of(m->rm, &a);
+		v->warn_lines = a.warn ? 3 + (int)a.nr_top : 0;
+	}
 	v->coalesce = -1;
 	snprintf(v->coalesce_name, sizeof(v->coalesce_name), "iaddr");
 	for (i = 0; i < tui_nr_coalesce_presets; i++) {

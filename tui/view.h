@@ -83,6 +83,9 @@ struct tui_view {
 	int full_symbols;                  /* perf's 's' in a line */
 	int show_map;                      /* the line map in a line's panel */
 	int hscroll;                       /* columns scrolled right in wide tables */
+	int warn_lines;                    /* soft: lines of the warning that much of the sampled
+					    * time has no data address (report/model/attrib.h),
+					    * 0: none; the list shows tui_view_warn_rows() of them */
 	/* the cacheline list: indexes into the model's lines */
 	uint32_t *order;
 	size_t nr_line;
@@ -144,6 +147,9 @@ static inline enum tui_screen_id tui_view_screen(const struct tui_view *v)
 }
 
 /* Rows available to a scrolling body (screen minus title, panel, header and status lines). */
+/* Rows of the list screen the warning takes, under its title: all of it (at most 6 lines) on a
+ * screen of 20 rows or more, its first line on a smaller one. */
+int tui_view_warn_rows(const struct tui_view *v);
 int tui_view_body_rows(const struct tui_view *v, enum tui_screen_id s);
 
 /* The open line and the selected row of it, or NULL. */

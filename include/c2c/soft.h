@@ -6,7 +6,11 @@
  *   bits 0-4   enum softdec_reason (why the address is or is not known)
  *   bits 5-7   enum softdec_kind
  *   bits 8-11  flags (record/soft-decode.h, enum softdec_flags)
- *   bits 12-15 how many instructions before the sampled IP the access was (15: 15 or more) */
+ *   bits 12-15 how many instructions before the sampled IP the access was (15: 15 or more, or
+ *              reached through a jump: SOFTDEC_ACC_VIA_JUMP)
+ * From trace format 1.6 an ACCESS record before the sample gives the access instruction's
+ * address (trace_sample.access_ip), the flags below, and for an inferred sample the other
+ * candidate accesses (trace_sample.alt[], each with a detail word of this layout). */
 #ifndef C2C_SOFT_H
 #define C2C_SOFT_H
 
@@ -41,6 +45,20 @@ enum softdec_reason {
 	SOFTDEC_ADDR_WORD,       /* watch: no operand to go by; the start of the watched word */
 	SOFTDEC_REASON__MAX
 };
+
+/* How the access instruction of a sample was chosen (trace_sample.access_flags). */
+enum softdec_acc_flags {
+	/* several instructions could have retired just before the IP (a branch target: the
+	 * instruction before it and the jumps to it) and their walks found different accesses:
+	 * the one given is a pick, trace_sample.alt[] holds the others. The report charges the
+	 * sample among them (report/aggregate/estimate.h) and counts it as inferred. */
+	SOFTDEC_ACC_INFERRED = 1 << 0,
+	/* the access reached the IP through a direct jump: it is not the straight-line
+	 * predecessor, and detail's back is 15 */
+	SOFTDEC_ACC_VIA_JUMP = 1 << 1,
+};
+/* Candidates beside the chosen access that a sample records (trace_sample.alt[]). */
+#define SOFTDEC_ALT_MAX 3
 
 enum softdec_reason softdec_detail_reason(uint16_t detail);
 enum softdec_kind softdec_detail_kind(uint16_t detail);

@@ -30,11 +30,12 @@
 
 #define TRACE_MAGIC         "C2CTRACE"
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 5   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
+#define TRACE_VERSION_MINOR 6   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
 				 * carry the accessed address, and the duty-cycle blob; 1.3: AUX,
 				 * ITRACE_START and SWITCH records, the SPE recording blob; 1.4: REGION
 				 * records and the AMD uncore blob (older readers skip both); 1.5: CHAIN
-				 * records, a sample's callchain (older readers skip them) */
+				 * records, a sample's callchain (older readers skip them); 1.6: ACCESS
+				 * records, a soft sample's access instruction (older readers skip them) */
 
 #define TRACE_CPU_NONE      UINT32_MAX  /* sample carried no CPU */
 #define TRACE_NODE_NONE     (-1)
@@ -53,6 +54,8 @@
 #define TRACE_CHAIN_CONTEXT_MIN ((uint64_t)-4095)
 #define TRACE_CHAIN_CONTEXT_KERNEL ((uint64_t)-128)
 #define TRACE_CHAIN_CONTEXT_USER   ((uint64_t)-512)
+/* Other candidate accesses an inferred soft sample carries (trace_sample.alt[]). */
+#define TRACE_ALT_MAX 3
 
 /* Where the samples came from (trace_info.backend and trace_event_desc.backend). */
 enum trace_backend {
@@ -161,6 +164,18 @@ struct trace_sample {
 	const uint64_t *regs;
 	uint64_t stack_size;     /* bytes of @stack that were filled (the dynamic size) */
 	const uint8_t *stack;
+	/* The ACCESS record (1.6, soft samples): the instruction whose access the sample is
+	 * charged to, when the recorder found one (0: none recorded; in a 1.6 soft trace the
+	 * access is then @ip's own or there is none), how it was chosen (enum softdec_acc_flags,
+	 * include/c2c/soft.h) and, for an inferred sample, the other candidate accesses: their
+	 * instruction, data address (0 when none) and a detail word like @detail. */
+	uint64_t access_ip;
+	uint8_t access_flags;
+	uint8_t nr_alt;
+	uint16_t alt_detail[TRACE_ALT_MAX];
+	struct trace_alt {
+		uint64_t ip, addr;
+	} alt[TRACE_ALT_MAX];
 };
 
 /* trace_mmap.flags: the mmap(2) flags the kernel reports (MAP_SHARED = 1, MAP_PRIVATE = 2). */
@@ -305,8 +320,9 @@ enum trace_rec_type {
 	TRACE_REC_SWITCH,        /* 1.3 */
 	/* numbered apart from the kinds above so that kinds added beside it do not collide */
 	TRACE_REC_REGION = 16,
-	/* 17 is taken by the CHAIN record (1.5, lib/trace_codec.h's TRACE_TAG_CHAIN): the reader
-	 * attaches it to the sample that follows (trace_sample.chain), never returns it alone */
+	/* 17 is taken by the CHAIN record (1.5, lib/trace_codec.h's TRACE_TAG_CHAIN), 18 by the
+	 * ACCESS record (1.6, TRACE_TAG_ACCESS): the reader attaches them to the sample that
+	 * follows (trace_sample.chain, .access_ip), never returns them alone */
 };
 
 struct trace_event {

@@ -26,11 +26,19 @@ struct estim {
 	int finished;
 	struct callers *callers;         /* with opts.callchains */
 	uint32_t nr_site_ids;
+	struct estim_pend *pend;         /* inferred samples, charged by estim_finish() */
+	size_t nr_pend, cap_pend;
+	struct estim_unattr *ua;         /* samples without a data address, by (ip, reason) */
+	size_t nr_ua, cap_ua;
+	uint32_t *ua_hash;               /* index + 1 into ua, open addressing */
+	size_t ua_hash_size;
 };
 
 /* What one sample contributes, after decoding and map lookup. */
 struct estim_in {
 	uint64_t addr, al_addr, phys, ip, code_al, weight, time;
+	uint64_t sip;                    /* the sampled IP (ip: the access instruction) */
+	int inferred;                    /* one of several candidate accesses */
 	unsigned int back;
 	uint32_t tid, cpu;
 	int32_t pid;
@@ -39,6 +47,22 @@ struct estim_in {
 	const struct maps_map *dmap, *cmap;
 	const struct maps_thread *thread;
 	uint32_t chain;                  /* callers id, 0: none */
+};
+
+/* One candidate access of an inferred soft sample: what differs from the sample's estim_in. */
+struct estim_cand {
+	uint64_t addr, al_addr, ip, code_al;
+	enum estim_kind kind;
+	const struct maps_map *dmap, *cmap;
+};
+
+#define ESTIM_CAND_MAX (1 + TRACE_ALT_MAX)
+
+/* An inferred sample waiting for estim_finish() to charge it to one of its candidates. */
+struct estim_pend {
+	struct estim_in in;
+	struct estim_cand c[ESTIM_CAND_MAX];
+	uint8_t n, one_line;
 };
 
 double estim_pct(uint64_t part, uint64_t whole)
@@ -78,6 +102,7 @@ static void estim_counts_add(struct estim_counts *c, const struct estim_in *in)
 {
 	c->weight += in->weight;
 	c->samples++;
+	c->inferred += (uint64_t)in->inferred;
 	switch (in->kind) {
 	case ESTIM_K_LOAD: c->loads++; break;
 	case ESTIM_K_STORE: c->stores++; break;
@@ -142,6 +167,9 @@ void estim_free(struct estim *e)
 	free(e->lines);
 	free(e->hash);
 	callers_free(e->callers);
+	free(e->pend);
+	free(e->ua);
+	free(e->ua_hash);
 	free(e);
 }
 
@@ -244,7 +272,8 @@ static void estim_hash_grow(struct estim *e)
 	e->hash_size = size;
 }
 
-static struct estim_line *estim_findnew_line(struct estim *e, const struct estim_in *in)
+/* The line of @in, created when @create and new (NULL when not found otherwise). */
+static struct estim_line *estim_line_of(struct estim *e, const struct estim_in *in, int create)
 {
 	uint64_t mask = ~(uint64_t)(e->opts.cl_size - 1);
 	struct estim_key k, lk;
@@ -261,6 +290,8 @@ static struct estim_line *estim_findnew_line(struct estim *e, const struct estim
 		if (!estim_key_cmp(&k, &lk))
 			return l;
 	}
+	if (!create)
+		return NULL;
 	l = xcalloc(1, sizeof(*l));
 	l->cpumode = in->cpumode;
 	l->dmap = in->dmap;
@@ -394,9 +425,33 @@ static void estim_tc_add(struct estim_site *s, const struct estim_in *in)
 	estim_counts_add(&s->tc[i].c, in);
 }
 
+/* Count sampled IP @ip at @s (kept by samples, the most frequent first). */
+static void estim_site_sip(struct estim_site *s, uint64_t ip)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nr_sip && s->sip[i].ip != ip; i++)
+		;
+	if (i == s->nr_sip) {
+		if (s->nr_sip == ESTIM_SIP_MAX) {
+			s->sip_other++;
+			return;
+		}
+		s->sip[s->nr_sip++].ip = ip;
+	}
+	s->sip[i].samples++;
+	for (; i > 0 && s->sip[i].samples > s->sip[i - 1].samples; i--) {
+		uint64_t t_ip = s->sip[i].ip, t_n = s->sip[i].samples;
+
+		s->sip[i] = s->sip[i - 1];
+		s->sip[i - 1].ip = t_ip;
+		s->sip[i - 1].samples = t_n;
+	}
+}
+
 static void estim_add(struct estim *e, const struct estim_in *in)
 {
-	struct estim_line *l = estim_findnew_line(e, in);
+	struct estim_line *l = estim_line_of(e, in, 1);
 	uint32_t offset = (uint32_t)(in->addr & (e->opts.cl_size - 1));
 	struct estim_offset *o = estim_findnew_off(l, offset);
 	struct estim_site *s = estim_findnew_site(e, l, offset, in);
@@ -405,6 +460,7 @@ static void estim_add(struct estim *e, const struct estim_in *in)
 	estim_counts_add(&l->c, in);
 	estim_counts_add(&o->c, in);
 	estim_counts_add(&s->c, in);
+	estim_site_sip(s, in->sip);
 	estim_tc_add(s, in);
 	if (in->chain)
 		callers_count(e->callers, s->id, in->chain);
@@ -420,6 +476,17 @@ static void estim_add(struct estim *e, const struct estim_in *in)
 	estim_add_access(e, l, offset, in);
 }
 
+static enum estim_kind estim_kind_soft(enum softdec_kind k)
+{
+	switch (k) {
+	case SOFTDEC_LOAD:
+	case SOFTDEC_PREFETCH: return ESTIM_K_LOAD;
+	case SOFTDEC_STORE: return ESTIM_K_STORE;
+	case SOFTDEC_ATOMIC: return ESTIM_K_ATOMIC;
+	default: return ESTIM_K_UNKNOWN;
+	}
+}
+
 /* The access kind: data_src first (op LOAD/STORE, STORE+LOCKED for atomics), else detail. */
 static enum estim_kind estim_kind_of(const struct trace_sample *s)
 {
@@ -432,13 +499,7 @@ static enum estim_kind estim_kind_of(const struct trace_sample *s)
 		if (op & (DSRC_OP_LOAD | DSRC_OP_PFETCH))
 			return ESTIM_K_LOAD;
 	}
-	switch (softdec_detail_kind(s->detail)) {
-	case SOFTDEC_LOAD:
-	case SOFTDEC_PREFETCH: return ESTIM_K_LOAD;
-	case SOFTDEC_STORE: return ESTIM_K_STORE;
-	case SOFTDEC_ATOMIC: return ESTIM_K_ATOMIC;
-	default: return ESTIM_K_UNKNOWN;
-	}
+	return estim_kind_soft(softdec_detail_kind(s->detail));
 }
 
 /* The unrecovered bucket of a sample, or -1 when its address is usable. */
@@ -474,26 +535,132 @@ const char *estim_placed_name(int placed)
 	return placed >= 0 && placed <= ESTIM_PLACED_WORD ? names[placed] : "?";
 }
 
+/* The code address a sample is charged to (its access instruction, soft), with the map holding
+ * it and the instructions left between them (estim_in.back). */
+static void estim_code_ip(struct estim *e, struct maps *maps, struct maps_thread *th,
+			  const struct trace_sample *ts, struct estim_in *in)
+{
+	unsigned int back = e->opts.mode == ESTIM_SOFT ? softdec_detail_back(ts->detail) : 0;
+	struct maps_loc loc;
+	uint64_t ip = ts->ip, at;
+
+	if (!maps_find(maps, th, ts->cpumode, ts->ip, &loc))
+		maps_find_any(maps, th, ts->ip, &loc);
+	if (e->opts.mode == ESTIM_SOFT && ts->access_ip) {
+		ip = ts->access_ip;
+		back = 0;
+	} else if (back && back < 15 && softdec_detail_kind(ts->detail) != SOFTDEC_KIND_NONE &&
+		   e->opts.insn_back && loc.map &&
+		   !e->opts.insn_back(e->opts.sym_ctx, loc.map, ts->ip, back, &at)) {
+		ip = at;             /* a trace before 1.6: the access found in the binary */
+		back = 0;
+	}
+	in->ip = ip;
+	in->sip = ts->ip;
+	in->back = back;
+	in->cmap = loc.map;
+	in->code_al = loc.al_addr + (ip - ts->ip);
+}
+
+/* Count a sample without a data address at its code address. */
+static void estim_unattr_add(struct estim *e, const struct estim_in *in, int reason)
+{
+	size_t i, mask;
+	uint32_t k;
+
+	if (e->nr_ua * 2 >= e->ua_hash_size) {
+		size_t size = e->ua_hash_size ? e->ua_hash_size * 2 : 256;
+
+		free(e->ua_hash);
+		e->ua_hash = xcalloc(size, sizeof(*e->ua_hash));
+		e->ua_hash_size = size;
+		for (k = 0; k < e->nr_ua; k++) {
+			for (i = estim_mix(e->ua[k].ip, (uint64_t)e->ua[k].reason) & (size - 1);
+			     e->ua_hash[i]; i = (i + 1) & (size - 1))
+				;
+			e->ua_hash[i] = k + 1;
+		}
+	}
+	mask = e->ua_hash_size - 1;
+	for (i = estim_mix(in->ip, (uint64_t)reason) & mask; (k = e->ua_hash[i]); i = (i + 1) & mask)
+		if (e->ua[k - 1].ip == in->ip && e->ua[k - 1].reason == reason)
+			break;
+	if (!k) {
+		e->ua = xgrow(e->ua, &e->cap_ua, e->nr_ua + 1, sizeof(*e->ua));
+		e->ua[e->nr_ua] = (struct estim_unattr){ .ip = in->ip, .code_al = in->code_al,
+							  .cmap = in->cmap, .reason = reason };
+		e->ua_hash[i] = k = (uint32_t)++e->nr_ua;
+	}
+	e->ua[k - 1].samples++;
+	e->ua[k - 1].weight += in->weight;
+}
+
+/* The candidate accesses of soft sample @ts that carry a data address: its own (when @own) and,
+ * when it was inferred, the others the recorder listed. Returns how many. */
+static int estim_cands(struct estim *e, struct maps *maps, struct maps_thread *th,
+		       const struct trace_sample *ts, const struct estim_in *in, int own,
+		       struct estim_cand *c)
+{
+	int n = 0;
+
+	if (own)
+		c[n++] = (struct estim_cand){ .addr = ts->addr, .ip = in->ip, .code_al = in->code_al,
+					      .kind = estim_kind_of(ts), .cmap = in->cmap };
+	if (e->opts.mode == ESTIM_SOFT && !e->opts.phys && (ts->access_flags & SOFTDEC_ACC_INFERRED))
+		for (unsigned int i = 0; i < ts->nr_alt && i < TRACE_ALT_MAX; i++) {
+			uint16_t d = ts->alt_detail[i];
+
+			if (!softdec_has_addr(softdec_detail_reason(d)))
+				continue;
+			c[n++] = (struct estim_cand){ .addr = ts->alt[i].addr, .ip = ts->alt[i].ip,
+						      .code_al = in->code_al + (ts->alt[i].ip - in->ip),
+						      .kind = estim_kind_soft(softdec_detail_kind(d)),
+						      .cmap = in->cmap };
+		}
+	for (int i = 0; i < n; i++) {
+		struct maps_loc loc;
+
+		maps_find(maps, th, ts->cpumode, c[i].addr, &loc);
+		c[i].dmap = loc.map;
+		c[i].al_addr = loc.al_addr;
+	}
+	return n;
+}
+
+static void estim_use_cand(struct estim_in *in, const struct estim_cand *c)
+{
+	in->addr = c->addr;
+	in->al_addr = c->al_addr;
+	in->dmap = c->dmap;
+	in->ip = c->ip;
+	in->code_al = c->code_al;
+	in->cmap = c->cmap;
+	in->kind = c->kind;
+}
+
 static void estim_feed_sample(struct estim *e, struct maps *maps, const struct trace_sample *ts)
 {
 	struct maps_thread *th = maps_findnew_thread(maps, (int32_t)ts->pid, (int32_t)ts->tid);
-	struct estim_in in = { .ip = ts->ip, .time = ts->time, .tid = ts->tid,
-			       .pid = (int32_t)ts->pid, .cpumode = ts->cpumode };
-	struct maps_loc loc;
-	int b = estim_bucket(e, ts);
+	struct estim_in in = { .time = ts->time, .tid = ts->tid, .pid = (int32_t)ts->pid,
+			       .cpumode = ts->cpumode };
+	struct estim_cand c[ESTIM_CAND_MAX];
+	int b = estim_bucket(e, ts), n;
 
 	in.thread = th;
 	in.weight = e->opts.mode == ESTIM_WATCH ? 1
 		    : (ts->flags & TRACE_SAMPLE_HAS_WEIGHT) ? ts->weight : 1;
 	e->tot.samples++;
 	e->tot.weight += in.weight;
-	if (b >= 0) {
-		e->tot.reason[b]++;
-		e->tot.reason_weight[b] += in.weight;
+	estim_code_ip(e, maps, th, ts, &in);
+	if (e->opts.phys && b < 0 && (!(ts->flags & TRACE_SAMPLE_HAS_PHYS) || !ts->phys_addr)) {
+		e->tot.no_phys++;
 		return;
 	}
-	if (e->opts.phys && (!(ts->flags & TRACE_SAMPLE_HAS_PHYS) || !ts->phys_addr)) {
-		e->tot.no_phys++;
+	n = estim_cands(e, maps, th, ts, &in, b < 0, c);
+	if (!n) {
+		e->tot.reason[b]++;
+		e->tot.reason_weight[b] += in.weight;
+		estim_unattr_add(e, &in, b);
 		return;
 	}
 	in.phys = ts->phys_addr;
@@ -502,19 +669,26 @@ static void estim_feed_sample(struct estim *e, struct maps *maps, const struct t
 	if (e->opts.mode == ESTIM_WATCH)
 		e->tot.placed[estim_placed(e, ts)]++;
 	in.cpu = (ts->flags & TRACE_SAMPLE_HAS_CPU) ? ts->cpu : TRACE_CPU_NONE;
-	in.kind = estim_kind_of(ts);
-	in.back = e->opts.mode == ESTIM_SOFT ? softdec_detail_back(ts->detail) : 0;
-	in.addr = ts->addr;
-	maps_find(maps, th, ts->cpumode, ts->addr, &loc);
-	in.dmap = loc.map;
-	in.al_addr = loc.al_addr;
-	if (!maps_find(maps, th, ts->cpumode, ts->ip, &loc))
-		maps_find_any(maps, th, ts->ip, &loc);
-	in.cmap = loc.map;
-	in.code_al = loc.al_addr;
 	if (e->callers && ts->chain_nr)
 		in.chain = callers_intern_sample(e->callers, maps, th, ts->chain, ts->chain_nr);
-	estim_add(e, &in);
+	in.inferred = e->opts.mode == ESTIM_SOFT && (ts->access_flags & SOFTDEC_ACC_INFERRED);
+	estim_use_cand(&in, &c[0]);
+	if (n == 1) {
+		if (in.inferred) {
+			e->tot.inferred++;
+			e->tot.inferred_weight += in.weight;
+		}
+		estim_add(e, &in);
+		return;
+	}
+	e->pend = xgrow(e->pend, &e->cap_pend, e->nr_pend + 1, sizeof(*e->pend));
+	e->pend[e->nr_pend] = (struct estim_pend){ .in = in, .n = (uint8_t)n, .one_line = 1 };
+	memcpy(e->pend[e->nr_pend].c, c, (size_t)n * sizeof(*c));
+	for (int i = 1; i < n; i++)
+		if (c[i].dmap != c[0].dmap ||
+		    (c[i].al_addr ^ c[0].al_addr) & ~(uint64_t)(e->opts.cl_size - 1))
+			e->pend[e->nr_pend].one_line = 0;
+	e->nr_pend++;
 }
 
 static void estim_feed_lost(struct estim *e, const struct trace_lost *lo)
@@ -686,6 +860,129 @@ static uint32_t estim_count_ips(const struct estim_line *l)
 	return n;
 }
 
+/* Samples of thread @th that a candidate's site saw exactly (not inferred). */
+static uint64_t estim_exact(struct estim *e, const struct estim_in *in)
+{
+	struct estim_line *l = estim_line_of(e, in, 0);
+	uint32_t offset = (uint32_t)(in->addr & (e->opts.cl_size - 1));
+	size_t pos;
+	int found;
+
+	if (!l)
+		return 0;
+	pos = estim_site_pos(l, offset, in->ip, &found);
+	if (!found)
+		return 0;
+	for (size_t i = 0; i < l->site[pos].nr_tc; i++)
+		if (l->site[pos].tc[i].thread == in->thread)
+			return l->site[pos].tc[i].c.samples - l->site[pos].tc[i].c.inferred;
+	return 0;
+}
+
+/* The samples of one thread with one set of candidates share a credit per candidate. */
+struct estim_group {
+	const struct maps_thread *thread;
+	uint64_t ip[ESTIM_CAND_MAX], addr[ESTIM_CAND_MAX];
+	uint8_t n;
+	double credit[ESTIM_CAND_MAX];
+};
+
+static struct estim_group *estim_group_of(struct estim_group **g, size_t *nr, size_t *cap,
+					  const struct estim_pend *p)
+{
+	for (size_t i = 0; i < *nr; i++) {
+		struct estim_group *x = &(*g)[i];
+		int same = x->thread == p->in.thread && x->n == p->n;
+
+		for (int k = 0; same && k < p->n; k++)
+			same = x->ip[k] == p->c[k].ip && x->addr[k] == p->c[k].addr;
+		if (same)
+			return x;
+	}
+	*g = xgrow(*g, cap, *nr + 1, sizeof(**g));
+	memset(&(*g)[*nr], 0, sizeof(**g));
+	(*g)[*nr].thread = p->in.thread;
+	(*g)[*nr].n = p->n;
+	for (int k = 0; k < p->n; k++) {
+		(*g)[*nr].ip[k] = p->c[k].ip;
+		(*g)[*nr].addr[k] = p->c[k].addr;
+	}
+	return &(*g)[(*nr)++];
+}
+
+/* Charge each inferred sample to one of its candidates, in proportion to the samples its
+ * thread was seen taking at each exactly: the samples of one thread and one set of candidates
+ * share a credit per candidate, each sample adds its shares and goes to the largest credit,
+ * which pays one. A thread seen at none of them exactly: the recorder's pick (the first). */
+static void estim_charge_inferred(struct estim *e)
+{
+	struct estim_group *g = NULL;
+	size_t nr_g = 0, cap_g = 0;
+
+	for (size_t i = 0; i < e->nr_pend; i++) {
+		struct estim_pend *p = &e->pend[i];
+		struct estim_group *x = estim_group_of(&g, &nr_g, &cap_g, p);
+		double sum = 0, seen[ESTIM_CAND_MAX];
+		int pick = 0;
+
+		for (int k = 0; k < p->n; k++) {
+			struct estim_in in = p->in;
+
+			estim_use_cand(&in, &p->c[k]);
+			sum += seen[k] = (double)estim_exact(e, &in);
+		}
+		if (sum > 0) {
+			for (int k = 0; k < p->n; k++) {
+				x->credit[k] += seen[k] / sum;
+				if (x->credit[k] > x->credit[pick])
+					pick = k;
+			}
+			x->credit[pick] -= 1;
+		} else {
+			e->tot.inferred_unseen++;
+		}
+		e->tot.inferred++;
+		e->tot.inferred_weight += p->in.weight;
+		e->tot.inferred_one_line += p->one_line;
+		estim_use_cand(&p->in, &p->c[pick]);
+		estim_add(e, &p->in);
+	}
+	free(g);
+	free(e->pend);
+	e->pend = NULL;
+	e->nr_pend = e->cap_pend = 0;
+}
+
+static int estim_unattr_cmp(const void *pa, const void *pb)
+{
+	const struct estim_unattr *a = pa, *b = pb;
+	int c;
+
+	if ((c = estim_desc(a->weight, b->weight)) || (c = estim_desc(a->samples, b->samples)) ||
+	    (c = estim_u64_cmp(a->ip, b->ip)))
+		return c;
+	return (a->reason > b->reason) - (a->reason < b->reason);
+}
+
+/* Sort the code addresses without a data address and resolve the heaviest. */
+static void estim_finish_unattr(struct estim *e)
+{
+	free(e->ua_hash);
+	e->ua_hash = NULL;
+	e->ua_hash_size = 0;
+	if (e->nr_ua > 1)
+		qsort(e->ua, e->nr_ua, sizeof(*e->ua), estim_unattr_cmp);
+	for (size_t i = 0; i < e->nr_ua && i < ESTIM_UNATTR_RESOLVE && e->opts.code_sym; i++)
+		e->ua[i].has_code = !e->opts.code_sym(e->opts.sym_ctx, e->ua[i].cmap, e->ua[i].ip,
+						      e->ua[i].code_al, &e->ua[i].code);
+}
+
+size_t estim_unattr(const struct estim *e, const struct estim_unattr **out)
+{
+	*out = e->ua;
+	return e->nr_ua;
+}
+
 void estim_finish(struct estim *e)
 {
 	size_t i;
@@ -693,6 +990,8 @@ void estim_finish(struct estim *e)
 	if (e->finished)
 		return;
 	e->finished = 1;
+	estim_charge_inferred(e);
+	estim_finish_unattr(e);
 	for (i = 0; i < e->nr_lines; i++) {
 		struct estim_line *l = e->lines[i];
 
@@ -730,7 +1029,8 @@ const struct estim_line *estim_line(const struct estim *e, size_t i)
 static int estim_counts_eq(const struct estim_counts *a, const struct estim_counts *b)
 {
 	return a->weight == b->weight && a->samples == b->samples && a->loads == b->loads &&
-	       a->stores == b->stores && a->atomics == b->atomics && a->unknown == b->unknown;
+	       a->stores == b->stores && a->atomics == b->atomics && a->unknown == b->unknown &&
+	       a->inferred == b->inferred;
 }
 
 static void estim_counts_sum(struct estim_counts *d, const struct estim_counts *s)
@@ -741,6 +1041,7 @@ static void estim_counts_sum(struct estim_counts *d, const struct estim_counts *
 	d->stores += s->stores;
 	d->atomics += s->atomics;
 	d->unknown += s->unknown;
+	d->inferred += s->inferred;
 }
 
 static int estim_check_line(const struct estim_line *l)

@@ -50,6 +50,10 @@ struct estim_code {
 /* Resolve code address @ip (map-relative @al_ip) found in @map (NULL: none). 0 when found. */
 typedef int (*estim_code_fn)(void *ctx, const struct maps_map *map, uint64_t ip, uint64_t al_ip,
 			     struct estim_code *out);
+/* The address of the instruction @back instructions before @ip in its function (@map holds
+ * it), for soft samples of traces before 1.6, which carry no access instruction. 0 when found. */
+typedef int (*estim_back_fn)(void *ctx, const struct maps_map *map, uint64_t ip,
+			     unsigned int back, uint64_t *at);
 struct estim_opts {
 	enum estim_mode mode;
 	uint32_t cl_size;        /* bytes, a power of two (0: 64) */
@@ -57,6 +61,7 @@ struct estim_opts {
 	 * every hit is at the start of its watched word */
 	int watch_word_only;
 	estim_code_fn code_sym;  /* NULL: no symbols */
+	estim_back_fn insn_back; /* NULL: a sample without an access instruction keeps its ip */
 	void *sym_ctx;
 	int callchains;          /* keep the samples' callchains */
 	int phys;                /* --phys: a line is a physical cacheline, whatever maps it;
@@ -64,10 +69,17 @@ struct estim_opts {
 				  * estim_totals.no_phys and left out */
 };
 
-/* Counters of a line, an offset or a site. Weights are ns (soft) or accesses (watch). */
+/* Counters of a line, an offset or a site. Weights are ns (soft) or accesses (watch).
+ * inferred: soft samples among them whose access was one of several candidates
+ * (SOFTDEC_ACC_INFERRED). */
 struct estim_counts {
 	uint64_t weight, samples, loads, stores, atomics, unknown;
+	uint64_t inferred;
 };
+
+/* The sampled IPs of a site's soft samples, the most frequent first (its code address is the
+ * access instruction). */
+#define ESTIM_SIP_MAX 4
 
 /* A sorted set of 32-bit ids (tids, CPUs). */
 struct estim_set {
@@ -86,9 +98,15 @@ struct estim_tc {
 
 struct estim_site {
 	uint32_t offset;         /* cacheline offset of the virtual address */
-	uint64_t ip, code_al;    /* code address, and map-relative */
+	uint64_t ip, code_al;    /* code address, and map-relative: soft, the access instruction
+				  * (trace_sample.access_ip; before 1.6, the instruction detail's
+				  * back is before the sampled IP, found in the binary) */
 	const struct maps_map *cmap;
-	unsigned int back;       /* soft: the access is this many instructions before ip */
+	unsigned int back;       /* soft: the access is this many instructions before ip; 0 but
+				  * where the access instruction could not be found */
+	struct { uint64_t ip, samples; } sip[ESTIM_SIP_MAX];   /* sampled IPs */
+	uint32_t nr_sip;
+	uint64_t sip_other;      /* samples at sampled IPs past the first ESTIM_SIP_MAX */
 	struct estim_counts c;
 	struct estim_set tids, cpus;
 	struct watch_stats ws;   /* watch: the model's counts at (offset, ip) */
@@ -142,7 +160,25 @@ struct estim_totals {
 	uint64_t no_phys;                /* --phys: recovered samples without a physical address */
 	/* watch: how the hits with an address were placed in their word (ESTIM_PLACED_*) */
 	uint64_t placed[3];
+	/* soft: samples whose access was one of several candidates (SOFTDEC_ACC_INFERRED,
+	 * record/soft-decode.h rule 1b), with an address: charged among the candidates by what
+	 * the same thread was seen doing exactly; of them, those whose candidates were all on one
+	 * line (the line is certain, the offset is not), and those whose thread was seen at none
+	 * of its candidates exactly (charged to the recorder's pick, the straight-line one) */
+	uint64_t inferred, inferred_weight, inferred_one_line, inferred_unseen;
 };
+
+/* Samples without a data address at one code address (the access instruction when known,
+ * else the sampled IP), by reason (an ESTIM_NR_REASONS bucket). */
+struct estim_unattr {
+	uint64_t ip, code_al;
+	const struct maps_map *cmap;
+	int reason;
+	uint64_t samples, weight;
+	int has_code;            /* code resolved (the first ESTIM_UNATTR_RESOLVE by weight) */
+	struct estim_code code;
+};
+#define ESTIM_UNATTR_RESOLVE 16
 
 /* estim_totals.placed: the offset of a watch hit was */
 enum {
@@ -166,6 +202,9 @@ void estim_feed(struct estim *e, struct maps *maps, const struct trace_event *ev
 /* Replay watch accesses, sort, resolve the code symbols of every site. Once. */
 void estim_finish(struct estim *e);
 
+/* The code addresses of the samples without a data address, by weight descending (after
+ * estim_finish()). */
+size_t estim_unattr(const struct estim *e, const struct estim_unattr **out);
 const struct estim_opts *estim_opts(const struct estim *e);
 const struct estim_totals *estim_totals(const struct estim *e);
 size_t estim_nr_lines(const struct estim *e);

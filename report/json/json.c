@@ -12,6 +12,7 @@
 #include "report/aggregate/cltable-view.h"
 #include "report/json/json.h"
 #include "report/json/jw.h"
+#include "report/model/attrib.h"
 
 /* --- shared pieces ------------------------------------------------------------------------------ */
 
@@ -244,6 +245,52 @@ static void dsrc_obj(struct jw *w, const char *key, const struct dsrc_stats *st)
 	jw_end(w);
 }
 
+static void code_obj(struct jw *w, const struct rm_code *c)
+{
+	jw_obj(w, "code");
+	jw_hex(w, "ip", c->ip);
+	jw_hex(w, "sampled_ip", c->sampled_ip);
+	jw_hex(w, "address", c->al);
+	jw_str(w, "symbol", c->symbol);
+	jw_u64(w, "symbol_offset", c->sym_offset);
+	jw_str(w, "file", c->srcfile);
+	jw_num(w, "line", c->line);
+	jw_str(w, "object", c->dso);
+	jw_end(w);
+}
+
+/* Soft: the share without a data address, where it went, and the inferred share (attrib.h). */
+static void attribution(struct jw *w, const struct rm_model *m)
+{
+	struct rm_attrib a;
+
+	rm_attrib_of(m, &a);
+	jw_obj(w, "attribution");
+	jw_u64(w, "no_address_samples", a.unattr_samples);
+	jw_num(w, "no_address_pct", a.unattr_pct);
+	jw_num(w, "warn_above_pct", RM_ATTRIB_WARN);
+	jw_bool(w, "warning", a.warn);
+	jw_arr(w, "top");
+	for (size_t i = 0; i < a.nr_top; i++) {
+		const struct rm_attrib_site *t = &a.top[i];
+
+		jw_obj(w, NULL);
+		code_obj(w, &t->code);
+		jw_str(w, "reason", t->reason);
+		jw_u64(w, "samples", t->samples);
+		jw_num(w, "time_pct", t->pct);
+		jw_end(w);
+	}
+	jw_aend(w);
+	jw_obj(w, "inferred");
+	jw_u64(w, "samples", a.inferred);
+	jw_num(w, "time_pct", a.inferred_pct);
+	jw_u64(w, "one_line", a.inferred_one_line);
+	jw_u64(w, "unseen", a.inferred_unseen);
+	jw_end(w);
+	jw_end(w);
+}
+
 static void statistics(struct jw *w, const struct report_session *s)
 {
 	jw_obj(w, "statistics");
@@ -290,6 +337,8 @@ static void statistics(struct jw *w, const struct report_session *s)
 			jw_end(w);
 		}
 		jw_aend(w);
+		if (s->kind == RM_SOFT)
+			attribution(w, s->m);
 	}
 	jw_u64(w, "contended_lines", s->fs->nr_contended_lines);
 	if (s->kind == RM_WATCH)
@@ -339,19 +388,6 @@ static void values(struct jw *w, const struct rm_model *m, const struct rm_line 
 			jw_num(w, c->key, r ? r->v[ids[i]] : l->v[ids[i]]);
 		}
 	}
-	jw_end(w);
-}
-
-static void code_obj(struct jw *w, const struct rm_code *c)
-{
-	jw_obj(w, "code");
-	jw_hex(w, "ip", c->ip);
-	jw_hex(w, "address", c->al);
-	jw_str(w, "symbol", c->symbol);
-	jw_u64(w, "symbol_offset", c->sym_offset);
-	jw_str(w, "file", c->srcfile);
-	jw_num(w, "line", c->line);
-	jw_str(w, "object", c->dso);
 	jw_end(w);
 }
 
@@ -462,6 +498,8 @@ static void line_obj(struct jw *w, const struct rm_model *m, const struct rm_lin
 		jw_num(w, "threads", r->nr_threads);
 		thread_obj(w, "thread", r->thread);
 		code_obj(w, &r->code);
+		if (m->kind == RM_SOFT && r->src)   /* charged by inference (attrib.h) */
+			jw_u64(w, "inferred", ((const struct estim_site *)r->src)->c.inferred);
 		values(w, m, l, r);
 		callers_arr(w, m, r);
 		jw_end(w);

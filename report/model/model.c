@@ -281,7 +281,7 @@ static void pmu_row(enum cltab_display d, struct rm_row *r, const struct cltab_o
 
 	r->offset = (uint32_t)o->offset;
 	r->disp_offset = (uint32_t)o->disp_offset;
-	r->code.ip = o->ip;
+	r->code.ip = r->code.sampled_ip = o->ip;
 	r->code.al = o->code_al;
 	r->code.cpumode = o->cpumode;
 	r->code.dso = o->dso_key;
@@ -487,6 +487,7 @@ static void estim_line_model(struct rm_model *m, struct rm_line *l, const struct
 
 		r->offset = r->disp_offset = s->offset;
 		r->code.ip = s->ip;
+		r->code.sampled_ip = s->nr_sip ? s->sip[0].ip : s->ip;
 		r->code.al = s->code_al;
 		r->code.cpumode = el->cpumode;
 		r->code.dso = s->cmap ? s->cmap->dso->short_name : NULL;

@@ -100,7 +100,9 @@ const struct rm_col *rm_col(enum rm_kind k, enum cltab_display d, enum rm_col_id
 
 /* What a code address resolved to. */
 struct rm_code {
-	uint64_t ip;             /* as sampled */
+	uint64_t ip;             /* the access instruction: PMU and watch as sampled, soft as
+				  * decoded (estim_site.ip) */
+	uint64_t sampled_ip;     /* the IP sampled (soft: the most frequent of the row's) */
 	uint64_t al;             /* map-relative (what perf shows) */
 	const char *symbol;      /* NULL: unknown */
 	uint64_t sym_offset;

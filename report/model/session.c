@@ -87,6 +87,14 @@ static int estim_sym(void *ctx, const struct maps_map *map, uint64_t ip, uint64_
 	return rc && !out->srcfile ? rc : 0;
 }
 
+static int estim_back(void *ctx, const struct maps_map *map, uint64_t ip, unsigned int back,
+		      uint64_t *at)
+{
+	if (map->dso->kernel)
+		return -ENOENT;
+	return sym_insn_back(ctx, &map->mmap, ip, back, at);
+}
+
 /* Whether any event's samples may carry callchains or user stacks to unwind (or the events are
  * not described): only then does the table keep callers, aggregating on one thread, which
  * counts them. */
@@ -134,6 +142,7 @@ static void new_estim(struct report_session *s)
 		.watch_word_only = s->info->version_major == 1 && s->info->version_minor < 2,
 		.cl_size = s->cl_size,
 		.code_sym = s->sym ? estim_sym : NULL,
+		.insn_back = s->sym ? estim_back : NULL,
 		.sym_ctx = s->sym,
 		.callchains = !s->opts.no_callchains,
 		.phys = s->opts.phys,

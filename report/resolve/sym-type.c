@@ -2554,6 +2554,22 @@ int sym_data_type_back(struct sym_session *s, const struct trace_mmap *code_map,
 	return type_vaddr(s, f, at, out);
 }
 
+int sym_insn_back(struct sym_session *s, const struct trace_mmap *code_map, uint64_t ip,
+		  unsigned int back, uint64_t *at)
+{
+	struct sym_file *f = NULL;
+	uint64_t vaddr, a;
+	const char *why;
+
+	if (!s || !code_map || !code_map->filename || !at)
+		return -EINVAL;
+	if (back >= BACK_MAX || sym_locate(s, code_map, ip, &f, &vaddr, &why) ||
+	    insn_back(s, type_file(s, f), vaddr, back, &a, &why))
+		return -ENOENT;
+	*at = ip - vaddr + a;
+	return 0;
+}
+
 /* --- the size of an access ----------------------------------------------------------------- */
 
 /* Bytes an AArch64 load or store moves, from its opcode and its first register. */

@@ -209,6 +209,12 @@ int sym_data_type(struct sym_session *s, const struct trace_mmap *code_map, uint
  * function"); the mapping's reason as sym_data_type(); -EINVAL on misuse. */
 int sym_data_type_back(struct sym_session *s, const struct trace_mmap *code_map, uint64_t ip,
 		       unsigned int back, uint64_t addr, struct sym_data_info *out);
+/* The address (runtime, like @ip) of the instruction @back instructions before @ip in the
+ * function holding it, found as sym_data_type_back() finds it: for the soft samples of traces
+ * before 1.6, which give the access as that count. 0, or -ENOENT (no function, not an
+ * instruction boundary, before the function's start, @back 15 or more); -EINVAL on misuse. */
+int sym_insn_back(struct sym_session *s, const struct trace_mmap *code_map, uint64_t ip,
+		  unsigned int back, uint64_t *at);
 /* The bytes the memory access of the instruction @back instructions before @ip (0: @ip itself)
  * moves: its memory operand's size (x86-64), its register's width (AArch64 loads and stores).
  * 0, or -ENOENT (*size 0) when the code or the instruction cannot tell. */

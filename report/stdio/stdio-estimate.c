@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "c2c/soft.h"
+#include "report/model/attrib.h"
 #include "report/stdio/callgraph.h"
 #include "report/stdio/stdio-estimate.h"
 #include "report/stdio/summary.h"
@@ -225,24 +226,33 @@ static int is_rotated(const struct stdio_estim_opts *o)
 	return o->info && o->info->options && strstr(o->info->options, "rotat");
 }
 
+/* @text as header lines of at most 90 columns of text, cut at spaces; with @label, the first
+ * line starts with it (in the header's 28 columns) and the others are indented below it. */
+static void print_wrapped(FILE *f, const char *label, const char *p)
+{
+	int indent = label ? 29 : 0, width = 90 - indent;
+
+	while (*p) {
+		size_t n = strlen(p), cut = n;
+
+		if (n > (size_t)width)
+			for (cut = (size_t)width; cut > 0 && p[cut] != ' '; cut--)
+				;
+		if (!cut)
+			cut = n;
+		fprintf(f, "# %-*s%.*s\n", indent, label ? label : "", (int)cut, p);
+		p += cut + (p[cut] == ' ');
+		label = "";
+	}
+}
+
 /* The duty-cycle sentence, wrapped as the other header lines. */
 static void print_duty(FILE *f, const struct c2c_watch_duty *d)
 {
 	char text[1024];
-	const char *p = text;
 
 	c2c_watch_duty_describe(d, text, sizeof(text));
-	while (*p) {
-		size_t n = strlen(p), cut = n;
-
-		if (n > 90)
-			for (cut = 90; cut > 0 && p[cut] != ' '; cut--)
-				;
-		if (!cut)
-			cut = n;
-		fprintf(f, "# %.*s\n", (int)cut, p);
-		p += cut + (p[cut] == ' ');
-	}
+	print_wrapped(f, NULL, text);
 }
 
 static void print_reasons(FILE *f, const struct estim_totals *t, int soft)
@@ -267,13 +277,25 @@ static void print_reasons(FILE *f, const struct estim_totals *t, int soft)
 	}
 }
 
+static void put_comment(void *ctx, const char *text)
+{
+	fprintf(ctx, "# %s\n", text);
+}
+
 static void print_stats(FILE *f, const struct rm_model *m, const struct rm_findings *fs,
 			const struct estim *e, const struct stdio_estim_opts *o)
 {
 	const struct estim_totals *t = estim_totals(e);
 	int soft = estim_opts(e)->mode == ESTIM_SOFT;
+	struct rm_attrib a;
+	char buf[512];
 
+	rm_attrib_of(m, &a);
 	print_info(f, o);
+	if (a.warn) {
+		rm_attrib_warning(&a, put_comment, f);
+		fprintf(f, "#\n");
+	}
 	print_words(f, soft ? soft_words : watch_words);
 	if (!soft && is_rotated(o))
 		fprintf(f, "# The debug registers were rotated over more words than they can watch at once:\n"
@@ -289,6 +311,9 @@ static void print_stats(FILE *f, const struct rm_model *m, const struct rm_findi
 	if (soft)
 		fprintf(f, ", %.2f%% of time", estim_pct(t->recovered_weight, t->weight));
 	fprintf(f, ")\n");
+	rm_attrib_inferred_text(&a, buf, sizeof(buf));
+	if (*buf)
+		print_wrapped(f, "Access inferred:", buf);
 	if (!soft)
 		fprintf(f, "# %-28s %llu exact, %llu inferred, %llu unknown (the word's start)\n",
 			"Offset in the watched word:", (unsigned long long)t->placed[ESTIM_PLACED_EXACT],

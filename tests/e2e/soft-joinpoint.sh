@@ -6,16 +6,8 @@
 # one thread and A.y only by the other (no TRUE SHARING anywhere). Skips (77) when the soft
 # backend cannot record here.
 set -u
-BUILD=${BUILD:-build}
-C2C=${C2C:-$PWD/$BUILD/c2c-lite}
-CC=${CC:-cc}
-[ -x "$C2C" ] || { echo "fail: no binary at $C2C"; exit 1; }
-if ! "$C2C" doctor 2>/dev/null | grep -q '^\[ok\] soft '; then
-	echo "skip: the soft backend cannot record here"
-	exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/e2e/lib/soft.sh
+soft_setup
 fail=0
 for opt in O0 O2; do
 	"$CC" -g -"$opt" -pthread -o "$tmp/jp-$opt" tests/e2e/lib/joinpoint-prog.c ||
