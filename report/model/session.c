@@ -48,7 +48,9 @@ static uint32_t host_cl_size(const struct trace_info *info)
 /* Code addresses through the symbols session. A kernel address is resolved from a vmlinux or the
  * trace's kallsyms, never this machine's /proc/kallsyms for PMU data (the trace may come from
  * another kernel). Without a symbol, what addr2line says there is kept (Source:Line). */
-static int code_sym(struct sym_session *s, const struct maps_map *map, uint64_t ip,
+/* @user: the user's line (sym_code_info.user_file) where the code is a library's inlined into
+ * it; perf's (the innermost line) otherwise. */
+static int code_sym(struct sym_session *s, const struct maps_map *map, uint64_t ip, int user,
 		    const char **symbol, uint64_t *sym_offset, const char **srcfile, uint32_t *line)
 {
 	struct sym_code_info ci = { 0 };
@@ -57,6 +59,10 @@ static int code_sym(struct sym_session *s, const struct maps_map *map, uint64_t 
 	if (!map)
 		return -ENOENT;
 	err = map->dso->kernel ? sym_kernel_code(s, ip, &ci) : sym_code(s, &map->mmap, ip, &ci);
+	if (!err && user && ci.user_file && ci.user_line) {
+		ci.srcfile = ci.user_file;
+		ci.line = ci.user_line;
+	}
 	*srcfile = err ? NULL : ci.srcfile;
 	*line = err ? 0 : ci.line;
 	if (err || !ci.symbol) {
@@ -74,7 +80,7 @@ static int pmu_sym(void *ctx, const struct maps_map *map, uint8_t mode, uint64_t
 		   uint64_t al_ip, struct cltab_code *out)
 {
 	(void)mode, (void)al_ip;
-	return code_sym(ctx, map, ip, &out->symbol, &out->sym_offset, &out->srcfile, &out->line);
+	return code_sym(ctx, map, ip, 0, &out->symbol, &out->sym_offset, &out->srcfile, &out->line);
 }
 
 static int estim_sym(void *ctx, const struct maps_map *map, uint64_t ip, uint64_t al_ip,
@@ -83,7 +89,7 @@ static int estim_sym(void *ctx, const struct maps_map *map, uint64_t ip, uint64_
 	int rc;
 
 	(void)al_ip;
-	rc = code_sym(ctx, map, ip, &out->symbol, &out->sym_offset, &out->srcfile, &out->line);
+	rc = code_sym(ctx, map, ip, 1, &out->symbol, &out->sym_offset, &out->srcfile, &out->line);
 	return rc && !out->srcfile ? rc : 0;
 }
 

@@ -985,6 +985,54 @@ static void a2l_file(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 		out->srcfile = c->file ? c->file : sym_str(&s->str, "??");
 }
 
+int sym_system_file(const char *path)
+{
+	static const char *const prefix[] = { "/usr/include/", "/usr/lib/gcc/", "/usr/local/include/",
+					      "/usr/lib/go", "/usr/share/go", "/rustc/" };
+	static const char *const part[] = { "/include/c++/", "/.rustup/toolchains/",
+					    "/.cargo/registry/", "/lib/rustlib/" };
+	size_t i;
+
+	if (!path)
+		return 0;
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(path, prefix[i], strlen(prefix[i])))
+			return 1;
+	for (i = 0; i < sizeof(part) / sizeof(part[0]); i++)
+		if (strstr(path, part[i]))
+			return 1;
+	return 0;
+}
+
+/* The user's line of @a: its own when not a library's, else the first call site out of the
+ * inlined library code, innermost first. */
+static void user_line(struct sym_session *s, struct sym_file *f, Dwarf_Addr a,
+		      struct sym_code_info *out)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu, chain[16];
+	size_t n, i;
+
+	if (!out->srcfile || !sym_system_file(out->srcfile)) {
+		out->user_file = out->srcfile;
+		out->user_line = out->line;
+		return;
+	}
+	if (s->opts.no_inline || !(cu = dwfl_module_addrdie(f->mod, a, &bias)))
+		return;
+	n = sym_inline_chain(f, cu, a - bias, chain, sizeof(chain) / sizeof(chain[0]));
+	for (i = 0; i < n; i++) {
+		struct sym_code_info site = { 0 };
+
+		inline_frame(s, cu, &chain[i], &site);
+		if (site.call_file && site.call_line && !sym_system_file(site.call_file)) {
+			out->user_file = site.call_file;
+			out->user_line = site.call_line;
+			return;
+		}
+	}
+}
+
 int sym_code_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 		   struct sym_code_info *out)
 {
@@ -995,6 +1043,7 @@ int sym_code_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 	if (sym_file_dwarf(f) == 0) {
 		code_line(s, f, a, out);
 		code_scopes(s, f, a, out);
+		user_line(s, f, a, out);
 	}
 	if (!out->symbol && !out->srcfile) {
 		out->reason = !f->has_symtab && !f->dw ? "no symbol table" : "no symbol at address";

@@ -6,6 +6,7 @@
  * innermost inline instance covering it (inline ranges nest, so a sweep with a stack does it).
  * Later lookups are a binary search. */
 #include <dwarf.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,11 +19,13 @@ struct inl_range {
 	uint64_t lo, hi;
 	int depth;
 	Dwarf_Die die;
+	size_t parent;           /* the range it nests in, SIZE_MAX: none (after flatten()) */
 };
 
 struct inl_seg {
 	uint64_t lo, hi;
 	Dwarf_Die die;
+	size_t range;            /* its innermost range (sym_cu_index.r) */
 };
 
 struct sym_cu_index {
@@ -30,6 +33,8 @@ struct sym_cu_index {
 	Dwarf_Die cu;
 	struct inl_seg *seg;
 	size_t nr;
+	struct inl_range *r;     /* sorted, with their parents: the chains of call sites */
+	size_t nr_r;
 };
 
 struct collect {
@@ -100,7 +105,7 @@ static void emit(struct sym_cu_index *ix, size_t *cap, uint64_t lo, uint64_t hi,
 	if (lo >= hi)
 		return;
 	ix->seg = xgrow(ix->seg, cap, ix->nr + 1, sizeof(*ix->seg));
-	ix->seg[ix->nr++] = (struct inl_seg){ lo, hi, r->die };
+	ix->seg[ix->nr++] = (struct inl_seg){ lo, hi, r->die, (size_t)(r - ix->r) };
 }
 
 /* Sweep the sorted ranges with a stack of open ones; the top of the stack is innermost. */
@@ -122,6 +127,7 @@ static void flatten(struct sym_cu_index *ix, struct inl_range *r, size_t n)
 		if (top)
 			emit(ix, &cap, cur, r[i].lo, stack[top - 1]);
 		cur = r[i].lo;
+		r[i].parent = top ? (size_t)(stack[top - 1] - r) : SIZE_MAX;
 		stack[top++] = &r[i];
 	}
 	while (top) {
@@ -146,8 +152,9 @@ static struct sym_cu_index *cu_index(struct sym_file *f, Dwarf_Die *cu)
 	ix->cu_off = off;
 	ix->cu = *cu;
 	walk(&c, cu, 0, 0);
+	ix->r = c.r;
+	ix->nr_r = c.nr;
 	flatten(ix, c.r, c.nr);
-	free(c.r);
 	f->cuidx = xgrow(f->cuidx, &f->cap_cuidx, f->nr_cuidx + 1, sizeof(*f->cuidx));
 	/* most recently built first: consecutive lookups tend to stay in one CU */
 	memmove(f->cuidx + 1, f->cuidx, f->nr_cuidx * sizeof(*f->cuidx));
@@ -156,9 +163,8 @@ static struct sym_cu_index *cu_index(struct sym_file *f, Dwarf_Die *cu)
 	return ix;
 }
 
-int sym_inline_find(struct sym_file *f, Dwarf_Die *cu, Dwarf_Addr a, Dwarf_Die *out)
+static const struct inl_seg *seg_at(struct sym_cu_index *ix, Dwarf_Addr a)
 {
-	struct sym_cu_index *ix = cu_index(f, cu);
 	size_t lo = 0, hi = ix->nr;
 
 	while (lo < hi) {
@@ -169,15 +175,36 @@ int sym_inline_find(struct sym_file *f, Dwarf_Die *cu, Dwarf_Addr a, Dwarf_Die *
 			hi = mid;
 	}
 	if (lo == ix->nr || ix->seg[lo].lo > a)
+		return NULL;
+	return &ix->seg[lo];
+}
+
+int sym_inline_find(struct sym_file *f, Dwarf_Die *cu, Dwarf_Addr a, Dwarf_Die *out)
+{
+	const struct inl_seg *sg = seg_at(cu_index(f, cu), a);
+
+	if (!sg)
 		return -1;
-	*out = ix->seg[lo].die;
+	*out = sg->die;
 	return 0;
+}
+
+size_t sym_inline_chain(struct sym_file *f, Dwarf_Die *cu, Dwarf_Addr a, Dwarf_Die *out, size_t max)
+{
+	struct sym_cu_index *ix = cu_index(f, cu);
+	const struct inl_seg *sg = seg_at(ix, a);
+	size_t n = 0, k;
+
+	for (k = sg ? sg->range : SIZE_MAX; k != SIZE_MAX && n < max; k = ix->r[k].parent)
+		out[n++] = ix->r[k].die;
+	return n;
 }
 
 void sym_inline_release(struct sym_file *f)
 {
 	for (size_t i = 0; i < f->nr_cuidx; i++) {
 		free(f->cuidx[i]->seg);
+		free(f->cuidx[i]->r);
 		free(f->cuidx[i]);
 	}
 	free(f->cuidx);

@@ -187,6 +187,8 @@ int sym_demangle_available(void);
 
 /* sym-inline.c: the innermost DW_TAG_inlined_subroutine of @cu covering CU address @a. */
 int sym_inline_find(struct sym_file *f, Dwarf_Die *cu, Dwarf_Addr a, Dwarf_Die *out);
+/* The inlined subroutines at @a, innermost first (each nested in the next), at most @max. */
+size_t sym_inline_chain(struct sym_file *f, Dwarf_Die *cu, Dwarf_Addr a, Dwarf_Die *out, size_t max);
 void sym_inline_release(struct sym_file *f);
 
 /* sym-data.c */

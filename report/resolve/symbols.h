@@ -79,6 +79,12 @@ struct sym_code_info {
 	const char *inline_fn;  /* innermost inlined function at the address, or NULL */
 	const char *call_file;  /* its call site */
 	uint32_t call_line;
+	/* where the user's code is: srcfile:line when that is not a library's header, else the
+	 * call site of the outermost-but-one inlined library code (std::atomic's fetch_add in
+	 * atomic_base.h is called at app.cpp:14), NULL when no inline chain leads out of the
+	 * libraries' files (sym_system_file()) */
+	const char *user_file;
+	uint32_t user_line;
 	const char *reason;     /* why something is unknown (shown under -v), or NULL */
 	int object;             /* sym_symbol(): the symbol is an STT_OBJECT */
 };
@@ -105,6 +111,11 @@ struct sym_data_info {
 	 * as for p[]): the caller can tell elements apart by their addresses. 0, 0, 0 otherwise. */
 	uint64_t elem_size, elem_off, elem_count;
 };
+
+/* A file of a toolchain or library, not the user's: the compiler's and the system's headers
+ * (/usr/include, /usr/lib/gcc, /usr/local/include, .../include/c++/...), Rust's standard library
+ * (/rustc/HASH/library/, ~/.rustup/toolchains) and registry crates, Go's standard library. */
+int sym_system_file(const char *path);
 
 int sym_session_new(struct sym_session **out, const struct sym_opts *opts);
 /* Give the session the kallsyms text recorded in a trace (copied). */
