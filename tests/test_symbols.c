@@ -630,6 +630,77 @@ static void test_symbols_cxx_data_elf(void **state)
 	sym_session_free(s);
 }
 
+/* Names that are not the user's data (issue 28, item 7): crtstuff's and the linker's symbols
+ * name nothing, the C++ standard library's own variables neither, and a library wrapper of the
+ * whole value is not in the path: the variable and its type, "g_refcount (std::atomic<long
+ * int>)", not "g_refcount._M_i". */
+struct lib_row {
+	int line;
+	const char *var;       /* the ELF symbol (mangled) */
+	uint64_t off;
+	const char *name, *member, *type;   /* NULL name: nothing may be named there */
+};
+
+static const struct lib_row lib_rows[] = {
+	{ __LINE__, "g_refcount", 0, "g_refcount", "g_refcount", "std::atomic<long int>" },
+	{ __LINE__, "g_refcount", 4, "g_refcount", "g_refcount (+4)", "std::atomic<long int>" },
+	{ __LINE__, "g_ready", 0, "g_ready", "g_ready", "std::atomic<bool>" },
+	{ __LINE__, "g_ptr", 0, "g_ptr", "g_ptr", "std::atomic<int*>" },
+	{ __LINE__, "g_stats", 0, "g_stats", "g_stats.hits", "struct stats" },
+	{ __LINE__, "g_stats", 8, "g_stats", "g_stats.misses", "struct stats" },
+	{ __LINE__, "g_mu", 0, "g_mu", "g_mu.__lock", "std::mutex" },
+	{ __LINE__, "completed.0", 0, NULL, NULL, NULL },
+	{ __LINE__, "__dso_handle", 0, NULL, NULL, NULL },
+	{ __LINE__, "_ZStL8__ioinit", 0, NULL, NULL, NULL },
+};
+
+static void test_symbols_library_names(void **state)
+{
+	struct fix *f = *state;
+	struct bin b;
+
+	if (run("g++ --version >/dev/null 2>&1")) {
+		skip();
+		return;
+	}
+	snprintf(b.path, sizeof(b.path), "%s/prog_atomic", f->tmp);
+	assert_int_equal(run("g++ -O1 -g -o '%s' %s/prog_atomic.cc", b.path, SRCDIR), 0);
+	make_maps(&b, random_base());
+	struct sym_session *s = session(NULL);
+	for (size_t i = 0; i < sizeof(lib_rows) / sizeof(lib_rows[0]); i++) {
+		const struct lib_row *r = &lib_rows[i];
+		uint64_t a = b.base + elf_sym(b.path, r->var) + r->off;
+		struct sym_data_info di;
+		int rc = sym_data(s, map_or_last(&b, a), a, &di);
+
+		if (r->name ? rc || !di.var || strcmp(di.var, r->name) || !di.member ||
+			      strcmp(di.member, r->member) || !di.type || strcmp(di.type, r->type)
+			    : rc != -ENOENT || di.var)
+			fail_msg("row at line %d: rc %d var '%s' member '%s' type '%s'", r->line, rc,
+				 di.var ? di.var : "(null)", di.member ? di.member : "(null)",
+				 di.type ? di.type : "(null)");
+	}
+	sym_session_free(s);
+}
+
+/* The same in C: crtstuff's completed.0 and __dso_handle name nothing. */
+static void test_symbols_toolchain_data(void **state)
+{
+	struct fix *f = *state;
+	const char *names[] = { "completed.0", "__dso_handle" };
+	struct sym_session *s = session(NULL);
+
+	make_maps(&f->pie, random_base());
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		uint64_t a = f->pie.base + elf_sym(f->pie.path, names[i]);
+		struct sym_data_info di;
+		int rc = sym_data(s, map_or_last(&f->pie, a), a, &di);
+		if (rc != -ENOENT || di.var)
+			fail_msg("%s: rc %d var '%s'", names[i], rc, di.var ? di.var : "(null)");
+	}
+	sym_session_free(s);
+}
+
 /* --- data --------------------------------------------------------------------------------- */
 
 struct data_row {
@@ -1330,6 +1401,8 @@ int main(void)
 		cmocka_unit_test(test_symbols_kallsyms),
 		cmocka_unit_test(test_symbols_proc_kallsyms),
 		cmocka_unit_test(test_symbols_cache_stable),
+		cmocka_unit_test(test_symbols_library_names),
+		cmocka_unit_test(test_symbols_toolchain_data),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -32,6 +32,55 @@ static void add_var(struct sym_file *f, uint64_t addr, uint64_t size, const char
 	}
 }
 
+/* Data the toolchain puts in every program, not the program's own: crtstuff's statics
+ * (completed.0, dtor_idx.0, __TMC_END__, __dso_handle, ...) and the linker's section
+ * markers. A variable the debug info declares is never one of them. Such symbols name nothing
+ * (an access there keeps its bytes, unnamed), so that they head no line's title. */
+static int toolchain_symbol(const char *name)
+{
+	static const char *const exact[] = {
+		"__dso_handle", "__TMC_END__", "__TMC_LIST__", "__JCR_END__", "__JCR_LIST__",
+		"__FRAME_END__", "__EH_FRAME_BEGIN__", "__CTOR_LIST__", "__CTOR_END__",
+		"__DTOR_LIST__", "__DTOR_END__", "__frame_dummy_init_array_entry",
+		"__do_global_dtors_aux_fini_array_entry", "__init_array_start", "__init_array_end",
+		"__fini_array_start", "__fini_array_end", "__preinit_array_start",
+		"__preinit_array_end", "_GLOBAL_OFFSET_TABLE_", "_DYNAMIC", "__GNU_EH_FRAME_HDR",
+		"_IO_stdin_used", "__data_start", "data_start", "__bss_start", "_edata", "_end",
+		"__ehdr_start", "__executable_start", "__abi_tag",
+	};
+	static const char *const local[] = { "completed.", "dtor_idx." };
+
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (!strcmp(name, exact[i]))
+			return 1;
+	for (size_t i = 0; i < sizeof(local) / sizeof(local[0]); i++) {
+		size_t n = strlen(local[i]);
+		if (!strncmp(name, local[i], n) && name[n] &&
+		    strspn(name + n, "0123456789") == strlen(name + n))
+			return 1;
+	}
+	return 0;
+}
+
+/* An identifier reserved to the implementation: "__x", "_X". */
+static int reserved_name(const char *name)
+{
+	return name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z'));
+}
+
+/* A variable of the C++ standard library's own, by its qualified name: a reserved name in
+ * namespace std or __gnu_cxx ("std::__ioinit", the static ios_base::Init of <iostream>). */
+static int library_internal(const char *qualified)
+{
+	const char *last = qualified, *p;
+
+	if (strncmp(qualified, "std::", 5) && strncmp(qualified, "__gnu_cxx::", 11))
+		return 0;
+	for (p = qualified; (p = strstr(p, "::")); p += 2)
+		last = p + 2;
+	return reserved_name(last);
+}
+
 static void elf_vars(struct sym_session *s, struct sym_file *f)
 {
 	int n = dwfl_module_getsymtab(f->mod);
@@ -43,9 +92,13 @@ static void elf_vars(struct sym_session *s, struct sym_file *f)
 		char *dm;
 
 		if (!name || !*name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
-		    sym.st_shndx == SHN_UNDEF)
+		    sym.st_shndx == SHN_UNDEF || toolchain_symbol(name))
 			continue;
 		dm = sym_demangle(name, 0);   /* C++ globals: "ns::counter", as perf names them */
+		if (dm && library_internal(dm)) {
+			free(dm);
+			continue;
+		}
 		add_var(f, addr - f->bias, sym.st_size, sym_str(&s->str, dm ? dm : name), NULL);
 		free(dm);
 	}
@@ -78,35 +131,58 @@ static int var_addr(Dwarf_Die *die, Dwarf_Addr *addr)
 	return -1;
 }
 
-static void dwarf_var(struct sym_session *s, struct sym_file *f, Dwarf_Die *die)
+static int library_type(Dwarf_Die *t);
+
+/* A C++ variable with a reserved name of one of the standard library's types: the library's
+ * own (std::__ioinit, defined outside its namespace's DIE). */
+static int std_internal_var(Dwarf_Die *die, const char *name)
+{
+	Dwarf_Die t;
+
+	if (!reserved_name(name) || sym_die_type(die, &t) || sym_type_peel(&t))
+		return 0;
+	return (dwarf_tag(&t) == DW_TAG_structure_type || dwarf_tag(&t) == DW_TAG_class_type) &&
+	       library_type(&t);
+}
+
+/* @in_std: @die is in namespace std or __gnu_cxx, whose reserved names are the library's own
+ * (library_internal()). */
+static void dwarf_var(struct sym_session *s, struct sym_file *f, Dwarf_Die *die, int in_std)
 {
 	Dwarf_Addr addr;
 	Dwarf_Die type;
 	Dwarf_Word size = 0;
 	const char *name = dwarf_diename(die);
 
-	if (!name || var_addr(die, &addr))
+	if (!name || (in_std && reserved_name(name)) || var_addr(die, &addr) ||
+	    std_internal_var(die, name))
 		return;
 	if (sym_die_type(die, &type) == 0)
 		dwarf_aggregate_size(&type, &size);
 	add_var(f, addr + f->dw_bias - f->bias, size, sym_str(&s->str, name), die);
 }
 
-static void walk(struct sym_session *s, struct sym_file *f, Dwarf_Die *parent, int depth)
+static void walk(struct sym_session *s, struct sym_file *f, Dwarf_Die *parent, int depth,
+		 int in_std)
 {
 	Dwarf_Die child;
+	const char *ns;
 
 	if (depth > MAX_DEPTH || dwarf_child(parent, &child))
 		return;
 	do {
 		switch (dwarf_tag(&child)) {
 		case DW_TAG_variable:
-			dwarf_var(s, f, &child);
+			dwarf_var(s, f, &child, in_std);
+			break;
+		case DW_TAG_namespace:
+			ns = depth ? NULL : dwarf_diename(&child);
+			walk(s, f, &child, depth + 1,
+			     in_std || (ns && (!strcmp(ns, "std") || !strcmp(ns, "__gnu_cxx"))));
 			break;
 		case DW_TAG_subprogram:
 		case DW_TAG_lexical_block:
-		case DW_TAG_namespace:
-			walk(s, f, &child, depth + 1);
+			walk(s, f, &child, depth + 1, in_std);
 			break;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
@@ -120,7 +196,7 @@ static void dwarf_vars(struct sym_session *s, struct sym_file *f)
 	while (dwarf_nextcu(f->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 		if (dwarf_offdie(f->dw, off + hsize, &cu))
-			walk(s, f, &cu, 0);
+			walk(s, f, &cu, 0, 0);
 		off = next;
 	}
 }
@@ -247,7 +323,83 @@ static void array_name(Dwarf_Die *t, struct sym_buf *b, int depth)
 	} while (dwarf_siblingof(&sub, &sub) == 0);
 }
 
-/* The type as C spells it, simplified: "struct _buf", "long int", "char *", "int[4]". */
+static int die_lang(Dwarf_Die *d)
+{
+	Dwarf_Die cu;
+
+	return dwarf_diecu(d, &cu, NULL, NULL) ? dwarf_srclang(&cu) : -1;
+}
+
+static int lang_cxx(int lang)
+{
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
+}
+
+/* The namespaces and types enclosing @t, outermost first, each followed by "::" ("std::",
+ * "core::sync::atomic::"), into @b; the outermost one's name in @top (empty when none).
+ * dwarf_getscopes_die() walks the unit: only for the named types of C++ and Rust. */
+static void scope_prefix(Dwarf_Die *t, struct sym_buf *b, char *top, size_t ntop)
+{
+	Dwarf_Die *sc = NULL;
+	int n = dwarf_getscopes_die(t, &sc);
+
+	top[0] = 0;
+	for (int i = n - 1; i >= 1; i--) {
+		int tag = dwarf_tag(&sc[i]);
+		const char *name = dwarf_diename(&sc[i]);
+		if (!name || (tag != DW_TAG_namespace && tag != DW_TAG_structure_type &&
+			      tag != DW_TAG_class_type && tag != DW_TAG_union_type))
+			continue;
+		if (!top[0])
+			snprintf(top, ntop, "%s", name);
+		sym_buf_add(b, "%s::", name);
+	}
+	free(sc);
+}
+
+/* The standard library's namespaces: libstdc++'s and Rust's (core, alloc, std). */
+static int std_scope(int lang, const char *top)
+{
+	if (lang_cxx(lang))
+		return !strcmp(top, "std") || !strcmp(top, "__gnu_cxx");
+	return lang == DW_LANG_Rust &&
+	       (!strcmp(top, "core") || !strcmp(top, "alloc") || !strcmp(top, "std"));
+}
+
+/* A Go type of the standard library: "sync/atomic.Int64", "runtime.mutex" (Go names a type by
+ * its package path; a path whose first element has no dot is the standard library's, main's
+ * aside). */
+static int go_std_type(const char *name)
+{
+	const char *dot = name ? strrchr(name, '.') : NULL, *slash;
+
+	if (!dot || !strncmp(name, "main.", 5))
+		return 0;
+	slash = strchr(name, '/');
+	return !memchr(name, '.', (size_t)((slash && slash < dot ? slash : dot) - name));
+}
+
+/* Is struct @t one of the standard library's (see std_scope(), go_std_type())? */
+static int library_type(Dwarf_Die *t)
+{
+	int lang = die_lang(t);
+	struct sym_buf b = {0};
+	char top[64];
+
+	if (lang == DW_LANG_Go)
+		return go_std_type(dwarf_diename(t));
+	if (!lang_cxx(lang) && lang != DW_LANG_Rust)
+		return 0;
+	scope_prefix(t, &b, top, sizeof(top));
+	free(b.p);
+	return std_scope(lang, top);
+}
+
+/* The type as C spells it, simplified: "struct _buf", "long int", "char *", "int[4]"; a C++
+ * type of the standard library by its qualified name ("std::atomic<long int>"), a Rust type by
+ * its path ("core::sync::atomic::AtomicUsize"), a Go type by its name ("sync/atomic.Int64"):
+ * neither language writes "struct". */
 static void type_name(Dwarf_Die *t, struct sym_buf *b, int depth)
 {
 	const char *name = dwarf_diename(t), *kw = NULL;
@@ -279,6 +431,22 @@ static void type_name(Dwarf_Die *t, struct sym_buf *b, int depth)
 			sym_buf_add(b, " *");
 		return;
 	}
+	}
+	if (kw && name && dwarf_tag(t) != DW_TAG_enumeration_type) {
+		int lang = die_lang(t);
+		if (lang == DW_LANG_Go)
+			return sym_buf_add(b, "%s", name);
+		if (lang_cxx(lang) || lang == DW_LANG_Rust) {
+			struct sym_buf q = {0};
+			char top[64];
+			scope_prefix(t, &q, top, sizeof(top));
+			if (lang == DW_LANG_Rust || std_scope(lang, top)) {
+				sym_buf_add(b, "%s%s", q.p ? q.p : "", name);
+				free(q.p);
+				return;
+			}
+			free(q.p);
+		}
 	}
 	if (kw)
 		sym_buf_add(b, "%s %s", kw, name ? name : "<anonymous>");
@@ -357,6 +525,18 @@ static uint64_t member_extent(Dwarf_Die *t, Dwarf_Die *m, Dwarf_Die *mt, uint64_
 	return end > moff ? end - moff : 0;
 }
 
+/* Member @name (at @moff, @size bytes) of struct @t is only a library type's wrapper of the
+ * whole value, no part of the user's data: std::atomic's _M_i (and _M_base, _M_b, _M_p), a
+ * vector's _M_impl, glibc's __data of a pthread_mutex_t (names reserved to the implementation:
+ * "_M_...", "__..."), Rust's AtomicUsize.v and UnsafeCell.value, Go's atomic.Int64.v. The path
+ * does not name it ("g_refcount", not "g_refcount._M_i"); the bytes are the same. */
+static int library_wrapper(Dwarf_Die *t, const char *name, uint64_t moff, uint64_t size)
+{
+	if (moff || !size || size != sym_type_size(t))
+		return 0;
+	return reserved_name(name) || library_type(t);
+}
+
 /* The member of struct @t holding byte @off: data members first, then base classes (an empty
  * base shares its offset with the first member), the first whose path names the byte (not
  * padding), else the first that holds it. A base class whose layout is known is not named (C++
@@ -392,7 +572,8 @@ static void struct_path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
 			try.b = &one;
 			try.el = w->el ? &el_one : NULL;
 			u = mt;
-			if (name)
+			if (name && !library_wrapper(t, name, moff,
+						     member_extent(t, &m, &mt, moff)))
 				sym_buf_add(&one, ".%s", name);
 			else if (tag == DW_TAG_inheritance && sym_type_peel(&u) == 0 &&
 				 dwarf_hasattr(&u, DW_AT_declaration) && dwarf_diename(&u))
