@@ -701,6 +701,80 @@ static void test_symbols_toolchain_data(void **state)
 	sym_session_free(s);
 }
 
+/* Rust statics (issue 28): named through the segment whose mapping holds them (rustc's lld
+ * layout, prog_rust.rs), the wrappers of an AtomicU64 not in the path, the type by its path. */
+static void test_symbols_rust_data(void **state)
+{
+	struct fix *f = *state;
+	static const struct {
+		int line;
+		const char *var;   /* the symbol's name inside its mangled one */
+		uint64_t off;
+		const char *member, *type;
+	} rows[] = {
+		{ __LINE__, "5STATS", 0, "STATS.hits", "prog_rust::Counters" },
+		{ __LINE__, "5STATS", 8, "STATS.misses", "prog_rust::Counters" },
+		{ __LINE__, "5TOTAL", 0, "TOTAL", "core::sync::atomic::AtomicU64" },
+	};
+	struct bin b;
+	char cmd[PATH_MAX * 2 + 128], sym[256];
+
+	if (run("rustc --version >/dev/null 2>&1")) {
+		skip();
+		return;
+	}
+	snprintf(b.path, sizeof(b.path), "%s/prog_rust", f->tmp);
+	assert_int_equal(run("rustc --edition 2021 -C opt-level=1 -g -o '%s' %s/prog_rust.rs", b.path,
+			     SRCDIR), 0);
+	make_maps(&b, random_base());
+	struct sym_session *s = session(NULL);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		FILE *p;
+		snprintf(cmd, sizeof(cmd), "nm '%s' | sed -n 's/.* \\(_ZN9prog_rust%s17h[0-9a-f]*E\\)$/\\1/p'",
+			 b.path, rows[i].var);
+		assert_non_null(p = popen(cmd, "r"));
+		assert_non_null(fgets(sym, sizeof(sym), p));
+		pclose(p);
+		sym[strcspn(sym, "\n")] = 0;
+		uint64_t a = b.base + elf_sym(b.path, sym) + rows[i].off;
+		struct sym_data_info di;
+		int rc = sym_data(s, map_or_last(&b, a), a, &di);
+		if (rc || !di.member || strcmp(di.member, rows[i].member) || !di.type ||
+		    strcmp(di.type, rows[i].type))
+			fail_msg("row at line %d: rc %d member '%s' type '%s' (%s)", rows[i].line, rc,
+				 di.member ? di.member : "(null)", di.type ? di.type : "(null)",
+				 di.reason ? di.reason : "");
+	}
+	sym_session_free(s);
+}
+
+/* The segments of a Rust binary linked by rustc's lld (rust-counters of tests/real/lang, rustc
+ * 1.95): the RELRO segment ends in the file page where .data/.bss start, its memory padded to
+ * the page; a static in .bss at 0x63f48 (after .data's file bytes), through the mapping of the
+ * second segment, is at 0x63f48, not at 0x62f48 inside the first. */
+static void test_symbols_lld_segments(void **state)
+{
+	struct sym_seg seg[] = {
+		{ 0x0, 0x191cc, 0x0, 0x191cc, PF_R },
+		{ 0x1a140, 0x44630, 0x19140, 0x44630, PF_R | PF_X },
+		{ 0x5f770, 0x3890, 0x5d770, 0x2de0, PF_R | PF_W },
+		{ 0x63550, 0xb7a, 0x60550, 0x9c8, PF_R | PF_W },
+	};
+	struct sym_file f = { .seg = seg, .nr_seg = 4 };
+	struct trace_mmap m = { .start = 0x55dc3e943000, .len = 0x1000, .pgoff = 0x60000,
+				.prot = 3 };
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(sym_file_vaddr(&f, &m, 0x55dc3e943f48, &v), 0);
+	assert_int_equal(v, 0x63f48);
+	/* the first segment's own mapping still reaches its last page */
+	m = (struct trace_mmap){ .start = 0x55dc3e93f000, .len = 0x4000, .pgoff = 0x5d000,
+				 .prot = 1 };
+	assert_int_equal(sym_file_vaddr(&f, &m, 0x55dc3e942f48, &v), 0);
+	assert_int_equal(v, 0x62f48);
+}
+
 /* --- data --------------------------------------------------------------------------------- */
 
 struct data_row {
@@ -1403,6 +1477,8 @@ int main(void)
 		cmocka_unit_test(test_symbols_cache_stable),
 		cmocka_unit_test(test_symbols_library_names),
 		cmocka_unit_test(test_symbols_toolchain_data),
+		cmocka_unit_test(test_symbols_rust_data),
+		cmocka_unit_test(test_symbols_lld_segments),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -396,6 +396,18 @@ static int library_type(Dwarf_Die *t)
 	return std_scope(lang, top);
 }
 
+int sym_die_library(Dwarf_Die *d)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die origin;
+
+	if (dwarf_formref_die(dwarf_attr(d, DW_AT_abstract_origin, &at), &origin))
+		d = &origin;
+	if (dwarf_formref_die(dwarf_attr(d, DW_AT_specification, &at), &origin))
+		d = &origin;
+	return library_type(d);
+}
+
 /* The type as C spells it, simplified: "struct _buf", "long int", "char *", "int[4]"; a C++
  * type of the standard library by its qualified name ("std::atomic<long int>"), a Rust type by
  * its path ("core::sync::atomic::AtomicUsize"), a Go type by its name ("sync/atomic.Int64"):
