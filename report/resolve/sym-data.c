@@ -111,6 +111,21 @@ int sym_die_type(Dwarf_Die *die, Dwarf_Die *type)
 	return dwarf_formref_die(dwarf_attr_integrate(die, DW_AT_type, &at), type) ? 0 : -1;
 }
 
+/* A location in a DW_FORM_block1 holding DW_OP_addr alone, as Go writes it in DWARF 4 units
+ * (where libdw takes only exprloc): 0 and the address, else -1. */
+static int block_addr(Dwarf_Attribute *at, Dwarf_Addr *addr)
+{
+	Dwarf_Block b;
+	uint64_t a = 0;
+
+	if (dwarf_formblock(at, &b) || b.length != 9 || b.data[0] != DW_OP_addr)
+		return -1;
+	for (int i = 8; i >= 1; i--)   /* little-endian, 8-byte addresses (x86-64, AArch64) */
+		a = a << 8 | b.data[i];
+	*addr = a;
+	return 0;
+}
+
 /* The fixed address of a variable DIE (DW_OP_addr location, or DW_OP_addrx into .debug_addr as
  * clang's DWARF 5 has it), or -1. */
 static int var_addr(Dwarf_Die *die, Dwarf_Addr *addr)
@@ -119,7 +134,11 @@ static int var_addr(Dwarf_Die *die, Dwarf_Addr *addr)
 	Dwarf_Op *op;
 	size_t n;
 
-	if (!dwarf_attr(die, DW_AT_location, &at) || dwarf_getlocation(&at, &op, &n) || n != 1)
+	if (!dwarf_attr(die, DW_AT_location, &at))
+		return -1;
+	if (dwarf_getlocation(&at, &op, &n))
+		return block_addr(&at, addr);
+	if (n != 1)
 		return -1;
 	if (op[0].atom == DW_OP_addr) {
 		*addr = op[0].number;
@@ -367,17 +386,29 @@ static int std_scope(int lang, const char *top)
 	       (!strcmp(top, "core") || !strcmp(top, "alloc") || !strcmp(top, "std"));
 }
 
-/* A Go type of the standard library: "sync/atomic.Int64", "runtime.mutex" (Go names a type by
- * its package path; a path whose first element has no dot is the standard library's, main's
- * aside). */
+/* A Go type or function of the standard library: "sync/atomic.Int64", "runtime.mutex",
+ * "sync/atomic.(*Int64).Add" (Go names them by package path, and the standard library's first
+ * path elements are these; a module's own may lack a dot too, so no rule on dots serves). */
 static int go_std_type(const char *name)
 {
-	const char *dot = name ? strrchr(name, '.') : NULL, *slash;
+	static const char *const top[] = {
+		"archive", "bufio", "bytes", "compress", "container", "context", "crypto", "database",
+		"debug", "embed", "encoding", "errors", "expvar", "flag", "fmt", "go", "hash", "html",
+		"image", "index", "internal", "io", "log", "math", "mime", "net", "os", "path",
+		"plugin", "reflect", "regexp", "runtime", "sort", "strconv", "strings", "sync",
+		"syscall", "testing", "text", "time", "unicode", "unsafe", "vendor",
+	};
+	size_t n;
 
-	if (!dot || !strncmp(name, "main.", 5))
+	if (!name)
 		return 0;
-	slash = strchr(name, '/');
-	return !memchr(name, '.', (size_t)((slash && slash < dot ? slash : dot) - name));
+	n = strcspn(name, "/.");
+	if (!name[n])
+		return 0;
+	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++)
+		if (strlen(top[i]) == n && !strncmp(name, top[i], n))
+			return 1;
+	return 0;
 }
 
 /* Is struct @t one of the standard library's (see std_scope(), go_std_type())? */
@@ -419,6 +450,8 @@ static void type_name(Dwarf_Die *t, struct sym_buf *b, int depth)
 
 	if (depth > MAX_DEPTH)
 		return sym_buf_add(b, "?");
+	if (name && die_lang(t) == DW_LANG_Go)
+		return sym_buf_add(b, "%s", name);  /* Go names every type: "[8]main.cnt", "*main.T" */
 	switch (dwarf_tag(t)) {
 	case DW_TAG_structure_type: kw = "struct"; break;
 	case DW_TAG_union_type: kw = "union"; break;
@@ -446,8 +479,6 @@ static void type_name(Dwarf_Die *t, struct sym_buf *b, int depth)
 	}
 	if (kw && name && dwarf_tag(t) != DW_TAG_enumeration_type) {
 		int lang = die_lang(t);
-		if (lang == DW_LANG_Go)
-			return sym_buf_add(b, "%s", name);
 		if (lang_cxx(lang) || lang == DW_LANG_Rust) {
 			struct sym_buf q = {0};
 			char top[64];

@@ -1,0 +1,29 @@
+// A Go program for the data-name tests (test_symbols.c): package variables as Go's DWARF has them
+// (locations in DW_FORM_block1 inside DWARF 4 units, names qualified by package), a struct of
+// per-goroutine counters and an atomic.Int64, whose field v the report does not name.
+package main
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+type stats struct {
+	hits   int64
+	misses int64
+}
+
+var (
+	counters stats
+	total    atomic.Int64
+)
+
+func main() {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); atomic.AddInt64(&counters.hits, 1); total.Add(1) }()
+	go func() { defer wg.Done(); atomic.AddInt64(&counters.misses, 1); total.Add(1) }()
+	wg.Wait()
+	fmt.Println(counters.hits, counters.misses, total.Load())
+}
