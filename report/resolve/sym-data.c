@@ -467,11 +467,14 @@ static void type_name(Dwarf_Die *t, struct sym_buf *b, int depth)
 		const char *q = tag == DW_TAG_const_type ? "const " :
 				tag == DW_TAG_volatile_type ? "volatile " :
 				tag == DW_TAG_atomic_type ? "_Atomic " : "";
-		sym_buf_add(b, "%s", q);
+		struct sym_buf in = {0};
 		if (sym_die_type(t, &inner))
-			sym_buf_add(b, "void");
+			sym_buf_add(&in, "void");
 		else
-			type_name(&inner, b, depth + 1);
+			type_name(&inner, &in, depth + 1);
+		/* a qualified array qualifies its elements: "const char[768]", once */
+		sym_buf_add(b, "%s%s", in.p && !strncmp(in.p, q, strlen(q)) ? "" : q, in.p ? in.p : "");
+		free(in.p);
 		if (tag == DW_TAG_pointer_type)
 			sym_buf_add(b, " *");
 		return;

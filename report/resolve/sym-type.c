@@ -856,10 +856,16 @@ static int fit(const struct ptr *p, const struct mem_op *raw)
 	return m->disp >= 0 && !p->obj && !p->ref && !p->poly;
 }
 
+/* A name reserved to the implementation ("__lll_lock", "_M_x"): a C library's own function. */
+static int reserved(const char *name)
+{
+	return name && name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z'));
+}
+
 /* The best pointer variable at @w at @pc for access @m, innermost scope first: 0, else
  * -ENOENT. A variable of a standard library function inlined there (Rust's atomic_add "dst",
- * std::atomic's "this") is not the user's name for the data: one of the code that called it
- * that fits as well is preferred. */
+ * std::atomic's "this"), or one with a reserved name (glibc's lll_lock macro's "__futex"), is
+ * not the user's name for the data: one of the code around it that fits as well is preferred. */
 static int find_var(struct sym_session *s, struct scopes *sc, Dwarf_Addr pc,
 		    const struct where *w, const struct mem_op *m, struct ptr *best)
 {
@@ -867,8 +873,8 @@ static int find_var(struct sym_session *s, struct scopes *sc, Dwarf_Addr pc,
 
 	for (int i = sc->n - 1; i >= 0 && (best_fit < 2 || best_lib); i--) {
 		Dwarf_Die v;
-		int lib = dwarf_tag(&sc->die[i]) == DW_TAG_inlined_subroutine &&
-			  sym_die_library(&sc->die[i]);
+		int lib_scope = dwarf_tag(&sc->die[i]) == DW_TAG_inlined_subroutine &&
+				(sym_die_library(&sc->die[i]) || reserved(die_name(&sc->die[i])));
 		if (dwarf_child(&sc->die[i], &v))
 			continue;
 		do {
@@ -881,7 +887,7 @@ static int find_var(struct sym_session *s, struct scopes *sc, Dwarf_Addr pc,
 				continue;
 			if (!w->mem)
 				p.off = -c;
-			int f = fit(&p, m);
+			int f = fit(&p, m), lib = lib_scope || reserved(name);
 			if (f > best_fit || (f == best_fit && f > 0 && best_lib && !lib)) {
 				best_fit = f;
 				best_lib = lib;
