@@ -639,6 +639,7 @@ struct lib_row {
 	const char *var;       /* the ELF symbol (mangled) */
 	uint64_t off;
 	const char *name, *member, *type;   /* NULL name: nothing may be named there */
+	const char *lock;                   /* the lock holding the byte, NULL: none */
 };
 
 static const struct lib_row lib_rows[] = {
@@ -648,7 +649,11 @@ static const struct lib_row lib_rows[] = {
 	{ __LINE__, "g_ptr", 0, "g_ptr", "g_ptr", "std::atomic<int*>" },
 	{ __LINE__, "g_stats", 0, "g_stats", "g_stats.hits", "struct stats" },
 	{ __LINE__, "g_stats", 8, "g_stats", "g_stats.misses", "struct stats" },
-	{ __LINE__, "g_mu", 0, "g_mu", "g_mu.__lock", "std::mutex" },
+	{ __LINE__, "g_mu", 0, "g_mu", "g_mu.__lock", "std::mutex", "g_mu" },
+	{ __LINE__, "g_mu", 16, "g_mu", "g_mu.__kind", "std::mutex", "g_mu" },
+	{ __LINE__, "g_q", 0, "g_q", "g_q.head", "struct queue" },
+	{ __LINE__, "g_q", 8 + 12, "g_q", "g_q.lock.__nusers", "struct queue", "g_q.lock" },
+	{ __LINE__, "g_q", 8 + 40, "g_q", "g_q.tail", "struct queue" },
 	{ __LINE__, "completed.0", 0, NULL, NULL, NULL },
 	{ __LINE__, "__dso_handle", 0, NULL, NULL, NULL },
 	{ __LINE__, "_ZStL8__ioinit", 0, NULL, NULL, NULL },
@@ -674,11 +679,12 @@ static void test_symbols_library_names(void **state)
 		int rc = sym_data(s, map_or_last(&b, a), a, &di);
 
 		if (r->name ? rc || !di.var || strcmp(di.var, r->name) || !di.member ||
-			      strcmp(di.member, r->member) || !di.type || strcmp(di.type, r->type)
+			      strcmp(di.member, r->member) || !di.type || strcmp(di.type, r->type) ||
+			      !r->lock != !di.lock || (r->lock && strcmp(di.lock, r->lock))
 			    : rc != -ENOENT || di.var)
-			fail_msg("row at line %d: rc %d var '%s' member '%s' type '%s'", r->line, rc,
-				 di.var ? di.var : "(null)", di.member ? di.member : "(null)",
-				 di.type ? di.type : "(null)");
+			fail_msg("row at line %d: rc %d var '%s' member '%s' type '%s' lock '%s'", r->line,
+				 rc, di.var ? di.var : "(null)", di.member ? di.member : "(null)",
+				 di.type ? di.type : "(null)", di.lock ? di.lock : "(null)");
 	}
 	sym_session_free(s);
 }

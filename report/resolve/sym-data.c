@@ -547,8 +547,57 @@ struct walk {
 	struct sym_buf *b;
 	uint64_t scale;
 	int opened, failed;
+	int locked;           /* the path entered a lock (SYM_PATH_LOCK marks where) */
 	struct sym_elem *el;
 };
+
+/* A synchronisation object: a lock's words are one unit, taken and released by the same calls
+ * (pthread_mutex_lock reads __kind and writes __lock and __owner of one pthread_mutex_t). By
+ * type: POSIX's and C11's (typedef names), the C++ and Rust standard libraries' mutexes. */
+static int lock_type(Dwarf_Die *t)
+{
+	static const char *const c_names[] = {
+		"pthread_mutex_t", "pthread_rwlock_t", "pthread_spinlock_t", "pthread_cond_t",
+		"pthread_barrier_t", "sem_t", "mtx_t", "cnd_t",
+	};
+	static const char *const lib_names[] = {
+		"mutex", "recursive_mutex", "timed_mutex", "recursive_timed_mutex", "shared_mutex",
+		"shared_timed_mutex", "condition_variable", "Mutex", "RwLock", "Condvar",
+	};
+	Dwarf_Die u = *t;
+
+	for (int i = 0; i < MAX_DEPTH; i++) {
+		const char *name = dwarf_diename(&u);
+		int tag = dwarf_tag(&u);
+		if (name && tag == DW_TAG_typedef)
+			for (size_t k = 0; k < sizeof(c_names) / sizeof(c_names[0]); k++)
+				if (!strcmp(name, c_names[k]))
+					return 1;
+		if (name && (tag == DW_TAG_structure_type || tag == DW_TAG_class_type)) {
+			for (size_t k = 0; k < sizeof(lib_names) / sizeof(lib_names[0]); k++)
+				if (!strncmp(name, lib_names[k], strlen(lib_names[k])) &&
+				    (!name[strlen(lib_names[k])] || name[strlen(lib_names[k])] == '<'))
+					return library_type(&u);
+			return 0;
+		}
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_atomic_type)
+			return 0;
+		if (sym_die_type(&u, &u))
+			return 0;
+	}
+	return 0;
+}
+
+int sym_path_lock(char *path)
+{
+	char *at = path ? strchr(path, SYM_PATH_LOCK) : NULL;
+
+	if (!at)
+		return -1;
+	memmove(at, at + 1, strlen(at + 1) + 1);
+	return (int)(at - path);
+}
 
 static void path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth);
 
@@ -729,6 +778,10 @@ static void path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
 {
 	Dwarf_Die u = *t;
 
+	if (!w->locked && lock_type(&u)) {
+		w->locked = 1;
+		sym_buf_add(w->b, "%c", SYM_PATH_LOCK);
+	}
 	if (depth > MAX_DEPTH || sym_type_peel(&u))
 		return sym_buf_add(w->b, " (+%llu)", (unsigned long long)off);
 	switch (dwarf_tag(&u)) {
@@ -806,7 +859,14 @@ static void describe(struct sym_session *s, const struct sym_var *v, uint64_t of
 
 	sym_buf_add(&b, "%s", v->name);
 	if (v->has_die && sym_die_type(&var, &type) == 0) {
+		int cut;
 		sym_type_path(&type, off, 0, &b, NULL);
+		if ((cut = sym_path_lock(b.p)) >= 0) {
+			char c = b.p[cut];
+			b.p[cut] = 0;
+			out->lock = sym_str(&s->str, b.p);
+			b.p[cut] = c;
+		}
 		out->member = sym_str(&s->str, b.p);
 		b.len = 0;
 		sym_type_name(&type, &b);

@@ -1020,6 +1020,7 @@ static int describe(struct sym_session *s, const struct ptr *p, const struct mem
 	struct sym_elem el;
 
 	out->elem_size = out->elem_off = out->elem_count = 0;
+	out->lock = NULL;
 	sym_buf_add(&path, "%s", "");
 	if (place(p, m, &path, elem, sizeof(elem), &off, &el)) {
 		free(path.p);
@@ -1028,6 +1029,16 @@ static int describe(struct sym_session *s, const struct ptr *p, const struct mem
 		sym_buf_add(&b, named ? "%s (+?)" : "*%s (+?)", p->name);
 		out->reason = "indexed access: offset inside the object unknown";
 	} else {
+		int cut = sym_path_lock(path.p);
+		if (cut >= 0) {
+			char c = path.p[cut];
+			path.p[cut] = 0;
+			compose(&b, p, elem, path.p);
+			out->lock = sym_str(&s->str, b.p);
+			path.p[cut] = c;
+			b.len = 0;
+			b.p[0] = 0;
+		}
 		compose(&b, p, elem, path.p);
 		free(path.p);
 		if (el.dims) {
