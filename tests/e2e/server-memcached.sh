@@ -2,7 +2,7 @@
 # End to end, a real multi-threaded server from Debian attached with `record -p` (issue 28): memcached
 # -t 2 on 127.0.0.1 under our load generator (tests/tools/memc-load: 4 connections doing set/get of
 # 16 keys, so that the two worker threads meet on the same items and their locks), recorded for
-# 2 s with the default backend. What its locks must be called:
+# 3 s with the default backend. What its locks must be called:
 #   - a finding on a lock names the lock, not glibc's inside: "*mutex (pthread_mutex_t, 40 bytes)"
 #     (pthread_mutex_lock's argument), never "*__futex" (the lll_lock macro's local);
 #   - a contended pthread_mutex_t is not FALSE SHARING (nor TRUE+FALSE): its lock word is written
@@ -39,16 +39,16 @@ for try in 1 2 3 4 5; do
 done
 [ -n "$pid" ] || { echo "FAIL: memcached did not start:"; cat "$tmp/memcached.err"; exit 1; }
 
-"$LOAD" "$port" 4 4 16 >"$tmp/load.out" 2>&1 &
+"$LOAD" "$port" 5 4 16 >"$tmp/load.out" 2>&1 &
 load=$!
 sleep 0.5
-"$C2C" record -p "$pid" --duration 2 -o "$tmp/mc.c2c" >"$tmp/record.out" 2>&1
+"$C2C" record -p "$pid" --duration 3 -o "$tmp/mc.c2c" >"$tmp/record.out" 2>&1
 rc=$?
 wait "$load"
 lrc=$?
 [ $rc -eq 0 ] || { echo "FAIL: record -p $pid exited $rc:"; cat "$tmp/record.out"; exit 1; }
 [ $lrc -eq 0 ] || { echo "FAIL: the load generator failed:"; cat "$tmp/load.out"; exit 1; }
-echo "load: $(cat "$tmp/load.out") in 4 s; $(grep -oE '[0-9]+ samples' "$tmp/record.out" | head -1)"
+echo "load: $(cat "$tmp/load.out") in 5 s; $(grep -oE '[0-9]+ samples' "$tmp/record.out" | head -1)"
 "$C2C" report --json -i "$tmp/mc.c2c" >"$tmp/mc.json" 2>"$tmp/report.err" ||
 	{ echo "FAIL: report --json:"; cat "$tmp/report.err"; exit 1; }
 "$C2C" report --stdio -i "$tmp/mc.c2c" 2>/dev/null | sed -n '/What to fix/,$p' | grep -E '^  [0-9]+\. ' | head -3
