@@ -714,6 +714,7 @@ struct lang_row {
 	const char *var;   /* Rust: the name inside the mangled symbol; Go: the symbol */
 	uint64_t off;
 	const char *member, *type;
+	const char *lock;  /* the lock holding the byte, NULL: none */
 };
 
 static void check_lang_row(struct sym_session *s, struct bin *b, const char *sym,
@@ -724,10 +725,10 @@ static void check_lang_row(struct sym_session *s, struct bin *b, const char *sym
 	int rc = sym_data(s, map_or_last(b, a), a, &di);
 
 	if (rc || !di.member || strcmp(di.member, r->member) || !di.type ||
-	    strcmp(di.type, r->type))
-		fail_msg("row at line %d: rc %d member '%s' type '%s' (%s)", r->line, rc,
+	    strcmp(di.type, r->type) || !r->lock != !di.lock || (r->lock && strcmp(di.lock, r->lock)))
+		fail_msg("row at line %d: rc %d member '%s' type '%s' lock '%s' (%s)", r->line, rc,
 			 di.member ? di.member : "(null)", di.type ? di.type : "(null)",
-			 di.reason ? di.reason : "");
+			 di.lock ? di.lock : "(null)", di.reason ? di.reason : "");
 }
 
 /* Rust statics (issue 28): named through the segment whose mapping holds them (rustc's lld
@@ -775,6 +776,8 @@ static void test_symbols_go_data(void **state)
 		{ __LINE__, "main.counters", 0, "main.counters.hits", "main.stats" },
 		{ __LINE__, "main.counters", 8, "main.counters.misses", "main.stats" },
 		{ __LINE__, "main.total", 0, "main.total", "sync/atomic.Int64" },
+		{ __LINE__, "main.guard", 4, "main.guard.mu.sema", "main.guarded", "main.guard.mu" },
+		{ __LINE__, "main.guard", 8, "main.guard.n", "main.guarded" },
 	};
 	struct bin b;
 

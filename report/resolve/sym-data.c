@@ -553,7 +553,8 @@ struct walk {
 
 /* A synchronisation object: a lock's words are one unit, taken and released by the same calls
  * (pthread_mutex_lock reads __kind and writes __lock and __owner of one pthread_mutex_t). By
- * type: POSIX's and C11's (typedef names), the C++ and Rust standard libraries' mutexes. */
+ * type: POSIX's and C11's (typedef names), the C++ and Rust standard libraries' mutexes, Go's
+ * sync.Mutex, sync.RWMutex and the runtime's mutex. */
 static int lock_type(Dwarf_Die *t)
 {
 	static const char *const c_names[] = {
@@ -573,6 +574,9 @@ static int lock_type(Dwarf_Die *t)
 			for (size_t k = 0; k < sizeof(c_names) / sizeof(c_names[0]); k++)
 				if (!strcmp(name, c_names[k]))
 					return 1;
+		if (name && tag == DW_TAG_structure_type && die_lang(&u) == DW_LANG_Go)
+			return !strcmp(name, "sync.Mutex") || !strcmp(name, "sync.RWMutex") ||
+			       !strcmp(name, "runtime.mutex");
 		if (name && (tag == DW_TAG_structure_type || tag == DW_TAG_class_type)) {
 			for (size_t k = 0; k < sizeof(lib_names) / sizeof(lib_names[0]); k++)
 				if (!strncmp(name, lib_names[k], strlen(lib_names[k])) &&

@@ -1,6 +1,7 @@
 // A Go program for the data-name tests (test_symbols.c): package variables as Go's DWARF has them
 // (locations in DW_FORM_block1 inside DWARF 4 units, names qualified by package), a struct of
-// per-goroutine counters and an atomic.Int64, whose field v the report does not name.
+// per-goroutine counters and an atomic.Int64, whose field v the report does not name, and a
+// sync.Mutex, whose state and sema are one member, the lock.
 package main
 
 import (
@@ -14,9 +15,15 @@ type stats struct {
 	misses int64
 }
 
+type guarded struct {
+	mu sync.Mutex
+	n  int64
+}
+
 var (
 	counters stats
 	total    atomic.Int64
+	guard    guarded
 )
 
 func main() {
@@ -25,5 +32,8 @@ func main() {
 	go func() { defer wg.Done(); atomic.AddInt64(&counters.hits, 1); total.Add(1) }()
 	go func() { defer wg.Done(); atomic.AddInt64(&counters.misses, 1); total.Add(1) }()
 	wg.Wait()
-	fmt.Println(counters.hits, counters.misses, total.Load())
+	guard.mu.Lock()
+	guard.n++
+	guard.mu.Unlock()
+	fmt.Println(counters.hits, counters.misses, total.Load(), guard.n)
 }
