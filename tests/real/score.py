@@ -208,8 +208,7 @@ class Corpus:
             if why is None:
                 prepared, why = self.prepare(name, e)
             for backend in backends:
-                row = {"name": name, "kind": e.get("kind", "corpus"), "backend": backend,
-                       "pending": e.get("pending")}
+                row = {"name": name, "kind": e.get("kind", "corpus"), "backend": backend}
                 rows.append(row)
                 if why is not None:
                     row["skip"] = why
@@ -254,8 +253,6 @@ def report(rows, backends, seconds):
     print("%-44s %-6s %-6s %-7s %-6s  %s" % ("program", "backend", "object", "verdict",
                                               "fixed", "what c2c-lite said (buggy | fixed)"))
     for r in rows:
-        if r.get("pending"):
-            r = dict(r, name=r["name"] + " *")
         if "skip" in r or "error" in r:
             print("%-44s %-6s %-6s %-7s %-6s  %s" % (r["name"], r["backend"], "-", "-", "-",
                                                       ("skipped: " + r["skip"]) if "skip" in r
@@ -268,14 +265,7 @@ def report(rows, backends, seconds):
     scores = {}
     print()
     for b in backends:
-        # pending entries (manifest key `pending`: why) are scored and shown, not counted
-        waiting = [r for r in rows if r["backend"] == b and "skip" not in r and r.get("pending")]
-        if waiting:
-            print("%s: pending (*, not counted below): buggy right %d/%d, fixed clean %d/%d" % (
-                b, len([r for r in waiting if r.get("object") and r.get("verdict")]), len(waiting),
-                len([r for r in waiting if r.get("fixed")]),
-                len([r for r in waiting if r.get("fixed") is not None])))
-        scored = [r for r in rows if r["backend"] == b and "skip" not in r and not r.get("pending")]
+        scored = [r for r in rows if r["backend"] == b and "skip" not in r]
         right = [r for r in scored if r.get("object") and r.get("verdict")]
         fixed = [r for r in scored if r.get("fixed") is not None]
         clean = [r for r in fixed if r["fixed"]]
