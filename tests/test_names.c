@@ -163,6 +163,24 @@ static void test_names_object_by_code(void **state)
  * ("*p (+?)") says nothing about where its object starts. */
 #define NR_OBJ 3000
 
+/* A lock's bytes are one member, the lock (issue 28: a contended pthread_mutex_t, whose __kind
+ * one thread reads while another writes __lock, is not two members falsely shared). */
+static void test_names_lock_member(void **state)
+{
+	struct sym_data_info d = { .var = "*mutex", .member = "mutex->__kind", .lock = "*mutex" };
+	struct sym_data_info q = { .var = "g_q", .member = "g_q.lock.__owner (+4)", .lock = "g_q.lock" };
+	struct sym_data_info h = { .var = "g_q", .member = "g_q.head (+4)" };
+	char buf[64];
+
+	(void)state;
+	rm_member_name(&d, buf, sizeof(buf));
+	assert_string_equal(buf, "*mutex");
+	rm_member_name(&q, buf, sizeof(buf));
+	assert_string_equal(buf, "g_q.lock");
+	rm_member_name(&h, buf, sizeof(buf));
+	assert_string_equal(buf, "g_q.head");
+}
+
 static void test_names_aliases(void **state)
 {
 	struct sym_data_info test = { .var = "*test", .type = "struct ThroughputTest", .var_size = 40,
@@ -220,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_names_brk_heap),
 		cmocka_unit_test(test_names_object_by_code),
 		cmocka_unit_test(test_names_aliases),
+		cmocka_unit_test(test_names_lock_member),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

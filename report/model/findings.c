@@ -51,7 +51,8 @@ static int same_name(const struct rm_line *l, const struct rm_touch *a, const st
 	       ra->has_inst == rb->has_inst && (!ra->has_inst || ra->inst == rb->inst);
 }
 
-/* The bytes of each touch [lo, hi): its access's size; when that is unknown, the bytes the
+/* The bytes of each touch [lo, hi): its access's size; when that is unknown, or the touch is of
+ * a lock (one unit: pthread_mutex_lock reads __kind and writes __lock of one mutex), the bytes the
  * touches of the same name and instance span (a name stands for the bytes it is known to
  * cover), else one byte. */
 static void touch_spans(const struct rm_line *l, uint32_t *lo, uint32_t *hi)
@@ -67,7 +68,7 @@ static void touch_spans(const struct rm_line *l, uint32_t *lo, uint32_t *hi)
 	for (i = 0; i < l->nr_touch; i++) {
 		const struct rm_touch *t = &l->touch[i];
 
-		if (t->size || !l->row[t->row].member)
+		if ((t->size && !l->row[t->row].lock) || !l->row[t->row].member)
 			continue;
 		for (j = 0; j < l->nr_touch; j++) {
 			const struct rm_touch *o = &l->touch[j];

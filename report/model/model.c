@@ -801,12 +801,13 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 			rm_row_text(rc, &d, &w, o->verbose, buf, sizeof(buf));
 			r->data = pool_str(m, buf);
 			r->member = r->object = r->object_what = r->type = NULL;
-			r->has_inst = 0;
+			r->has_inst = r->lock = 0;
 			if (rc >= 0) {
 				struct rm_what one;
 
 				rm_member_name(&d, buf, sizeof(buf));
 				r->member = pool_str(m, buf);
+				r->lock = d.lock != NULL;
 				rm_what_init(&one);
 				rm_what_add(&one, rc, &d);
 				if (!rm_what_object(&one, &w, buf, sizeof(buf)))

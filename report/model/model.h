@@ -133,6 +133,8 @@ struct rm_row {
 	struct rm_code code;
 	const char *data;        /* what the row touches: "buf1.a", "c->hits", "heap of pid 12" */
 	const char *member;      /* the member path without " (+N)" ("q.head"), NULL: unknown */
+	int lock;                /* the row's bytes are a lock's (sym_data_info.lock): member names
+				  * the lock, whose touches span its bytes together (findings.c) */
 	const char *object;      /* its data object, keyed as rm_line.object; NULL: unnamed */
 	const char *object_what; /* that object described: "buf1 (struct _buf, 64 bytes)" */
 	uint32_t size;           /* bytes its instruction accesses, 0: unknown (rm_name()) */

@@ -55,8 +55,19 @@ int rm_name_data(struct sym_session *s, const struct maps *maps, const struct rm
 	k = m ? sym_map_kind(m->dso->name) : SYM_MAP_ANON;
 	if (k == SYM_MAP_ANON && w->brk_heap)
 		k = SYM_MAP_HEAP;
-	if (m && (k == SYM_MAP_FILE || k == SYM_MAP_DELETED))
-		return sym_data(s, &m->mmap, addr, out) || !out->var ? -ENOENT : 0;
+	if (m && (k == SYM_MAP_FILE || k == SYM_MAP_DELETED)) {
+		const char *why;
+		if (!sym_data(s, &m->mmap, addr, out) && out->var)
+			return 0;
+		/* no symbol there (a stripped server's static mutex): the code may know its type */
+		why = out->reason;
+		memset(out, 0, sizeof(*out));
+		if (!by_code(s, w, addr, out))
+			return RM_NAME_BY_CODE;
+		memset(out, 0, sizeof(*out));
+		out->reason = why;
+		return -ENOENT;
+	}
 	if (m && (k == SYM_MAP_ANON || k == SYM_MAP_HEAP) && !bss_tail(s, maps, w, addr, out) &&
 	    out->var)
 		return 0;
@@ -85,7 +96,8 @@ static void var_desc(char *buf, size_t n, const struct sym_data_info *d)
 
 void rm_member_name(const struct sym_data_info *d, char *buf, size_t n)
 {
-	const char *s = d->member ? d->member : d->var ? d->var : "";
+	/* a lock's bytes are one member, the lock ("*mutex", not mutex->__kind and ->__lock) */
+	const char *s = d->lock ? d->lock : d->member ? d->member : d->var ? d->var : "";
 	const char *p = strstr(s, " (+");
 
 	snprintf(buf, n, "%.*s", p ? (int)(p - s) : (int)strlen(s), s);

@@ -32,6 +32,55 @@ static void add_var(struct sym_file *f, uint64_t addr, uint64_t size, const char
 	}
 }
 
+/* Data the toolchain puts in every program, not the program's own: crtstuff's statics
+ * (completed.0, dtor_idx.0, __TMC_END__, __dso_handle, ...) and the linker's section
+ * markers. A variable the debug info declares is never one of them. Such symbols name nothing
+ * (an access there keeps its bytes, unnamed), so that they head no line's title. */
+static int toolchain_symbol(const char *name)
+{
+	static const char *const exact[] = {
+		"__dso_handle", "__TMC_END__", "__TMC_LIST__", "__JCR_END__", "__JCR_LIST__",
+		"__FRAME_END__", "__EH_FRAME_BEGIN__", "__CTOR_LIST__", "__CTOR_END__",
+		"__DTOR_LIST__", "__DTOR_END__", "__frame_dummy_init_array_entry",
+		"__do_global_dtors_aux_fini_array_entry", "__init_array_start", "__init_array_end",
+		"__fini_array_start", "__fini_array_end", "__preinit_array_start",
+		"__preinit_array_end", "_GLOBAL_OFFSET_TABLE_", "_DYNAMIC", "__GNU_EH_FRAME_HDR",
+		"_IO_stdin_used", "__data_start", "data_start", "__bss_start", "_edata", "_end",
+		"__ehdr_start", "__executable_start", "__abi_tag",
+	};
+	static const char *const local[] = { "completed.", "dtor_idx." };
+
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (!strcmp(name, exact[i]))
+			return 1;
+	for (size_t i = 0; i < sizeof(local) / sizeof(local[0]); i++) {
+		size_t n = strlen(local[i]);
+		if (!strncmp(name, local[i], n) && name[n] &&
+		    strspn(name + n, "0123456789") == strlen(name + n))
+			return 1;
+	}
+	return 0;
+}
+
+/* An identifier reserved to the implementation: "__x", "_X". */
+static int reserved_name(const char *name)
+{
+	return name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z'));
+}
+
+/* A variable of the C++ standard library's own, by its qualified name: a reserved name in
+ * namespace std or __gnu_cxx ("std::__ioinit", the static ios_base::Init of <iostream>). */
+static int library_internal(const char *qualified)
+{
+	const char *last = qualified, *p;
+
+	if (strncmp(qualified, "std::", 5) && strncmp(qualified, "__gnu_cxx::", 11))
+		return 0;
+	for (p = qualified; (p = strstr(p, "::")); p += 2)
+		last = p + 2;
+	return reserved_name(last);
+}
+
 static void elf_vars(struct sym_session *s, struct sym_file *f)
 {
 	int n = dwfl_module_getsymtab(f->mod);
@@ -43,9 +92,13 @@ static void elf_vars(struct sym_session *s, struct sym_file *f)
 		char *dm;
 
 		if (!name || !*name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
-		    sym.st_shndx == SHN_UNDEF)
+		    sym.st_shndx == SHN_UNDEF || toolchain_symbol(name))
 			continue;
 		dm = sym_demangle(name, 0);   /* C++ globals: "ns::counter", as perf names them */
+		if (dm && library_internal(dm)) {
+			free(dm);
+			continue;
+		}
 		add_var(f, addr - f->bias, sym.st_size, sym_str(&s->str, dm ? dm : name), NULL);
 		free(dm);
 	}
@@ -58,6 +111,21 @@ int sym_die_type(Dwarf_Die *die, Dwarf_Die *type)
 	return dwarf_formref_die(dwarf_attr_integrate(die, DW_AT_type, &at), type) ? 0 : -1;
 }
 
+/* A location in a DW_FORM_block1 holding DW_OP_addr alone, as Go writes it in DWARF 4 units
+ * (where libdw takes only exprloc): 0 and the address, else -1. */
+static int block_addr(Dwarf_Attribute *at, Dwarf_Addr *addr)
+{
+	Dwarf_Block b;
+	uint64_t a = 0;
+
+	if (dwarf_formblock(at, &b) || b.length != 9 || b.data[0] != DW_OP_addr)
+		return -1;
+	for (int i = 8; i >= 1; i--)   /* little-endian, 8-byte addresses (x86-64, AArch64) */
+		a = a << 8 | b.data[i];
+	*addr = a;
+	return 0;
+}
+
 /* The fixed address of a variable DIE (DW_OP_addr location, or DW_OP_addrx into .debug_addr as
  * clang's DWARF 5 has it), or -1. */
 static int var_addr(Dwarf_Die *die, Dwarf_Addr *addr)
@@ -66,7 +134,11 @@ static int var_addr(Dwarf_Die *die, Dwarf_Addr *addr)
 	Dwarf_Op *op;
 	size_t n;
 
-	if (!dwarf_attr(die, DW_AT_location, &at) || dwarf_getlocation(&at, &op, &n) || n != 1)
+	if (!dwarf_attr(die, DW_AT_location, &at))
+		return -1;
+	if (dwarf_getlocation(&at, &op, &n))
+		return block_addr(&at, addr);
+	if (n != 1)
 		return -1;
 	if (op[0].atom == DW_OP_addr) {
 		*addr = op[0].number;
@@ -78,35 +150,58 @@ static int var_addr(Dwarf_Die *die, Dwarf_Addr *addr)
 	return -1;
 }
 
-static void dwarf_var(struct sym_session *s, struct sym_file *f, Dwarf_Die *die)
+static int library_type(Dwarf_Die *t);
+
+/* A C++ variable with a reserved name of one of the standard library's types: the library's
+ * own (std::__ioinit, defined outside its namespace's DIE). */
+static int std_internal_var(Dwarf_Die *die, const char *name)
+{
+	Dwarf_Die t;
+
+	if (!reserved_name(name) || sym_die_type(die, &t) || sym_type_peel(&t))
+		return 0;
+	return (dwarf_tag(&t) == DW_TAG_structure_type || dwarf_tag(&t) == DW_TAG_class_type) &&
+	       library_type(&t);
+}
+
+/* @in_std: @die is in namespace std or __gnu_cxx, whose reserved names are the library's own
+ * (library_internal()). */
+static void dwarf_var(struct sym_session *s, struct sym_file *f, Dwarf_Die *die, int in_std)
 {
 	Dwarf_Addr addr;
 	Dwarf_Die type;
 	Dwarf_Word size = 0;
 	const char *name = dwarf_diename(die);
 
-	if (!name || var_addr(die, &addr))
+	if (!name || (in_std && reserved_name(name)) || var_addr(die, &addr) ||
+	    std_internal_var(die, name))
 		return;
 	if (sym_die_type(die, &type) == 0)
 		dwarf_aggregate_size(&type, &size);
 	add_var(f, addr + f->dw_bias - f->bias, size, sym_str(&s->str, name), die);
 }
 
-static void walk(struct sym_session *s, struct sym_file *f, Dwarf_Die *parent, int depth)
+static void walk(struct sym_session *s, struct sym_file *f, Dwarf_Die *parent, int depth,
+		 int in_std)
 {
 	Dwarf_Die child;
+	const char *ns;
 
 	if (depth > MAX_DEPTH || dwarf_child(parent, &child))
 		return;
 	do {
 		switch (dwarf_tag(&child)) {
 		case DW_TAG_variable:
-			dwarf_var(s, f, &child);
+			dwarf_var(s, f, &child, in_std);
+			break;
+		case DW_TAG_namespace:
+			ns = depth ? NULL : dwarf_diename(&child);
+			walk(s, f, &child, depth + 1,
+			     in_std || (ns && (!strcmp(ns, "std") || !strcmp(ns, "__gnu_cxx"))));
 			break;
 		case DW_TAG_subprogram:
 		case DW_TAG_lexical_block:
-		case DW_TAG_namespace:
-			walk(s, f, &child, depth + 1);
+			walk(s, f, &child, depth + 1, in_std);
 			break;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
@@ -120,7 +215,7 @@ static void dwarf_vars(struct sym_session *s, struct sym_file *f)
 	while (dwarf_nextcu(f->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 		if (dwarf_offdie(f->dw, off + hsize, &cu))
-			walk(s, f, &cu, 0);
+			walk(s, f, &cu, 0, 0);
 		off = next;
 	}
 }
@@ -247,7 +342,107 @@ static void array_name(Dwarf_Die *t, struct sym_buf *b, int depth)
 	} while (dwarf_siblingof(&sub, &sub) == 0);
 }
 
-/* The type as C spells it, simplified: "struct _buf", "long int", "char *", "int[4]". */
+static int die_lang(Dwarf_Die *d)
+{
+	Dwarf_Die cu;
+
+	return dwarf_diecu(d, &cu, NULL, NULL) ? dwarf_srclang(&cu) : -1;
+}
+
+static int lang_cxx(int lang)
+{
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
+}
+
+/* The namespaces and types enclosing @t, outermost first, each followed by "::" ("std::",
+ * "core::sync::atomic::"), into @b; the outermost one's name in @top (empty when none).
+ * dwarf_getscopes_die() walks the unit: only for the named types of C++ and Rust. */
+static void scope_prefix(Dwarf_Die *t, struct sym_buf *b, char *top, size_t ntop)
+{
+	Dwarf_Die *sc = NULL;
+	int n = dwarf_getscopes_die(t, &sc);
+
+	top[0] = 0;
+	for (int i = n - 1; i >= 1; i--) {
+		int tag = dwarf_tag(&sc[i]);
+		const char *name = dwarf_diename(&sc[i]);
+		if (!name || (tag != DW_TAG_namespace && tag != DW_TAG_structure_type &&
+			      tag != DW_TAG_class_type && tag != DW_TAG_union_type))
+			continue;
+		if (!top[0])
+			snprintf(top, ntop, "%s", name);
+		sym_buf_add(b, "%s::", name);
+	}
+	free(sc);
+}
+
+/* The standard library's namespaces: libstdc++'s and Rust's (core, alloc, std). */
+static int std_scope(int lang, const char *top)
+{
+	if (lang_cxx(lang))
+		return !strcmp(top, "std") || !strcmp(top, "__gnu_cxx");
+	return lang == DW_LANG_Rust &&
+	       (!strcmp(top, "core") || !strcmp(top, "alloc") || !strcmp(top, "std"));
+}
+
+/* A Go type or function of the standard library: "sync/atomic.Int64", "runtime.mutex",
+ * "sync/atomic.(*Int64).Add" (Go names them by package path, and the standard library's first
+ * path elements are these; a module's own may lack a dot too, so no rule on dots serves). */
+static int go_std_type(const char *name)
+{
+	static const char *const top[] = {
+		"archive", "bufio", "bytes", "compress", "container", "context", "crypto", "database",
+		"debug", "embed", "encoding", "errors", "expvar", "flag", "fmt", "go", "hash", "html",
+		"image", "index", "internal", "io", "log", "math", "mime", "net", "os", "path",
+		"plugin", "reflect", "regexp", "runtime", "sort", "strconv", "strings", "sync",
+		"syscall", "testing", "text", "time", "unicode", "unsafe", "vendor",
+	};
+	size_t n;
+
+	if (!name)
+		return 0;
+	n = strcspn(name, "/.");
+	if (!name[n])
+		return 0;
+	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++)
+		if (strlen(top[i]) == n && !strncmp(name, top[i], n))
+			return 1;
+	return 0;
+}
+
+/* Is struct @t one of the standard library's (see std_scope(), go_std_type())? */
+static int library_type(Dwarf_Die *t)
+{
+	int lang = die_lang(t);
+	struct sym_buf b = {0};
+	char top[64];
+
+	if (lang == DW_LANG_Go)
+		return go_std_type(dwarf_diename(t));
+	if (!lang_cxx(lang) && lang != DW_LANG_Rust)
+		return 0;
+	scope_prefix(t, &b, top, sizeof(top));
+	free(b.p);
+	return std_scope(lang, top);
+}
+
+int sym_die_library(Dwarf_Die *d)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die origin;
+
+	if (dwarf_formref_die(dwarf_attr(d, DW_AT_abstract_origin, &at), &origin))
+		d = &origin;
+	if (dwarf_formref_die(dwarf_attr(d, DW_AT_specification, &at), &origin))
+		d = &origin;
+	return library_type(d);
+}
+
+/* The type as C spells it, simplified: "struct _buf", "long int", "char *", "int[4]"; a C++
+ * type of the standard library by its qualified name ("std::atomic<long int>"), a Rust type by
+ * its path ("core::sync::atomic::AtomicUsize"), a Go type by its name ("sync/atomic.Int64"):
+ * neither language writes "struct". */
 static void type_name(Dwarf_Die *t, struct sym_buf *b, int depth)
 {
 	const char *name = dwarf_diename(t), *kw = NULL;
@@ -255,6 +450,8 @@ static void type_name(Dwarf_Die *t, struct sym_buf *b, int depth)
 
 	if (depth > MAX_DEPTH)
 		return sym_buf_add(b, "?");
+	if (name && die_lang(t) == DW_LANG_Go)
+		return sym_buf_add(b, "%s", name);  /* Go names every type: "[8]main.cnt", "*main.T" */
 	switch (dwarf_tag(t)) {
 	case DW_TAG_structure_type: kw = "struct"; break;
 	case DW_TAG_union_type: kw = "union"; break;
@@ -270,15 +467,32 @@ static void type_name(Dwarf_Die *t, struct sym_buf *b, int depth)
 		const char *q = tag == DW_TAG_const_type ? "const " :
 				tag == DW_TAG_volatile_type ? "volatile " :
 				tag == DW_TAG_atomic_type ? "_Atomic " : "";
-		sym_buf_add(b, "%s", q);
+		struct sym_buf in = {0};
 		if (sym_die_type(t, &inner))
-			sym_buf_add(b, "void");
+			sym_buf_add(&in, "void");
 		else
-			type_name(&inner, b, depth + 1);
+			type_name(&inner, &in, depth + 1);
+		/* a qualified array qualifies its elements: "const char[768]", once */
+		sym_buf_add(b, "%s%s", in.p && !strncmp(in.p, q, strlen(q)) ? "" : q, in.p ? in.p : "");
+		free(in.p);
 		if (tag == DW_TAG_pointer_type)
 			sym_buf_add(b, " *");
 		return;
 	}
+	}
+	if (kw && name && dwarf_tag(t) != DW_TAG_enumeration_type) {
+		int lang = die_lang(t);
+		if (lang_cxx(lang) || lang == DW_LANG_Rust) {
+			struct sym_buf q = {0};
+			char top[64];
+			scope_prefix(t, &q, top, sizeof(top));
+			if (lang == DW_LANG_Rust || std_scope(lang, top)) {
+				sym_buf_add(b, "%s%s", q.p ? q.p : "", name);
+				free(q.p);
+				return;
+			}
+			free(q.p);
+		}
 	}
 	if (kw)
 		sym_buf_add(b, "%s %s", kw, name ? name : "<anonymous>");
@@ -333,8 +547,61 @@ struct walk {
 	struct sym_buf *b;
 	uint64_t scale;
 	int opened, failed;
+	int locked;           /* the path entered a lock (SYM_PATH_LOCK marks where) */
 	struct sym_elem *el;
 };
+
+/* A synchronisation object: a lock's words are one unit, taken and released by the same calls
+ * (pthread_mutex_lock reads __kind and writes __lock and __owner of one pthread_mutex_t). By
+ * type: POSIX's and C11's (typedef names), the C++ and Rust standard libraries' mutexes, Go's
+ * sync.Mutex, sync.RWMutex and the runtime's mutex. */
+static int lock_type(Dwarf_Die *t)
+{
+	static const char *const c_names[] = {
+		"pthread_mutex_t", "pthread_rwlock_t", "pthread_spinlock_t", "pthread_cond_t",
+		"pthread_barrier_t", "sem_t", "mtx_t", "cnd_t",
+	};
+	static const char *const lib_names[] = {
+		"mutex", "recursive_mutex", "timed_mutex", "recursive_timed_mutex", "shared_mutex",
+		"shared_timed_mutex", "condition_variable", "Mutex", "RwLock", "Condvar",
+	};
+	Dwarf_Die u = *t;
+
+	for (int i = 0; i < MAX_DEPTH; i++) {
+		const char *name = dwarf_diename(&u);
+		int tag = dwarf_tag(&u);
+		if (name && tag == DW_TAG_typedef)
+			for (size_t k = 0; k < sizeof(c_names) / sizeof(c_names[0]); k++)
+				if (!strcmp(name, c_names[k]))
+					return 1;
+		if (name && tag == DW_TAG_structure_type && die_lang(&u) == DW_LANG_Go)
+			return !strcmp(name, "sync.Mutex") || !strcmp(name, "sync.RWMutex") ||
+			       !strcmp(name, "runtime.mutex");
+		if (name && (tag == DW_TAG_structure_type || tag == DW_TAG_class_type)) {
+			for (size_t k = 0; k < sizeof(lib_names) / sizeof(lib_names[0]); k++)
+				if (!strncmp(name, lib_names[k], strlen(lib_names[k])) &&
+				    (!name[strlen(lib_names[k])] || name[strlen(lib_names[k])] == '<'))
+					return library_type(&u);
+			return 0;
+		}
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_atomic_type)
+			return 0;
+		if (sym_die_type(&u, &u))
+			return 0;
+	}
+	return 0;
+}
+
+int sym_path_lock(char *path)
+{
+	char *at = path ? strchr(path, SYM_PATH_LOCK) : NULL;
+
+	if (!at)
+		return -1;
+	memmove(at, at + 1, strlen(at + 1) + 1);
+	return (int)(at - path);
+}
 
 static void path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth);
 
@@ -355,6 +622,18 @@ static uint64_t member_extent(Dwarf_Die *t, Dwarf_Die *m, Dwarf_Die *mt, uint64_
 			end = o;
 	} while (dwarf_siblingof(&x, &x) == 0);
 	return end > moff ? end - moff : 0;
+}
+
+/* Member @name (at @moff, @size bytes) of struct @t is only a library type's wrapper of the
+ * whole value, no part of the user's data: std::atomic's _M_i (and _M_base, _M_b, _M_p), a
+ * vector's _M_impl, glibc's __data of a pthread_mutex_t (names reserved to the implementation:
+ * "_M_...", "__..."), Rust's AtomicUsize.v and UnsafeCell.value, Go's atomic.Int64.v. The path
+ * does not name it ("g_refcount", not "g_refcount._M_i"); the bytes are the same. */
+static int library_wrapper(Dwarf_Die *t, const char *name, uint64_t moff, uint64_t size)
+{
+	if (moff || !size || size != sym_type_size(t))
+		return 0;
+	return reserved_name(name) || library_type(t);
 }
 
 /* The member of struct @t holding byte @off: data members first, then base classes (an empty
@@ -392,7 +671,8 @@ static void struct_path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
 			try.b = &one;
 			try.el = w->el ? &el_one : NULL;
 			u = mt;
-			if (name)
+			if (name && !library_wrapper(t, name, moff,
+						     member_extent(t, &m, &mt, moff)))
 				sym_buf_add(&one, ".%s", name);
 			else if (tag == DW_TAG_inheritance && sym_type_peel(&u) == 0 &&
 				 dwarf_hasattr(&u, DW_AT_declaration) && dwarf_diename(&u))
@@ -502,6 +782,10 @@ static void path(Dwarf_Die *t, uint64_t off, struct walk *w, int depth)
 {
 	Dwarf_Die u = *t;
 
+	if (!w->locked && lock_type(&u)) {
+		w->locked = 1;
+		sym_buf_add(w->b, "%c", SYM_PATH_LOCK);
+	}
 	if (depth > MAX_DEPTH || sym_type_peel(&u))
 		return sym_buf_add(w->b, " (+%llu)", (unsigned long long)off);
 	switch (dwarf_tag(&u)) {
@@ -579,7 +863,14 @@ static void describe(struct sym_session *s, const struct sym_var *v, uint64_t of
 
 	sym_buf_add(&b, "%s", v->name);
 	if (v->has_die && sym_die_type(&var, &type) == 0) {
+		int cut;
 		sym_type_path(&type, off, 0, &b, NULL);
+		if ((cut = sym_path_lock(b.p)) >= 0) {
+			char c = b.p[cut];
+			b.p[cut] = 0;
+			out->lock = sym_str(&s->str, b.p);
+			b.p[cut] = c;
+		}
 		out->member = sym_str(&s->str, b.p);
 		b.len = 0;
 		sym_type_name(&type, &b);

@@ -519,7 +519,10 @@ static uint64_t via_segment(const struct sym_seg *g, const struct trace_mmap *ma
 /* Through the load bias of the segment the mapping belongs to. Several segments can share the
  * mapping's first file page (.rodata ending in the page where .data starts; a RELRO part split
  * off as r--): the one whose own range then holds the address wins, else the one whose
- * permissions match, else the first. */
+ * permissions match, else the first. When the ranges of two hold it, the later segment's, whose
+ * mapping starts at its page: lld (rustc's linker) puts the RELRO segment, its memory padded to
+ * the next page, and .data/.bss in one file page, each mapped at its own address; the address of
+ * a static in .bss past .data's file bytes is inside both ranges. */
 static int vaddr_by_bias(const struct sym_file *f, const struct trace_mmap *map, uint64_t addr,
 			 uint64_t *vaddr)
 {
@@ -532,7 +535,8 @@ static int vaddr_by_bias(const struct sym_file *f, const struct trace_mmap *map,
 		    map->pgoff >= PAGE_UP(g->offset + (g->filesz ? g->filesz : 1)))
 			continue;
 		uint64_t v = via_segment(g, map, addr);
-		if (!own && v >= g->vaddr && v - g->vaddr < g->memsz)
+		if ((!own || PAGE_DOWN(g->offset) > PAGE_DOWN(own->offset)) && v >= g->vaddr &&
+		    v - g->vaddr < g->memsz)
 			own = g;
 		if (!perm && map->prot && g->flags == pf)
 			perm = g;

@@ -216,6 +216,15 @@ struct sym_buf;
 void sym_type_name(Dwarf_Die *t, struct sym_buf *b);
 int sym_type_path(Dwarf_Die *t, uint64_t off, uint64_t index_scale, struct sym_buf *b,
 		  struct sym_elem *el);
+/* @d (a function or type DIE, or an inlined call, by its abstract origin) is the standard
+ * library's: in C++'s namespace std or __gnu_cxx, Rust's core, alloc or std, a Go package of
+ * the standard library ("sync/atomic.(*Int64).Add", "runtime.lock"). */
+int sym_die_library(Dwarf_Die *d);
+/* sym_type_path() marks where the path enters a lock (a pthread_mutex_t, a std::mutex: its
+ * bytes are one unit) with this byte, once; sym_path_lock() removes it from @path and returns
+ * where it was, or -1. */
+#define SYM_PATH_LOCK '\x01'
+int sym_path_lock(char *path);
 /* The scalar or pointer type (peeled) that starts exactly at byte @off of @t: 0, else -1. */
 int sym_type_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *out);
 /* The DWARF type of the static variable holding ELF @vaddr, *off bytes into it: 0, else

@@ -536,13 +536,48 @@ static int object_of(struct sym_session *s, Dwarf_Die *v, const char *name, stru
 	return 0;
 }
 
-/* The pointee of the pointer or reference type of @typed (a variable): 0, else -1. */
+/* The one member of struct @t that holds all its bytes, the others empty (Rust's NonNull, Box,
+ * Arc and Vec's pointer, C++'s unique_ptr): its type, peeled, in @out: 0, else -1. */
+static int whole_member(Dwarf_Die *t, Dwarf_Die *out)
+{
+	uint64_t size = sym_type_size(t);
+	Dwarf_Die m, mt;
+	int found = 0;
+
+	if ((dwarf_tag(t) != DW_TAG_structure_type && dwarf_tag(t) != DW_TAG_class_type) || !size ||
+	    dwarf_child(t, &m))
+		return -1;
+	do {
+		Dwarf_Attribute at;
+		Dwarf_Word off = 0;
+		uint64_t ms;
+		int tag = dwarf_tag(&m);
+		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
+			continue;
+		if (dwarf_hasattr(&m, DW_AT_declaration) || sym_die_type(&m, &mt))
+			continue;
+		if (!(ms = sym_type_size(&mt)))
+			continue;  /* empty: PhantomData, an allocator */
+		if (found++ || (dwarf_attr(&m, DW_AT_data_member_location, &at) &&
+				dwarf_formudata(&at, &off)) || off || ms != size)
+			return -1;
+		*out = mt;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return found == 1 && sym_type_peel(out) == 0 ? 0 : -1;
+}
+
+/* The pointee of the pointer or reference type of @typed (a variable), or of a struct that only
+ * wraps one (whole_member(), up to 4 deep: Rust's Arc { ptr: NonNull { pointer } }): 0, else
+ * -1. */
 static int pointee_of(Dwarf_Die *typed, struct ptr *p)
 {
 	Dwarf_Die t;
 
 	if (sym_die_type(typed, &t) || sym_type_peel(&t))
 		return -1;
+	for (int i = 0; i < 4 && pointee_from(&t, p); i++)
+		if (whole_member(&t, &t))
+			return -1;
 	return pointee_from(&t, p);
 }
 
@@ -821,15 +856,25 @@ static int fit(const struct ptr *p, const struct mem_op *raw)
 	return m->disp >= 0 && !p->obj && !p->ref && !p->poly;
 }
 
+/* A name reserved to the implementation ("__lll_lock", "_M_x"): a C library's own function. */
+static int reserved(const char *name)
+{
+	return name && name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z'));
+}
+
 /* The best pointer variable at @w at @pc for access @m, innermost scope first: 0, else
- * -ENOENT. */
+ * -ENOENT. A variable of a standard library function inlined there (Rust's atomic_add "dst",
+ * std::atomic's "this"), or one with a reserved name (glibc's lll_lock macro's "__futex"), is
+ * not the user's name for the data: one of the code around it that fits as well is preferred. */
 static int find_var(struct sym_session *s, struct scopes *sc, Dwarf_Addr pc,
 		    const struct where *w, const struct mem_op *m, struct ptr *best)
 {
-	int best_fit = -1;
+	int best_fit = -1, best_lib = 0;
 
-	for (int i = sc->n - 1; i >= 0 && best_fit < 2; i--) {
+	for (int i = sc->n - 1; i >= 0 && (best_fit < 2 || best_lib); i--) {
 		Dwarf_Die v;
+		int lib_scope = dwarf_tag(&sc->die[i]) == DW_TAG_inlined_subroutine &&
+				(sym_die_library(&sc->die[i]) || reserved(die_name(&sc->die[i])));
 		if (dwarf_child(&sc->die[i], &v))
 			continue;
 		do {
@@ -842,13 +887,14 @@ static int find_var(struct sym_session *s, struct scopes *sc, Dwarf_Addr pc,
 				continue;
 			if (!w->mem)
 				p.off = -c;
-			int f = fit(&p, m);
-			if (f > best_fit) {
+			int f = fit(&p, m), lib = lib_scope || reserved(name);
+			if (f > best_fit || (f == best_fit && f > 0 && best_lib && !lib)) {
 				best_fit = f;
+				best_lib = lib;
 				*best = p;
 				best->name = sym_str(&s->str, name);
 			}
-		} while (best_fit < 2 && dwarf_siblingof(&v, &v) == 0);
+		} while ((best_fit < 2 || best_lib) && dwarf_siblingof(&v, &v) == 0);
 	}
 	return best_fit > 0 ? 0 : -ENOENT;
 }
@@ -974,6 +1020,7 @@ static int describe(struct sym_session *s, const struct ptr *p, const struct mem
 	struct sym_elem el;
 
 	out->elem_size = out->elem_off = out->elem_count = 0;
+	out->lock = NULL;
 	sym_buf_add(&path, "%s", "");
 	if (place(p, m, &path, elem, sizeof(elem), &off, &el)) {
 		free(path.p);
@@ -982,6 +1029,16 @@ static int describe(struct sym_session *s, const struct ptr *p, const struct mem
 		sym_buf_add(&b, named ? "%s (+?)" : "*%s (+?)", p->name);
 		out->reason = "indexed access: offset inside the object unknown";
 	} else {
+		int cut = sym_path_lock(path.p);
+		if (cut >= 0) {
+			char c = path.p[cut];
+			path.p[cut] = 0;
+			compose(&b, p, elem, path.p);
+			out->lock = sym_str(&s->str, b.p);
+			path.p[cut] = c;
+			b.len = 0;
+			b.p[0] = 0;
+		}
 		compose(&b, p, elem, path.p);
 		free(path.p);
 		if (el.dims) {

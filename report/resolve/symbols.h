@@ -110,6 +110,11 @@ struct sym_data_info {
 	 * are several), the byte accessed inside it, and the elements of that array (0: unknown,
 	 * as for p[]): the caller can tell elements apart by their addresses. 0, 0, 0 otherwise. */
 	uint64_t elem_size, elem_off, elem_count;
+	/* the lock holding the byte, as member names it ("g_mu", "*mutex", "s->lock"), NULL when
+	 * none: a pthread_mutex_t, pthread_rwlock_t, pthread_spinlock_t, pthread_cond_t,
+	 * pthread_barrier_t, sem_t, mtx_t, cnd_t, or the C++ or Rust standard library's mutexes,
+	 * whose words are one unit */
+	const char *lock;
 };
 
 /* A file of a toolchain or library, not the user's: the compiler's and the system's headers
