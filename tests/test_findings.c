@@ -322,6 +322,7 @@ struct inst_name {
 	const char *member;
 	uint64_t inst;           /* 0: none known */
 	uint32_t size;
+	int lock;
 };
 
 static void rename_rows(struct fx *f, const char *object, const char *type,
@@ -345,6 +346,7 @@ static void rename_rows(struct fx *f, const char *object, const char *type,
 			r->inst = n.inst;
 			r->inst_size = 16;
 			r->size = n.size;
+			r->lock = n.lock;
 		}
 		for (k = 0; k < l->nr_touch; k++)
 			l->touch[k].size = l->row[l->touch[k].row].size;
@@ -448,19 +450,26 @@ static struct inst_name whole(const struct rm_row *r)
 	return (struct inst_name){ "g.a", DATA, 8 };
 }
 
+/* two threads on different words of one lock (__lock, __owner): one member, the lock */
+static struct inst_name mutex_words(const struct rm_row *r)
+{
+	(void)r;
+	return (struct inst_name){ "g.mu", DATA, 4, 1 };
+}
+
 static void test_findings_sizes(void **state)
 {
-	struct inst_name (*const names[])(const struct rm_row *) = { halves, whole };
-	const enum rm_verdict want[] = { RM_V_FALSE, RM_V_TRUE };
+	struct inst_name (*const names[])(const struct rm_row *) = { halves, whole, mutex_words };
+	const enum rm_verdict want[] = { RM_V_FALSE, RM_V_TRUE, RM_V_TRUE };
 	struct fx f;
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		two_writers(&f, DATA, DATA + 4);
 		rename_rows(&f, "g", "struct s", names[i]);
 		assert_int_equal(f.fs->f[0].verdict, want[i]);
-		assert_int_equal(f.fs->f[0].line[0]->nr_mem, 2 - i);
+		assert_int_equal(f.fs->f[0].line[0]->nr_mem, i ? 1 : 2);
 		fx_close(&f);
 	}
 }
