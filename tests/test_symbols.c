@@ -689,6 +689,54 @@ static void test_symbols_library_names(void **state)
 	sym_session_free(s);
 }
 
+/* Code of a library's header inlined into the user's (std::atomic's fetch_add and load, from
+ * atomic_base.h, in main): the user's line is the call site in prog_atomic.cc; the user's own
+ * code is its own line. */
+static void test_symbols_user_line(void **state)
+{
+	struct fix *f = *state;
+	struct sym_session *s;
+	size_t header = 0, own = 0;
+	struct bin b;
+	uint64_t v;
+
+	if (run("g++ --version >/dev/null 2>&1")) {
+		skip();
+		return;
+	}
+	snprintf(b.path, sizeof(b.path), "%s/prog_atomic_u", f->tmp);
+	assert_int_equal(run("g++ -O1 -g -o '%s' %s/prog_atomic.cc", b.path, SRCDIR), 0);
+	make_maps(&b, random_base());
+	s = session(NULL);
+	v = elf_sym(b.path, "main");
+	for (uint64_t a = b.base + v; a < b.base + v + 0x400; a++) {
+		struct sym_code_info ci;
+
+		if (sym_code(s, map_or_last(&b, a), a, &ci) || !ci.symbol || strcmp(ci.symbol, "main"))
+			break;
+		if (!ci.srcfile || !ci.line)
+			continue;
+		if (sym_system_file(ci.srcfile)) {
+			header++;
+			if (!ci.user_file || strcmp(base_name(ci.user_file), "prog_atomic.cc") ||
+			    ci.user_line < 29 || ci.user_line > 45)
+				fail_msg("%#llx: %s:%u -> user %s:%u", (unsigned long long)(a - b.base),
+					 ci.srcfile, ci.line, ci.user_file ? ci.user_file : "(null)",
+					 ci.user_line);
+		} else if (!strcmp(base_name(ci.srcfile), "prog_atomic.cc")) {
+			own++;
+			assert_ptr_equal(ci.user_file, ci.srcfile);
+			assert_int_equal(ci.user_line, ci.line);
+		}
+	}
+	assert_true(header > 0);
+	assert_true(own > 0);
+	assert_true(sym_system_file("/usr/include/c++/12/bits/atomic_base.h"));
+	assert_true(sym_system_file("/rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/core/src/sync/atomic.rs"));
+	assert_false(sym_system_file("/home/me/src/app.cpp"));
+	sym_session_free(s);
+}
+
 /* The same in C: crtstuff's completed.0 and __dso_handle name nothing. */
 static void test_symbols_toolchain_data(void **state)
 {
@@ -1524,6 +1572,7 @@ int main(void)
 		cmocka_unit_test(test_symbols_proc_kallsyms),
 		cmocka_unit_test(test_symbols_cache_stable),
 		cmocka_unit_test(test_symbols_library_names),
+		cmocka_unit_test(test_symbols_user_line),
 		cmocka_unit_test(test_symbols_toolchain_data),
 		cmocka_unit_test(test_symbols_rust_data),
 		cmocka_unit_test(test_symbols_lld_segments),
