@@ -736,7 +736,8 @@ static void index_instances(struct rm_model *m, struct rm_row **r, size_t n)
 	char tag[48];
 	size_t i, k, j;
 
-	qsort(r, n, sizeof(*r), inst_row_cmp);
+	if (n)
+		qsort(r, n, sizeof(*r), inst_row_cmp);
 	for (i = 0; i < n; i = k) {
 		int array = 1;
 		size_t distinct = 1;
