@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # What the soft backend costs the workload (issue 16: at most 3% of its time). Each example of
 # examples/ runs a fixed amount of work (EXAMPLES_ITERS, examples/work.h; the count is calibrated
-# here so that a run alone takes about TARGET seconds) three ways, pinned with taskset to the
+# here so that a run alone takes about TARGET seconds) in several ways, pinned with taskset to the
 # same CPUs: alone; under `c2c-lite record --backend=soft` (its default: the rate its 3% bound
 # picks here, from 4000 Hz down, printed first); the same at 4000 Hz (--soft-overhead unlimited);
-# under `perf record` of what the soft backend samples (cpu-clock:u at 4000 Hz with the user
-# registers and the CPU: raw samples, decoded later). Last, when make bench built it,
+# under `perf record` of what the soft backend samples (cpu-clock:u with the user
+# registers and the CPU: raw samples, decoded later), at the rate the soft backend picked and at
+# 4000 Hz; the soft backend runs with its confirmation by watchpoints (the default, its traps
+# within the same bound) and with --no-confirm. Last, when make bench built it,
 # spin-pinned (bench/spin-pinned.c): one thread of fixed work pinned to the last CPU of the set,
 # nothing contended: what the samples cost a thread, which the examples' contention blurs. hyperfine times RUNS runs of each (default 20), in ROUNDS rounds (default 4)
-# that interleave the three, so that a change in the machine's load hits them alike; each command
+# that interleave them, so that a change in the machine's load hits them alike; each command
 # runs under tests/tools/run-rusage twice over, outside the recorder (the CPU time of everything)
 # and around the workload (its own CPU time), as hyperfine exports only mean CPU times.
 # bench/welch.py prints, per example and recorder: the wall time mean ± sd, the overhead in % of
@@ -52,16 +54,29 @@ examples=${EXAMPLES:-$(cd "$EXDIR" && for f in *; do [ -x "$f" ] && echo "$f"; d
 exbin() { if [ "$1" = spin-pinned ]; then echo "$SPIN"; else echo "$EXDIR/$1"; fi; }
 
 # the commands, as hyperfine runs them (-N: no shell); @IN@ and @OUT@ are run-rusage files
-keys=(alone soft soft4k)
-labels=("alone" "c2c-lite soft" "c2c-lite soft, 4000 Hz")
+# the rate the soft backend's default bound picks here (it measures a sample's cost at start):
+# perf records at it too, so that the two compare at the same rate
+rate=$("$C2C" record -v --backend=soft --no-confirm -o "$TMP/rate.c2c" -- true 2>&1 |
+	sed -n 's/^c2c-lite: info: soft backend: sampling at \([0-9]*\) Hz:.*/\1/p')
+rate=${rate:-4000}
+keys=(alone soft softnc soft4k)
+labels=("alone" "c2c-lite soft (confirmation on)" "c2c-lite soft --no-confirm"
+	"c2c-lite soft, 4000 Hz")
 cmds=("$RUSAGE @OUT@ $RUSAGE @IN@"
       "$RUSAGE @OUT@ $C2C record -q --backend=soft -o $TMP/t.c2c -- $RUSAGE @IN@"
+      "$RUSAGE @OUT@ $C2C record -q --backend=soft --no-confirm -o $TMP/t.c2c -- $RUSAGE @IN@"
       "$RUSAGE @OUT@ $C2C record -q --backend=soft --soft-overhead unlimited -o $TMP/t.c2c -- $RUSAGE @IN@")
 if [ $have_perf = 1 ]; then
 	keys+=(perf)
-	labels+=("perf record cpu-clock:u")
-	cmds+=("$RUSAGE @OUT@ perf record -q --no-bpf-event -e cpu-clock:u -F 4000 --sample-cpu
+	labels+=("perf record cpu-clock:u, $rate Hz")
+	cmds+=("$RUSAGE @OUT@ perf record -q --no-bpf-event -e cpu-clock:u -F $rate --sample-cpu
 		--user-regs=$REGS -o $TMP/t.data -- $RUSAGE @IN@")
+	if [ "$rate" != 4000 ]; then
+		keys+=(perf4k)
+		labels+=("perf record cpu-clock:u, 4000 Hz")
+		cmds+=("$RUSAGE @OUT@ perf record -q --no-bpf-event -e cpu-clock:u -F 4000 --sample-cpu
+			--user-regs=$REGS -o $TMP/t.data -- $RUSAGE @IN@")
+	fi
 fi
 
 # walltime ITERS EXAMPLE: seconds of the median of 3 runs alone

@@ -1,5 +1,6 @@
 /* `key value` text blobs (see textkv.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,5 +68,18 @@ int textkv_put(char *buf, size_t len, size_t *off, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= len - *off)
 		return -1;
 	*off += (size_t)n;
+	return 0;
+}
+
+int textkv_double(const char *s, double max, double *v)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(x) || x < 0 || x > max)
+		return -EBADMSG;
+	*v = x;
 	return 0;
 }

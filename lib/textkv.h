@@ -9,6 +9,9 @@
 /* A decimal or 0x-hex unsigned number at @s (no sign, no blanks); *end after it. 0 or -1. */
 int textkv_u64(const char *s, uint64_t *v, const char **end);
 
+/* A finite number from 0 to @max, the whole of @s (strtod's syntax). 0 or -EBADMSG. */
+int textkv_double(const char *s, double max, double *v);
+
 /* Call @fn(key, value, ctx) for each non-empty line after the first, split at its first space.
  * -EBADMSG when the text is empty, the first line is not @magic, a line is @max_line bytes or
  * longer or holds a NUL, a line has no space, or @fn fails. */

@@ -49,17 +49,8 @@ static int parse_line(const char *key, const char *val, void *ctx)
 	const char *e;
 	uint64_t v, len, ns;
 
-	if (!strcmp(key, "budget") || !strcmp(key, "ns_per_hit")) {
-		char *end;
-		double x;
-
-		errno = 0;
-		x = strtod(val, &end);
-		if (errno || end == val || *end || !isfinite(x) || x < 0 || x > 1e9)
-			return -EBADMSG;
-		*(!strcmp(key, "budget") ? &d->budget : &d->ns_per_hit) = x;
-		return 0;
-	}
+	if (!strcmp(key, "budget") || !strcmp(key, "ns_per_hit"))
+		return textkv_double(val, 1e9, !strcmp(key, "budget") ? &d->budget : &d->ns_per_hit);
 	for (size_t i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++) {
 		if (strcmp(key, u64s[i].key))
 			continue;

@@ -325,6 +325,13 @@ void watch_decoder_fill(struct watch_decoder *wd, struct trace_sample *s,
 	acc.reason = watch_locate(&acc, word, len, &addr);
 	acc.addr = addr;
 	softdec_fill_sample(s, &acc);
+	/* the access's bytes inside the word: the sample's weight (docs/trace-format.md) */
+	if (acc.kind != SOFTDEC_KIND_NONE && acc.size && acc.reason != SOFTDEC_ADDR_WORD && len) {
+		uint64_t end = acc.addr + acc.size < word + len ? acc.addr + acc.size : word + len;
+
+		s->weight = end > addr ? end - addr : 1;
+		s->flags |= TRACE_SAMPLE_HAS_WEIGHT;
+	}
 	if (!has)
 		s->flags &= (uint8_t)~TRACE_SAMPLE_HAS_ADDR;
 	if (s->ip == acc.insn_addr)

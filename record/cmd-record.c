@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "c2c/cmds.h"
+#include "c2c/confirm.h"
 #include "c2c/log.h"
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
@@ -45,6 +46,9 @@ static const char record_usage[] =
 	"                        sampled threads, in percent of theirs (default 3): without -F\n"
 	"                        or -c, the rate is lowered from %llu Hz where a sample costs\n"
 	"                        more (measured at start). 'unlimited': %llu Hz at any cost\n"
+	"      --no-confirm      soft backend: no watchpoints beside the samples (by default\n"
+	"                        the hot lines' words are watched in turns, within the same\n"
+	"                        bound, and the report judges a watched line by its accesses)\n"
 	"  -e, --event EVENT     event to sample (repeatable): mem-loads, mem-stores,\n"
 	"                        page-faults, cpu-clock, pmu/term=val,.../mods; '-e list' lists\n"
 	"  -o, --output FILE     trace file (default c2c-lite.data; '-': standard output, and\n"
@@ -209,6 +213,7 @@ static void emit_line(const char *line, void *ctx)
 enum {
 	OPT_DURATION = 256, OPT_NO_INHERIT, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_ZSTD, OPT_BACKEND,
 	OPT_WATCH, OPT_WATCH_STEP, OPT_WATCH_OVERHEAD, OPT_CALL_GRAPH, OPT_SOFT_OVERHEAD,
+	OPT_NO_CONFIRM,
 };
 
 static const struct option longopts[] = {
@@ -234,6 +239,7 @@ static const struct option longopts[] = {
 	{ "watch-step", required_argument, NULL, OPT_WATCH_STEP },
 	{ "watch-overhead", required_argument, NULL, OPT_WATCH_OVERHEAD },
 	{ "soft-overhead", required_argument, NULL, OPT_SOFT_OVERHEAD },
+	{ "no-confirm", no_argument, NULL, OPT_NO_CONFIRM },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -316,6 +322,7 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 		return parse_bound(optarg, "--watch-overhead", 100000, &o->watch_budget);
 	case OPT_SOFT_OVERHEAD:
 		return parse_bound(optarg, "--soft-overhead", 100, &o->soft_budget);
+	case OPT_NO_CONFIRM: o->no_confirm = 1; return 0;
 	case 'e':
 		if (!strcmp(optarg, "list")) {
 			events_list(emit_line, NULL);
@@ -389,6 +396,13 @@ static int check_backend(const struct record_opts *o)
 			       o->nr_events))
 		return c2c_err(-EINVAL, "--soft-overhead needs the soft backend (--backend=soft, or "
 			       "the default on a machine without memory sampling)");
+	if (o->no_confirm && (o->backend == RECORD_BACKEND_HW || o->backend == RECORD_BACKEND_WATCH ||
+			      o->nr_events))
+		return c2c_err(-EINVAL, "--no-confirm applies to the soft backend (--backend=soft, or "
+			       "the default on a machine without memory sampling)");
+	if (o->no_confirm && o->ev.system_wide)
+		return c2c_err(-EINVAL, "--no-confirm: with -a the soft backend confirms nothing "
+			       "(its watchpoints follow a command or -p/-t)");
 	return 0;
 }
 
@@ -455,7 +469,14 @@ static void report_result(const struct record_opts *o, const struct record_resul
 			 (unsigned long long)r->uncore);
 	if (r->backend == TRACE_BACKEND_SOFT)
 		c2c_info("soft backend: a data address was recovered for %llu of %llu samples",
-			 (unsigned long long)r->soft_recovered, (unsigned long long)r->samples);
+			 (unsigned long long)(r->soft_recovered), (unsigned long long)(r->samples -
+			 r->confirm_hits));
+	if (r->backend == TRACE_BACKEND_SOFT && r->confirm_status == C2C_CONFIRM_ON)
+		c2c_info("soft backend: confirmed by watchpoints: %llu accesses seen in %llu windows "
+			 "over %llu lines (armed for %.2g%% of the work, traps bounded to %.2g%%)",
+			 (unsigned long long)r->confirm_hits, (unsigned long long)r->confirm_windows,
+			 (unsigned long long)r->confirm_lines, r->confirm_seen * 100,
+			 r->confirm_budget * 100);
 	if (r->backend == TRACE_BACKEND_WATCH && r->watch_seen < 0.995) {
 		if (r->watch_seen < 0.001)
 			c2c_info("watch backend: paused to bound its overhead, it saw under 0.1%% "

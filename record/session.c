@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "c2c/confirm.h"
 #include "c2c/log.h"
 #include "c2c/spe.h"
 #include "c2c/trace.h"
@@ -23,6 +24,7 @@
 #include "record/backend-soft.h"
 #include "record/backend-watch.h"
 #include "record/buildid.h"
+#include "record/confirm.h"
 #include "record/machine.h"
 #include "record/pmu.h"
 #include "record/priv.h"
@@ -42,6 +44,10 @@
 
 #define DEFAULT_PAGES 128
 #define ERR_TD_REFUSED (-100000)   /* internal: the kernel refused the TopDown group */
+#define ERR_CONFIRM_REFUSED (-100001)   /* internal: a confirmation watchpoint did not open */
+#define CONFIRM_TICK_MS 2          /* soft confirmation: duty-cycle control step while armed */
+#define CONFIRM_IDLE_MS 10         /* ... while paused: re-arming can wait, the recorder sleeps */
+#define CONFIRM_PLACEHOLDER 0x1000 /* where the confirmation watchpoints wait, disabled */
 
 struct efd {
 	int fd, ev, cpu;
@@ -92,7 +98,36 @@ struct sess {
 	struct regions *reg;         /* the workload's region markers (a command only) */
 	struct uncore unc;           /* AMD L3/DF counters over the run */
 	double unc_t0;
+	/* soft: confirmation by watchpoints (record/confirm.h, include/c2c/confirm.h) */
+	int confirm;                 /* the confirmation events are in s->l (the last ones) */
+	size_t confirm_ev;           /* index of the first of them */
+	struct confirm_sel sel;      /* candidate lines */
+	struct c2c_confirm_window win;   /* the window armed now (nr_words 0: none) */
+	struct c2c_confirm_run crun;
+	struct watch_duty_ctl cduty; /* bounds the traps by what the samples leave of the bound */
+	uint64_t chits;              /* confirmation hits drained */
+	int cf_armed;                /* the window's watchpoints are armed now */
+	uint32_t cf_tids[2];         /* the first two threads the window's hits came from */
+	unsigned int cf_nr_tids;
+	uint64_t win_armed0, win_hits0;  /* readings at the window's start */
+	double next_window;
+	double soft_ns;              /* soft: a sample's measured cost (0: not measured) */
+	uint64_t soft_freq;          /* ... at this rate */
+	uint64_t max_time;           /* the latest sample time drained */
+	char cf_reason[256];         /* why a confirmation watchpoint did not open */
 };
+
+/* soft: confirmation by watchpoints (at the end of this file) */
+static int confirm_add_events(struct sess *s);
+static int confirm_prepare(struct sess *s);
+static int confirm_step(struct sess *s, int final);
+static int write_confirm_run(struct sess *s);
+
+/* The watch backend (not the soft backend's confirmation, which has a watch decoder too). */
+static int watch_mode(const struct sess *s)
+{
+	return s->wd && !s->soft;
+}
 
 /* --- targets -------------------------------------------------------------------------------- */
 
@@ -253,6 +288,12 @@ static int open_task_cpu(struct sess *s, pid_t pid, int cpu)
 		err = open_one(s, (int)i, pid, cpu, gfd);
 		if (!err)
 			continue;
+		if (s->confirm && i >= s->confirm_ev) {
+			snprintf(s->cf_reason, sizeof(s->cf_reason), "a watchpoint did not open (%s%s)",
+				 strerror(-err), err == -ENOSPC ? ": the debug registers are in use" :
+				 err == -EACCES || err == -EPERM ? ": perf_event_paranoid" : "");
+			return ERR_CONFIRM_REFUSED;
+		}
 		if (e->role == EV_ROLE_TD_SLOTS || e->role == EV_ROLE_TD_METRIC ||
 		    e->role == EV_ROLE_TD_READER ||
 		    (s->l.td_enabled && (e->attr.sample_type & PERF_SAMPLE_READ)))
@@ -271,14 +312,21 @@ static void close_all(struct sess *s)
 	s->nfd = 0;
 }
 
+static void confirm_drop(struct sess *s, const char *why);
+
 static int open_all(struct sess *s)
 {
-	for (int attempt = 0; attempt < 2; attempt++) {
+	for (int attempt = 0; attempt < 3; attempt++) {
 		int err = 0;
 
 		for (size_t t = 0; t < s->ntask && !err; t++)
 			for (int c = 0; c < s->ncpu && !err; c++)
 				err = open_task_cpu(s, s->task[t], s->cpu[c]);
+		if (err == ERR_CONFIRM_REFUSED) {
+			close_all(s);
+			confirm_drop(s, s->cf_reason);
+			continue;
+		}
 		if (err != ERR_TD_REFUSED)
 			return err;
 		close_all(s);
@@ -489,8 +537,22 @@ static void add_phys(struct sess *s, struct trace_sample *o)
 	o->flags |= TRACE_SAMPLE_HAS_PHYS;
 }
 
+static int on_watch_sample(struct sess *s, const struct perf_event_header *h);
+
+/* Soft: a decoded sample heats its line for the confirmation (record/confirm.h). */
+static void confirm_feed(struct sess *s, const struct trace_sample *o)
+{
+	enum softdec_kind k = softdec_detail_kind(o->detail);
+
+	if (!s->confirm || !(o->flags & TRACE_SAMPLE_HAS_ADDR) ||
+	    o->cpumode != PERF_RECORD_MISC_USER || o->addr >= 0x800000000000ull || o->addr < 4096)
+		return;
+	confirm_sel_feed(&s->sel, o->pid, o->tid, o->addr, k == SOFTDEC_STORE ||
+			 k == SOFTDEC_ATOMIC, (o->flags & TRACE_SAMPLE_HAS_WEIGHT) ? o->weight : 1);
+}
+
 /* A cpu-clock sample of the soft backend: decoded here, with the registers ring_decode()
- * does not read. */
+ * does not read. The confirmation watchpoints' hits go to on_watch_sample(). */
 static int on_soft_sample(struct sess *s, const struct perf_event_header *h)
 {
 	int idx = sample_index(s, h);
@@ -500,6 +562,8 @@ static int on_soft_sample(struct sess *s, const struct perf_event_header *h)
 	if (idx < 0 || (size_t)idx >= s->l.nr)
 		return 0;
 	e = &s->l.ev[idx];
+	if (e->backend == TRACE_BACKEND_WATCH && s->confirm && e->role == EV_ROLE_SAMPLER)
+		return on_watch_sample(s, h);
 	if (e->backend != TRACE_BACKEND_SOFT || e->role != EV_ROLE_SAMPLER)
 		return 0;
 	if (soft_backend_sample(s->soft, h, e->attr.sample_type, e->attr.sample_regs_user,
@@ -510,6 +574,9 @@ static int on_soft_sample(struct sess *s, const struct perf_event_header *h)
 	}
 	if (s->unw)
 		rec_unwind_sample(s->unw, &ev.sample);
+	confirm_feed(s, &ev.sample);
+	if (ev.sample.time > s->max_time)
+		s->max_time = ev.sample.time;
 	add_phys(s, &ev.sample);
 	count(s, &ev);
 	oq_add(&s->q, &ev, ev.sample.time);
@@ -568,6 +635,11 @@ static int on_watch_sample(struct sess *s, const struct perf_event_header *h)
 	if (s->unw)
 		rec_unwind_sample(s->unw, o);
 	s->last_time = o->time;
+	if (o->time > s->max_time)
+		s->max_time = o->time;
+	s->chits += s->confirm;
+	if (s->confirm && s->cf_nr_tids < 2 && (!s->cf_nr_tids || s->cf_tids[0] != o->tid))
+		s->cf_tids[s->cf_nr_tids++] = o->tid;
 	add_phys(s, o);
 	count(s, &ev);
 	oq_add(&s->q, &ev, o->time);
@@ -582,7 +654,7 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 
 	if (h->type == PERF_RECORD_SAMPLE && s->soft)
 		return on_soft_sample(s, h);
-	if (h->type == PERF_RECORD_SAMPLE && s->wd)
+	if (h->type == PERF_RECORD_SAMPLE && s->wd && !s->soft)
 		return on_watch_sample(s, h);
 	r = ring_decode(h, &s->lay, &ev);
 
@@ -738,6 +810,8 @@ static int build_events(struct sess *s)
 		err = events_add_string(&s->l, &s->eo, o->events[i]);
 	if (!o->nr_events)
 		err = add_backend_events(s);
+	if (!err && !o->nr_events)
+		err = confirm_add_events(s);
 	if (err)
 		return err;
 	hw = hw && s->l.backend != TRACE_BACKEND_SOFT && s->l.backend != TRACE_BACKEND_WATCH;
@@ -747,6 +821,15 @@ static int build_events(struct sess *s)
 		      s->l.ev[i].backend != TRACE_BACKEND_WATCH;
 	if ((err = events_finalize(&s->l, &s->eo)))
 		return err;
+	for (size_t i = s->confirm ? s->confirm_ev : s->l.nr; i < s->l.nr; i++) {
+		/* armed by the windows, never at exec; a hit needs no callchain (its row is the
+		 * access, and a trap that copies a stack costs more) */
+		s->l.ev[i].attr.enable_on_exec = 0;
+		s->l.ev[i].attr.sample_type &= ~(uint64_t)(PERF_SAMPLE_CALLCHAIN |
+							   PERF_SAMPLE_STACK_USER);
+		s->l.ev[i].attr.sample_stack_user = 0;
+		s->l.ev[i].attr.exclude_callchain_user = 0;
+	}
 	if ((err = aux_size(s)))
 		return err;
 	/* beside IBS and SPE TopDown is a sampling group of its own (more events, more records,
@@ -896,6 +979,8 @@ static void enable_all(struct sess *s, unsigned long req)
 	for (size_t i = 0; i < s->nfd; i++) {
 		const struct ev_desc *e = &s->l.ev[s->fd[i].ev];
 
+		if (req == PERF_EVENT_IOC_ENABLE && s->confirm && (size_t)s->fd[i].ev >= s->confirm_ev)
+			continue;            /* the confirmation windows arm them */
 		if (e->leader == s->fd[i].ev)
 			ioctl(s->fd[i].fd, req, PERF_IOC_FLAG_GROUP);
 	}
@@ -1026,21 +1111,33 @@ static void duty_tick(struct sess *s)
 	watch_duty_switched(&s->duty, cpu, hits);
 }
 
-/* Watch: the duty-cycle summary as a blob; the last one in the trace holds. */
-static int write_duty(struct sess *s)
+/* A text blob of @n bytes (nothing when @n < 0: it did not fit), written at once, or queued in
+ * time order with @queued. */
+static int write_text_blob(struct sess *s, uint32_t kind, uint64_t time, const char *buf, int n,
+			   int queued)
 {
 	struct trace_event ev = { .type = TRACE_REC_BLOB };
-	char buf[8192];
-	int n = c2c_watch_duty_format(&s->duty.d, buf, sizeof(buf));
 
 	if (n < 0)
 		return 0;
-	ev.blob.kind = TRACE_BLOB_WATCH_DUTY;
-	ev.blob.time = s->last_time;
+	ev.blob.kind = kind;
+	ev.blob.time = time;
 	ev.blob.cpu = TRACE_CPU_NONE;
 	ev.blob.size = (uint64_t)n;
 	ev.blob.data = buf;
-	return trace_write(s->w, &ev);
+	if (!queued)
+		return trace_write(s->w, &ev);
+	oq_add(&s->q, &ev, time);
+	return 0;
+}
+
+/* Watch: the duty-cycle summary as a blob; the last one in the trace holds. */
+static int write_duty(struct sess *s)
+{
+	char buf[8192];
+
+	return write_text_blob(s, TRACE_BLOB_WATCH_DUTY, s->last_time, buf,
+			       c2c_watch_duty_format(&s->duty.d, buf, sizeof(buf)), 0);
 }
 
 /* AMD with uncore PMUs: the L3 and DF counts of the run as a blob (nothing elsewhere: doctor
@@ -1093,10 +1190,13 @@ static int loop(struct sess *s)
 		reap_child(s, 0);
 		if (s->wl.done || !targets_alive(s))
 			break;
-		if (poll(s->pfd, (nfds_t)s->ncpu, s->wd ? 1 : 100) < 0 && errno != EINTR)
+		if (poll(s->pfd, (nfds_t)s->ncpu, watch_mode(s) ? 1 : !s->confirm ? 100 :
+			 s->cf_armed ? CONFIRM_TICK_MS : CONFIRM_IDLE_MS) < 0 && errno != EINTR)
 			return c2c_err(-errno, "poll failed: %s", strerror(errno));
 		err = drain_round(s);
-		if (!err && s->wd && now_s() >= s->next_tick) {
+		if (!err && s->confirm)
+			err = confirm_step(s, 0);
+		if (!err && watch_mode(s) && now_s() >= s->next_tick) {
 			duty_tick(s);
 			s->next_tick = now_s() + WATCH_TICK_MS / 1000.0;
 		}
@@ -1107,8 +1207,10 @@ static int loop(struct sess *s)
 		}
 		if (!err && now_s() >= next_flush) {
 			/* a chunk boundary each second: a crash of the recorder loses at most that */
-			if (s->wd)
+			if (watch_mode(s))
 				err = write_duty(s);
+			if (!err && s->confirm)
+				err = write_confirm_run(s);
 			if (!err)
 				err = trace_writer_flush(s->w);
 			next_flush = now_s() + 1;
@@ -1135,11 +1237,15 @@ static int finish(struct sess *s, int err)
 	if (s->w) {
 		int e = err ? 0 : drain_round(s);
 
+		if (!e && !err && s->confirm)
+			e = confirm_step(s, 1);
 		if (!e && !err)
 			e = oq_finish(&s->q);
 		if (!e && !err)
 			e = write_uncore(s);
-		if (!e && !err && s->wd) {
+		if (!e && !err && (s->confirm || s->crun.status != C2C_CONFIRM_ON))
+			e = write_confirm_run(s);
+		if (!e && !err && watch_mode(s)) {
 			duty_tick(s);
 			s->res->watch_seen = c2c_watch_duty_seen(&s->duty.d);
 			s->res->watch_seen_bound = c2c_watch_duty_bound(&s->duty.d);
@@ -1172,6 +1278,16 @@ static int finish(struct sess *s, int err)
 	s->res->regions = regions_count(s->reg);
 	if (s->soft)                     /* after the last drain */
 		s->res->soft_recovered = soft_backend_stats(s->soft)->recovered;
+	if (s->soft) {
+		s->res->confirm_status = (int)s->crun.status;
+		snprintf(s->res->confirm_reason, sizeof(s->res->confirm_reason), "%s", s->crun.reason);
+		s->res->confirm_hits = s->crun.hits;
+		s->res->confirm_windows = s->crun.windows;
+		s->res->confirm_lines = s->crun.lines;
+		s->res->confirm_budget = s->crun.budget;
+		s->res->confirm_seen = s->crun.cpu_ns > s->crun.trap_ns ? (double)s->crun.armed_ns /
+				       (double)(s->crun.cpu_ns - s->crun.trap_ns) : 0;
+	}
 	return err;
 }
 
@@ -1203,6 +1319,7 @@ static void sess_free(struct sess *s)
 	free(s->clock_fd);
 	free(s->options);
 	regions_free(s->reg);
+	confirm_sel_release(&s->sel);
 	uncore_release(&s->unc);
 	c2c_spe_info_release(&s->spe);
 	events_release(&s->l);
@@ -1297,6 +1414,8 @@ static int plan_rate(struct sess *s)
 		if ((err = soft_calibrate(&e->attr, &req.ns_per_sample)))
 			return err;
 		rate_plan(&req, &p);
+		s->soft_ns = req.ns_per_sample;   /* what the confirmation's bound is left with */
+		s->soft_freq = p.freq;
 		c2c_debug("soft backend: a sample costs the sampled thread about %.1f us here "
 			  "(measured): %.2g%% of its time at %llu Hz (--soft-overhead PCT bounds it, "
 			  "-F sets the rate)", req.ns_per_sample / 1e3,
@@ -1353,6 +1472,9 @@ static int setup(struct sess *s)
 			       "records with its memory events (--backend=soft to use it)");
 	if ((err = plan_rate(s)))
 		return err;
+	if (s->o->no_confirm && s->l.backend != TRACE_BACKEND_SOFT)
+		return c2c_err(-EINVAL, "--no-confirm applies to the soft backend; this machine "
+			       "records with its memory events (--backend=soft to use it)");
 	if (s->l.backend == TRACE_BACKEND_SOFT) {
 		if ((err = soft_backend_new(&s->soft)))
 			return err;
@@ -1361,12 +1483,14 @@ static int setup(struct sess *s)
 	if (s->o->ev.callchain == 2)
 		s->unw = rec_unwind_new();
 	/* frame numbers are shown to CAP_SYS_ADMIN only: others would read zeros */
+	if (s->soft && (err = confirm_prepare(s)))
+		return err;
 	if ((s->soft || s->wd) && geteuid() == 0)
 		s->pm = pagemap_new();
 	else if (s->soft || s->wd)
 		c2c_debug("no physical addresses: /proc/PID/pagemap gives frame numbers to root only");
 	describe(s);
-	if ((err = read_tasks(s)) || (err = open_all(s)) || (s->wd && (err = open_clocks(s))) ||
+	if ((err = read_tasks(s)) || (err = open_all(s)) || ((s->wd || s->confirm) && (err = open_clocks(s))) ||
 	    (err = setup_rings(s)) ||
 	    (err = setup_layout(s)) || (err = open_writer(s)) ||
 	    (s->aux && (err = write_spe_info(s))) || (err = write_td_reader(s)) ||
@@ -1390,6 +1514,236 @@ static int setup(struct sess *s)
 	s->next_rot = now_s() + (s->o->watch_step_ms ? s->o->watch_step_ms :
 				 WATCH_STEP_MS_DEFAULT) / 1000.0;
 	return 0;
+}
+
+/* --- soft: confirmation by watchpoints ------------------------------------------------------ */
+
+/* Say once why there is no confirmation, and keep it for the trace. */
+static void confirm_off(struct sess *s, enum c2c_confirm_status st, const char *why)
+{
+	s->crun.status = st;
+	snprintf(s->crun.reason, sizeof(s->crun.reason), "%s", why);
+	if (st == C2C_CONFIRM_UNAVAILABLE)
+		c2c_info("soft backend: no confirmation by watchpoints: %s; the report judges from "
+			 "the samples alone", why);
+}
+
+/* Beside the soft event, C2C_CONFIRM_SLOTS watchpoints wait disabled at a placeholder; the
+ * windows move them onto candidate words (PERF_EVENT_IOC_MODIFY_ATTRIBUTES reaches the
+ * inherited copies of every thread, as the watch backend's rotation does). They are opened on
+ * the targets with inherit before the workload runs, as the soft event is: run-time addresses
+ * come from the samples, so no symbol and no stop after exec is needed. */
+static int confirm_add_events(struct sess *s)
+{
+	uint32_t backend = s->l.backend;
+	char pmu[sizeof(s->l.pmu_name)];
+	int err = 0;
+
+	if (backend != TRACE_BACKEND_SOFT)
+		return 0;
+	if (s->o->no_confirm) {
+		confirm_off(s, C2C_CONFIRM_OFF, "--no-confirm");
+		return 0;
+	}
+	if (s->o->ev.system_wide) {
+		confirm_off(s, C2C_CONFIRM_UNAVAILABLE, "not with -a (the watchpoints follow a "
+			    "command or -p/-t)");
+		return 0;
+	}
+#ifndef __x86_64__
+	confirm_off(s, C2C_CONFIRM_UNAVAILABLE, "x86-64 only");
+	return 0;
+#endif
+	memcpy(pmu, s->l.pmu_name, sizeof(pmu));
+	s->confirm_ev = s->l.nr;
+	for (unsigned int i = 0; i < C2C_CONFIRM_SLOTS && !err; i++)
+		err = events_add_watch(&s->l, CONFIRM_PLACEHOLDER + 8 * i, 8, "confirm");
+	s->l.backend = backend;          /* the trace stays a soft one */
+	memcpy(s->l.pmu_name, pmu, sizeof(pmu));
+	s->confirm = !err;
+	return err;
+}
+
+/* No confirmation after all: its events go (they are the last ones), said once. */
+static void confirm_drop(struct sess *s, const char *why)
+{
+	if (!s->confirm)
+		return;
+	s->l.nr = s->confirm_ev;
+	s->confirm = 0;
+	confirm_off(s, C2C_CONFIRM_UNAVAILABLE, why);
+}
+
+static void confirm_hook(enum c2c_log_level level, const char *msg, void *ctx)
+{
+	char *buf = ctx;
+
+	if (level <= C2C_LOG_WARN && !buf[0])
+		snprintf(buf, 256, "%s", msg);
+}
+
+/* After the soft backend is set up: a watch decoder over its code map, the cost of a hit
+ * measured (a watchpoint that does not fire makes confirmation unavailable), and the duty
+ * cycle's bound: what the samples leave of --soft-overhead. */
+static int confirm_prepare(struct sess *s)
+{
+	double budget = s->o->soft_budget ? s->o->soft_budget : SOFT_BUDGET_DEFAULT, ns_per_hit = 0,
+	       share;
+	struct watch_plan none = { 0 };
+	char why[256] = "";
+	c2c_log_fn old;
+	int err;
+
+	if (!s->confirm)
+		return 0;
+	old = c2c_log_set_hook(confirm_hook, why);
+	err = watch_calibrate(&ns_per_hit);
+	c2c_log_set_hook(old, NULL);
+	if (err) {
+		confirm_drop(s, why[0] ? why : "no watchpoint could be measured");
+		return 0;
+	}
+	if ((err = watch_decoder_new(&s->wd, s->cm)))
+		return err;
+	if (budget < 0) {
+		/* --soft-overhead unlimited is about the rate: unbounded traps would make a tight loop
+		 * over a watched word hundreds of times slower, so they keep the default bound */
+		budget = SOFT_BUDGET_DEFAULT;
+	} else {
+		/* what the sampling rate leaves; unmeasured (-F, -c): what the rate does not aim at */
+		share = s->soft_ns > 0 ? s->soft_ns * (double)s->soft_freq / 1e9
+			: budget * SOFT_BUDGET_AIM;
+		budget = budget - share > budget * 0.05 ? budget - share : budget * 0.05;
+	}
+	watch_duty_init(&s->cduty, budget, ns_per_hit, &none);
+	s->cduty.armed = 0;              /* nothing to watch yet */
+	s->crun.budget = budget;
+	s->crun.ns_per_hit = ns_per_hit;
+	confirm_sel_init(&s->sel, machine_cacheline(), C2C_CONFIRM_SLOTS);
+	c2c_debug("soft backend: confirmation by watchpoints: a hit costs %.0f ns here, the traps "
+		  "are bounded to %.2g%% of the workload's time", ns_per_hit, budget * 100);
+	return 0;
+}
+
+/* Move the watchpoints onto the window's words (the unused ones parked), @armed or not. */
+static int confirm_arm(struct sess *s, int armed)
+{
+	for (size_t i = 0; i < s->nfd; i++) {
+		const struct ev_desc *e = &s->l.ev[s->fd[i].ev];
+		size_t k = (size_t)s->fd[i].ev - s->confirm_ev;
+		struct perf_event_attr a;
+
+		if ((size_t)s->fd[i].ev < s->confirm_ev)
+			continue;
+		a = e->attr;
+		if (k < s->win.nr_words) {
+			a.bp_addr = s->win.word[k].addr;
+			a.bp_len = s->win.word[k].len;
+		}
+		a.disabled = !armed || k >= s->win.nr_words;
+		if (ioctl(s->fd[i].fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &a))
+			return -errno;
+	}
+	return 0;
+}
+
+/* Arm or disarm the window's watchpoints as they are (the duty cycle's switch). */
+static void confirm_enable(struct sess *s, int on)
+{
+	for (size_t i = 0; i < s->nfd; i++)
+		if ((size_t)s->fd[i].ev >= s->confirm_ev &&
+		    (size_t)s->fd[i].ev - s->confirm_ev < s->win.nr_words)
+			ioctl(s->fd[i].fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+}
+
+static void confirm_read(const struct sess *s, uint64_t *cpu, uint64_t *hits)
+{
+	*cpu = 0;
+	for (size_t i = 0; i < s->nclock; i++)
+		*cpu += read_count(s->clock_fd[i]);
+	*hits = s->chits + s->res->lost_records;   /* a lost record may have been a trap */
+}
+
+/* The window that ends, as a blob in time order after its hits (the rings were just drained). */
+static void confirm_close(struct sess *s)
+{
+	char buf[1024];
+
+	s->win.armed_ns = s->cduty.d.armed_ns - s->win_armed0;
+	s->win.hits = s->chits - s->win_hits0;
+	if (!s->win.nr_words || (!s->win.armed_ns && !s->win.hits))
+		return;
+	confirm_sel_result(&s->sel, &s->win, s->cf_nr_tids);
+	s->cf_nr_tids = 0;
+	s->crun.windows++;
+	write_text_blob(s, TRACE_BLOB_CONFIRM_WINDOW, s->max_time, buf,
+			c2c_confirm_window_format(&s->win, buf, sizeof(buf)), 1);
+}
+
+/* One step: the duty cycle every CONFIRM_TICK_MS, a new window every CONFIRM_STEP_MS once the
+ * current one was armed for a while (a window paused by the bound keeps its words); @final
+ * closes the last window. */
+static int confirm_step(struct sess *s, int final)
+{
+	double now = now_s();
+	uint64_t cpu, hits;
+	int allow, want;
+
+	if (!s->confirm || (!final && now < s->next_tick && now < s->next_window))
+		return 0;
+	s->next_tick = now + (s->cf_armed ? CONFIRM_TICK_MS : CONFIRM_IDLE_MS) / 1000.0;
+	confirm_read(s, &cpu, &hits);
+	s->cduty.armed = s->cf_armed;    /* the interval is charged as it was */
+	allow = watch_duty_tick(&s->cduty, cpu, hits, NULL, 0);
+	want = allow && s->win.nr_words && !final;
+	if (final || (now >= s->next_window && (!s->win.nr_words || s->cduty.d.armed_ns >
+						s->win_armed0))) {
+		struct c2c_confirm_window w;
+
+		confirm_close(s);
+		s->win_armed0 = s->cduty.d.armed_ns;   /* the next window (or this one, going on) */
+		s->win_hits0 = s->chits;
+		s->next_window = now + CONFIRM_STEP_MS / 1000.0;
+		if (final) {
+			s->cduty.armed = s->cf_armed = 0;
+			s->crun.lines = s->sel.lines;
+			return 0;
+		}
+		if (confirm_sel_next(&s->sel, &w)) {
+			s->win = w;
+			want = allow;
+			if (confirm_arm(s, want)) {
+				c2c_debug("confirm: cannot watch the line 0x%llx of pid %u: %s",
+					  (unsigned long long)w.line, w.pid, strerror(errno));
+				s->win.nr_words = 0;
+				confirm_arm(s, 0);
+				want = 0;
+			}
+			s->cduty.armed = s->cf_armed = want;
+			s->crun.lines = s->sel.lines;
+			return 0;
+		}
+	}
+	if (want != s->cf_armed) {
+		confirm_enable(s, want);
+		confirm_read(s, &cpu, &hits);
+		watch_duty_switched(&s->cduty, cpu, hits);
+	}
+	s->cduty.armed = s->cf_armed = want;
+	return 0;
+}
+
+/* The run's confirmation as a blob; the last one in the trace holds. */
+static int write_confirm_run(struct sess *s)
+{
+	char buf[2048];
+
+	s->crun.cpu_ns = s->cduty.d.cpu_ns;
+	s->crun.trap_ns = s->cduty.d.trap_ns;
+	s->crun.armed_ns = s->cduty.d.armed_ns;
+	s->crun.hits = s->chits;
+	return write_text_blob(s, TRACE_BLOB_CONFIRM_RUN, s->max_time, buf,
+			       c2c_confirm_run_format(&s->crun, buf, sizeof(buf)), 0);
 }
 
 int record_run(const struct record_opts *o, struct record_result *res)

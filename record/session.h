@@ -36,6 +36,7 @@ struct record_opts {
 				      * threads' own (0: the default, SOFT_BUDGET_DEFAULT; < 0:
 				      * unlimited); with the rest, rate_plan()'s request */
 	uint64_t kernel_max_rate;    /* kernel.perf_event_max_sample_rate, 0: unknown */
+	int no_confirm;              /* soft: --no-confirm, no watchpoints beside the samples */
 	const char **events;         /* -e strings; none: the machine's memory events */
 	size_t nr_events;
 	const char *output;          /* default c2c-lite.data; "-": standard output (the
@@ -83,6 +84,11 @@ struct record_result {
 	char td_reason[256];
 	uint32_t backend;            /* enum trace_backend recorded */
 	uint64_t soft_recovered;     /* soft: samples with a recovered data address */
+	int confirm_status;          /* soft: enum c2c_confirm_status (include/c2c/confirm.h) */
+	char confirm_reason[256];    /* ... why off or unavailable */
+	uint64_t confirm_hits, confirm_windows, confirm_lines;   /* soft: what the watchpoints saw */
+	double confirm_seen;         /* soft: share of the workload's work they were armed for */
+	double confirm_budget;       /* soft: the trap time bound they kept (0: unbounded) */
 	uint64_t watch_words, watch_slots;  /* watch: words asked for, registers used */
 	double watch_seen;           /* watch: share of the workload's work watched (duty cycle) */
 	int watch_seen_bound;        /* ... only an upper bound (c2c_watch_duty_bound()) */

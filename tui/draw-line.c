@@ -18,6 +18,7 @@
 #define DATA_W 24
 #define PANEL_MEMBERS 4
 #define PANEL_MAP_ROWS 8
+#define PANEL_ACCESSES 4             /* soft: the watched accesses shown */
 
 /* --- the panel ------------------------------------------------------------------------------------ */
 
@@ -125,6 +126,21 @@ size_t tui_line_panel(struct tui_model *m, const struct tui_view *v, const struc
 		snprintf(buf, sizeof(buf), "  (%zu more members; press f for the findings)",
 			 l->nr_mem - PANEL_MEMBERS);
 		panel_add(&p, buf);
+	}
+	if (l->confirm) {               /* soft: what the confirmation watchpoints saw */
+		char text[2048];
+
+		rm_confirm_text(l, text, sizeof(text));
+		panel_wrap(&p, "  watchpoints: ", text, v->cols - 1, 3);
+		for (i = 0; i < l->confirm->nr_acc && i < PANEL_ACCESSES; i++) {
+			char one[512];
+
+			rm_confirm_access_text(&l->confirm->acc[i], one, sizeof(one));
+			snprintf(buf, sizeof(buf), "    %s, %llu transfer%s", one,
+				 (unsigned long long)(l->confirm->acc[i].xfers + l->confirm->acc[i].inval),
+				 l->confirm->acc[i].xfers + l->confirm->acc[i].inval == 1 ? "" : "s");
+			panel_add(&p, buf);
+		}
 	}
 	if (v->show_map) {
 		struct rm_linemap map;

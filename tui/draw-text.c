@@ -231,6 +231,14 @@ static size_t tui_estim_stats(const struct tui_model *m, size_t row, struct tui_
 		     (unsigned long long)t->placed[ESTIM_PLACED_WORD]);
 	LINE("  %-34s: %zu (%zu contended)", "Cachelines touched", m->rm->nr_all_lines,
 	     m->fs->nr_contended_lines);
+	if (soft && t->have_confirm && t->confirm.status == C2C_CONFIRM_ON)
+		LINE("  %-34s: %llu accesses in %llu windows over %llu lines", "Confirmed by watchpoints",
+		     (unsigned long long)t->confirm_hits, (unsigned long long)t->confirm_windows,
+		     (unsigned long long)t->confirm_lines);
+	else if (soft && t->have_confirm)
+		LINE("  %-34s: %s%s%s (every verdict is the samples')", "Confirmation",
+		     c2c_confirm_status_name(t->confirm.status), t->confirm.reason[0] ? ", " : "",
+		     t->confirm.reason);
 	if (m->fs->nr_one_cpu_lines)
 		LINE("  %-34s: %zu (several threads, one CPU: nothing could be seen)",
 		     "Lines shared on one CPU", m->fs->nr_one_cpu_lines);

@@ -239,6 +239,9 @@ enum trace_blob_kind {
 	TRACE_BLOB_UNCORE = 16,  /* AMD L3/DF counts over the run, text (include/c2c/uncore.h) */
 	TRACE_BLOB_TOPDOWN = 17, /* how to read the TopDown readings beside IBS/SPE samples, text
 				  * (include/c2c/tdreader.h) */
+	TRACE_BLOB_CONFIRM_WINDOW = 18, /* soft: one window of confirmation watchpoints, text
+					 * (include/c2c/confirm.h) */
+	TRACE_BLOB_CONFIRM_RUN = 19,    /* soft: the confirmation of the run, text (ditto) */
 };
 
 struct trace_blob {

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "c2c/confirm.h"
 #include "c2c/soft.h"
 #include "c2c/trace.h"
 #include "report/aggregate/callers.h"
@@ -67,6 +68,10 @@ struct estim_opts {
 	int phys;                /* --phys: a line is a physical cacheline, whatever maps it;
 				  * samples without a physical address are counted in
 				  * estim_totals.no_phys and left out */
+	/* soft: the events whose samples are confirmation watchpoint hits (event index ->
+	 * nonzero), the others being timer samples; NULL: none */
+	const uint8_t *confirm_event;
+	uint32_t nr_events;
 };
 
 /* Counters of a line, an offset or a site. Weights are ns (soft) or accesses (watch).
@@ -127,6 +132,47 @@ struct estim_offset {
 	struct watch_stats ws;
 };
 
+/* SOFT: WHAT THE CONFIRMATION WATCHPOINTS SAW ON A LINE (include/c2c/confirm.h). The hits are
+ * not timer samples: they stay out of every time share and count (estim_counts), and are kept
+ * per thread and offset, with the words the windows armed together. Each window's hits are
+ * replayed through the coherence model on their own (report/aggregate/watch-model.h), so a
+ * transfer is counted only between words armed at the same time. A hit belongs to the window
+ * whose blob follows it in the trace when that window armed its word, else to the one before
+ * (it trapped between the recorder's last drain and the move of the registers); a hit in
+ * neither is counted but not replayed (estim_confirm.unplaced). */
+struct estim_cacc {
+	uint32_t offset;         /* first byte in the line */
+	uint32_t size;           /* the widest access seen there (bytes; 0: unknown) */
+	const struct maps_thread *thread;
+	uint64_t reads, writes, atomics;
+	uint64_t t_first, t_last;        /* times of the first and last access */
+	uint64_t ip, code_al;    /* the first access's code */
+	const struct maps_map *cmap;
+	int has_code;            /* filled by estim_finish() */
+	struct estim_code code;
+	struct watch_stats ws;   /* the model's counts of these accesses */
+};
+
+struct estim_coarm {
+	uint32_t words;          /* bit i: the 8-byte word at offset 8 * i */
+	uint64_t windows, armed_ns, hits;
+};
+
+struct estim_chit;
+
+struct estim_confirm {
+	uint64_t hits;           /* accesses seen */
+	uint64_t unplaced;       /* ... in no window of the line: not replayed */
+	uint64_t windows, armed_ns;      /* windows that armed the line, and their armed time */
+	struct watch_stats ws;   /* the model's counts, window by window */
+	struct estim_cacc *acc;  /* by offset, then thread (in order of first access) */
+	size_t nr_acc, cap_acc;
+	struct estim_coarm *coarm;       /* by armed time, descending */
+	size_t nr_coarm, cap_coarm;
+	struct estim_chit *hit;  /* private: the hits until estim_finish() */
+	size_t nr_hit, cap_hit;
+};
+
 struct estim_line {
 	uint8_t cpumode;
 	const struct maps_map *dmap;
@@ -146,6 +192,8 @@ struct estim_line {
 	struct watch_access *acc;        /* watch: accesses for the model (freed by finish) */
 	size_t nr_acc, cap_acc;
 	struct watch_stats ws;
+	struct estim_confirm *cf;  /* soft: what the confirmation watchpoints saw; NULL when none
+				    * was armed on the line */
 	uint32_t seq;            /* creation order: the last tie-break */
 };
 
@@ -166,6 +214,12 @@ struct estim_totals {
 	 * line (the line is certain, the offset is not), and those whose thread was seen at none
 	 * of its candidates exactly (charged to the recorder's pick, the straight-line one) */
 	uint64_t inferred, inferred_weight, inferred_one_line, inferred_unseen;
+	/* soft: the confirmation (include/c2c/confirm.h): the run's summary when the trace has
+	 * one (have_confirm), the windows and hits read */
+	int have_confirm;
+	struct c2c_confirm_run confirm;
+	uint64_t confirm_windows, confirm_hits, confirm_bad;   /* bad: blobs that did not parse */
+	uint64_t confirm_lines;  /* lines whose words a window armed */
 };
 
 /* Samples without a data address at one code address (the access instruction when known,

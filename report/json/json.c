@@ -339,6 +339,22 @@ static void statistics(struct jw *w, const struct report_session *s)
 		jw_aend(w);
 		if (s->kind == RM_SOFT)
 			attribution(w, s->m);
+		if (s->kind == RM_SOFT && t->have_confirm) {
+			const struct c2c_confirm_run *r = &t->confirm;
+
+			jw_obj(w, "confirmation");
+			jw_str(w, "status", c2c_confirm_status_name(r->status));
+			jw_str(w, "reason", r->reason[0] ? r->reason : NULL);
+			jw_u64(w, "hits", t->confirm_hits);
+			jw_u64(w, "windows", t->confirm_windows);
+			jw_u64(w, "lines", t->confirm_lines);
+			jw_u64(w, "armed_ns", r->armed_ns);
+			jw_u64(w, "cpu_ns", r->cpu_ns);
+			jw_u64(w, "trap_ns", r->trap_ns);
+			jw_num(w, "budget", r->budget);
+			jw_num(w, "ns_per_hit", r->ns_per_hit);
+			jw_end(w);
+		}
 	}
 	jw_u64(w, "contended_lines", s->fs->nr_contended_lines);
 	if (s->kind == RM_WATCH)
@@ -469,6 +485,71 @@ static void callers_arr(struct jw *w, const struct rm_model *m, const struct rm_
 	free(u);
 }
 
+/* Soft: what the confirmation watchpoints saw on the line (model.h, struct rm_confirm). */
+static void confirm_obj(struct jw *w, const struct rm_line *l)
+{
+	static const char *const states[] = { "samples", "watched", "seen" };
+	const struct rm_confirm *c = l->confirm;
+	char text[2048];
+
+	if (!c)
+		return;
+	jw_obj(w, "confirmation");
+	jw_str(w, "state", states[c->state]);
+	jw_bool(w, "judged", c->judged);
+	jw_str(w, "basis", !c->judged ? NULL : c->by_bytes ? "bytes" : "transfers");
+	jw_str(w, "why", c->why);
+	jw_str(w, "sampled_verdict", rm_verdict_key(c->sampled));
+	rm_confirm_text(l, text, sizeof(text));
+	jw_str(w, "text", text);
+	jw_u64(w, "hits", c->hits);
+	jw_u64(w, "unplaced", c->unplaced);
+	jw_u64(w, "windows", c->windows);
+	jw_u64(w, "armed_ns", c->armed_ns);
+	jw_u64(w, "transfers", c->xfers);
+	jw_u64(w, "transfers_true", c->xfers_true);
+	jw_u64(w, "transfers_false", c->xfers_false);
+	jw_u64(w, "invalidations", c->inval);
+	jw_num(w, "threads", c->nr_threads);
+	jw_num(w, "readers", c->nr_readers);
+	jw_num(w, "writers", c->nr_writers);
+	jw_arr(w, "accesses");
+	for (size_t i = 0; i < c->nr_acc; i++) {
+		const struct rm_cf_access *a = &c->acc[i];
+
+		jw_obj(w, NULL);
+		jw_num(w, "offset", a->offset);
+		jw_num(w, "size", a->size);
+		thread_obj(w, "thread", a->thread);
+		jw_str(w, "member", a->member[0] ? a->member : NULL);
+		jw_u64(w, "reads", a->reads);
+		jw_u64(w, "writes", a->writes);
+		jw_u64(w, "atomics", a->atomics);
+		jw_u64(w, "transfers", a->xfers);
+		jw_u64(w, "transfers_true", a->xfers_true);
+		jw_u64(w, "transfers_false", a->xfers_false);
+		jw_u64(w, "invalidations", a->inval);
+		code_obj(w, &a->code);
+		jw_end(w);
+	}
+	jw_aend(w);
+	jw_arr(w, "armed_together");
+	for (size_t i = 0; i < c->nr_coarm; i++) {
+		jw_obj(w, NULL);
+		jw_arr(w, "words");
+		for (uint32_t b = 0; b < 32; b++)
+			if (c->coarm[i].words & (1u << b))
+				jw_num(w, NULL, b * 8);
+		jw_aend(w);
+		jw_u64(w, "windows", c->coarm[i].windows);
+		jw_u64(w, "armed_ns", c->coarm[i].armed_ns);
+		jw_u64(w, "hits", c->coarm[i].hits);
+		jw_end(w);
+	}
+	jw_aend(w);
+	jw_end(w);
+}
+
 static void line_obj(struct jw *w, const struct rm_model *m, const struct rm_line *l)
 {
 	size_t i;
@@ -524,6 +605,7 @@ static void line_obj(struct jw *w, const struct rm_model *m, const struct rm_lin
 	}
 	jw_aend(w);
 	map_obj(w, m, l);
+	confirm_obj(w, l);
 	jw_end(w);
 }
 
@@ -590,6 +672,13 @@ static void findings(struct jw *w, const struct rm_findings *fs)
 			jw_hex(w, NULL, f->line[k]->addr);
 		jw_aend(w);
 		jw_str(w, "advice", f->advice);
+		if (f->line[0]->confirm) {
+			char text[2048];
+
+			jw_bool(w, "confirmed", f->line[0]->confirm->judged);
+			rm_confirm_text(f->line[0], text, sizeof(text));
+			jw_str(w, "confirmation", text);
+		}
 		jw_end(w);
 	}
 	jw_aend(w);

@@ -395,6 +395,8 @@ static void judge_line(const struct rm_model *m, struct rm_line *l)
 		break;
 	}
 	free(tm);
+	if (l->confirm)
+		rm_confirm_judge(m, l);     /* soft: the watchpoints' accesses (confirm.c) */
 }
 
 /* Several threads on the line, one of them writing, and a single CPU for all of it. */

@@ -532,6 +532,7 @@ static void estim_line_model(struct rm_model *m, struct rm_line *l, const struct
 	l->nr_threads = count_threads(l);
 	l->v[RM_COL_THREADS] = l->nr_threads;
 	l->src = el;
+	rm_confirm_build(m, l, el);
 }
 
 static int line_cost_cmp(const void *pa, const void *pb)
@@ -562,6 +563,7 @@ struct rm_model *rm_from_estim(const struct estim *e)
 
 	m->e = e;
 	m->callers = estim_callers(e);
+	m->confirm_run = tot->have_confirm ? &tot->confirm : NULL;
 	m->cl_size = estim_opts(e)->cl_size;
 	m->nr_all_lines = nr;
 	m->line = xcalloc(nr ? nr : 1, sizeof(*m->line));
@@ -602,6 +604,7 @@ static void line_release(struct rm_line *l)
 	free(l->mem);
 	free(l->row);
 	free(l->touch);
+	rm_confirm_free(l->confirm);
 }
 
 static int contended_cmp(const void *pa, const void *pb)
@@ -856,6 +859,7 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 	rm_aliases_free(&al);
 	free(el);
 	free(er);
+	rm_confirm_name(m, o);
 }
 
 /* --- lookups and text ---------------------------------------------------------------------------- */

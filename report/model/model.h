@@ -188,6 +188,53 @@ struct rm_member {
 	uint32_t nr_cpus;
 };
 
+/* SOFT: WHAT THE CONFIRMATION WATCHPOINTS SAW ON A LINE (include/c2c/confirm.h, estimate.h).
+ * A line whose words a window armed and that had accesses is judged from them (confirm.c,
+ * rm_confirm_judge(): readers, writers, bytes, and the transfers the coherence model counted
+ * between words armed together); a line no window armed is seen only by samples. */
+enum rm_confirm_state {
+	RM_CF_SAMPLES = 0,       /* no window armed its words: seen only by samples */
+	RM_CF_NO_HITS,           /* armed, but no access was seen: the samples' verdict stands */
+	RM_CF_SEEN,              /* accesses seen */
+};
+
+/* One thread's accesses at one offset, as the watchpoints saw them. */
+struct rm_cf_access {
+	uint32_t offset, size;   /* first byte in the line; bytes (the widest seen; 0: unknown) */
+	const struct maps_thread *thread;
+	uint64_t reads, writes, atomics;
+	uint64_t t_first, t_last;        /* when they were seen */
+	uint64_t xfers;          /* transfers of the modified line charged to them (model) */
+	uint64_t xfers_true, xfers_false;   /* ... the access overlapped the owner's bytes, or not */
+	uint64_t inval;          /* invalidations of clean copies they caused */
+	struct rm_code code;     /* the first access's code */
+	char member[128];        /* named by rm_name(): "g_line.seen"; "" unknown */
+};
+
+/* Words armed together (bit i: the 8-byte word at offset 8 * i), in how many windows, for how
+ * long (the workload's CPU time, traps left out), with how many of the line's hits. */
+struct rm_cf_coarm {
+	uint32_t words;
+	uint64_t windows, armed_ns, hits;
+};
+
+struct rm_confirm {
+	enum rm_confirm_state state;
+	uint64_t hits, unplaced, windows, armed_ns;
+	uint64_t xfers, xfers_true, xfers_false, inval;
+	struct rm_cf_access *acc;        /* by offset, then thread */
+	size_t nr_acc;
+	struct rm_cf_coarm *coarm;       /* by armed time, descending */
+	size_t nr_coarm;
+	uint32_t nr_threads, nr_readers, nr_writers;   /* distinct threads seen */
+	/* the judgement (rm_confirm_judge) */
+	enum rm_verdict sampled;         /* the verdict of the samples alone */
+	int judged;                      /* 1: the line's verdict is the watchpoints' */
+	int by_bytes;                    /* ... from who accessed which bytes, too few transfers
+					  * being seen (CONFIRM_MIN_XFERS) to split by them */
+	const char *why;                 /* when not judged from them: why (static text) */
+};
+
 struct rm_line {
 	uint32_t index;          /* position in the display order (0-based) */
 	uint64_t addr;           /* cacheline of the virtual address; report --phys: physical */
@@ -211,6 +258,8 @@ struct rm_line {
 	struct rm_member *mem;         /* by offset */
 	size_t nr_mem;
 	const struct rm_finding *finding;
+	struct rm_confirm *confirm;    /* soft: what the confirmation watchpoints saw; NULL when
+					* the recording had none */
 	const void *src;         /* struct cltab_line or struct estim_line */
 };
 
@@ -232,12 +281,32 @@ struct rm_model {
 	size_t nr_one_cpu_lines;     /* watch: judged uncontended, several threads writing on one
 				      * CPU (rm_judge(), counted before rm_keep() drops them) */
 	const struct callers *callers;   /* the callchain dictionary; NULL: none kept */
+	/* soft: the recording's confirmation by watchpoints (include/c2c/confirm.h); NULL when the
+	 * trace says nothing of it (recorded before it existed) */
+	const struct c2c_confirm_run *confirm_run;
 	/* backends */
 	const struct cltab *t;
 	const struct estim *e;
 	/* private */
 	struct rm_pool *pool;
 };
+
+/* Soft: the confirmation of line @l from its estimate line @el (confirm.c; NULL when the
+ * recording had no confirmation), names for its accesses (at the end of rm_name()), its
+ * judgement from them (at the end of rm_judge()'s judgement of the line), and release. */
+void rm_confirm_build(struct rm_model *m, struct rm_line *l, const struct estim_line *el);
+struct rm_name_opts;
+void rm_confirm_name(struct rm_model *m, const struct rm_name_opts *o);
+void rm_confirm_judge(const struct rm_model *m, struct rm_line *l);
+void rm_confirm_free(struct rm_confirm *c);
+/* "confirmed", "watched, no access seen", "samples only" */
+const char *rm_confirm_state_name(const struct rm_confirm *c);
+/* The words of @bits as "0x0+0x20+0x28" */
+void rm_confirm_words(uint32_t bits, char *buf, size_t n);
+/* One sentence on what the watchpoints saw on @l and how it was judged (no newline). */
+void rm_confirm_text(const struct rm_line *l, char *buf, size_t n);
+/* "8000 writes of g_line.lock (0x0, 8 bytes) by lockread/101" */
+void rm_confirm_access_text(const struct rm_cf_access *a, char *buf, size_t n);
 
 /* Build the model of a finished table: lines @ln[0..nr) of a PMU table shown in display mode @d
  * (cltab_lines(), after cltab_redisplay() for another mode; rows in the mode's order), every

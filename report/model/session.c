@@ -143,6 +143,7 @@ static void new_table(struct report_session *s)
 
 static void new_estim(struct report_session *s)
 {
+	uint8_t *cf = NULL;
 	struct estim_opts eo = {
 		.mode = s->kind == RM_WATCH ? ESTIM_WATCH : ESTIM_SOFT,
 		.watch_word_only = s->info->version_major == 1 && s->info->version_minor < 2,
@@ -154,7 +155,17 @@ static void new_estim(struct report_session *s)
 		.phys = s->opts.phys,
 	};
 
+	/* soft: the confirmation watchpoints' events (include/c2c/confirm.h) */
+	for (uint32_t i = 0; s->kind == RM_SOFT && i < s->info->nr_events; i++)
+		if (s->info->events[i].backend == TRACE_BACKEND_WATCH) {
+			if (!cf)
+				cf = xcalloc(s->info->nr_events, 1);
+			cf[i] = 1;
+		}
+	eo.confirm_event = cf;
+	eo.nr_events = cf ? s->info->nr_events : 0;
 	s->e = estim_new(&eo);
+	free(cf);
 }
 
 /* The last duty-cycle blob holds; a bad one is reported once and ignored. */

@@ -132,6 +132,55 @@ static void row_tail(FILE *f, const struct rm_row *r, const struct stdio_estim_o
 		cell(f, r->data ? r->data : "-", DATA_W, 1, 1);
 }
 
+/* Soft: what the confirmation watchpoints saw on the line, and how it was judged. */
+static void print_confirm(FILE *f, const struct rm_line *l)
+{
+	const struct rm_confirm *c = l->confirm;
+	char buf[2048], thr[96], words[96];
+	size_t i;
+
+	if (!c)
+		return;
+	rm_confirm_text(l, buf, sizeof(buf));
+	fprintf(f, "  Watchpoints: %s\n", buf);
+	if (!c->nr_acc)
+		return;
+	fprintf(f, "    %-7s %4s %9s %9s %9s %9s %9s  %-24s %s\n", "Offset", "Size", "Reads",
+		"Writes", "Atomics", "Xfers", "Xfalse", "Thread", "Code");
+	for (i = 0; i < c->nr_acc; i++) {
+		const struct rm_cf_access *a = &c->acc[i];
+		char code[320], off[16];
+
+		rm_thread_name(a->thread, thr, sizeof(thr));
+		if (a->code.symbol)
+			snprintf(code, sizeof(code), "%s+0x%llx%s%s:%u", a->code.symbol,
+				 (unsigned long long)a->code.sym_offset, a->code.srcfile ? " " : "",
+				 a->code.srcfile ? a->code.srcfile : "", a->code.line);
+		else
+			snprintf(code, sizeof(code), "%#llx", (unsigned long long)a->code.al);
+		if (!a->code.srcfile && a->code.symbol)
+			snprintf(code, sizeof(code), "%s+0x%llx", a->code.symbol,
+				 (unsigned long long)a->code.sym_offset);
+		snprintf(off, sizeof(off), "0x%x", a->offset);
+		fprintf(f, "    %-7s %4u %9llu %9llu %9llu %9llu %9llu  %-24s %s%s%s\n", off, a->size,
+			(unsigned long long)a->reads, (unsigned long long)a->writes,
+			(unsigned long long)a->atomics, (unsigned long long)(a->xfers + a->inval),
+			(unsigned long long)a->xfers_false, thr, code, a->member[0] ? "  " : "",
+			a->member);
+	}
+	for (i = 0; i < c->nr_coarm && i < 6; i++) {
+		rm_confirm_words(c->coarm[i].words, words, sizeof(words));
+		fprintf(f, "%s%s (%llu window%s, %.3g ms, %llu hits)", i ? "; " :
+			"    armed together: ", words, (unsigned long long)c->coarm[i].windows,
+			c->coarm[i].windows == 1 ? "" : "s", (double)c->coarm[i].armed_ns / 1e6,
+			(unsigned long long)c->coarm[i].hits);
+	}
+	if (c->nr_coarm > 6)
+		fprintf(f, "; %zu more sets", c->nr_coarm - 6);
+	if (c->nr_coarm)
+		fputc('\n', f);
+}
+
 static void print_pareto_line(FILE *f, const struct rm_model *m, const struct rm_line *l,
 			      const struct stdio_estim_opts *o)
 {
@@ -167,6 +216,7 @@ static void print_pareto_line(FILE *f, const struct rm_model *m, const struct rm
 		if (o->call_graph)
 			callgraph_fprint_row(f, m, l, r, (enum callers_order)(o->call_graph - 1));
 	}
+	print_confirm(f, l);
 	if (o->map) {
 		fputc('\n', f);
 		summary_print_map(f, m, l, "");
@@ -321,6 +371,22 @@ static void print_stats(FILE *f, const struct rm_model *m, const struct rm_findi
 			(unsigned long long)t->placed[ESTIM_PLACED_WORD]);
 	fprintf(f, "# %-28s %zu (%zu contended)\n", "Cachelines touched:", m->nr_all_lines,
 		fs->nr_contended_lines);
+	if (soft && t->have_confirm) {
+		const struct c2c_confirm_run *r = &t->confirm;
+
+		if (r->status == C2C_CONFIRM_ON)
+			fprintf(f, "# %-28s %llu accesses in %llu windows over %llu lines (armed for "
+				"%.3g%% of the work; traps bounded to %.2g%% of it)\n",
+				"Confirmed by watchpoints:", (unsigned long long)t->confirm_hits,
+				(unsigned long long)t->confirm_windows,
+				(unsigned long long)t->confirm_lines, r->cpu_ns > r->trap_ns ?
+				100.0 * (double)r->armed_ns / (double)(r->cpu_ns - r->trap_ns) : 0,
+				r->budget * 100);
+		else
+			fprintf(f, "# %-28s %s%s%s: every verdict is the samples'\n",
+				"Confirmation:", c2c_confirm_status_name(r->status),
+				r->reason[0] ? ", " : "", r->reason);
+	}
 	if (t->no_phys)
 		fprintf(f, "# %-28s %llu (left out by --phys)\n", "No physical address:",
 			(unsigned long long)t->no_phys);

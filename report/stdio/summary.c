@@ -154,6 +154,12 @@ static void print_finding(FILE *f, const struct rm_model *m, const struct rm_fin
 	print_members(f, m, fd->line[0], p);
 	rm_evidence_text(m, fd, ev, sizeof(ev));
 	fprintf(f, "%s  evidence: %s\n", p, ev);
+	if (fd->line[0]->confirm) {
+		char cf[2048];
+
+		rm_confirm_text(fd->line[0], cf, sizeof(cf));
+		fprintf(f, "%s  watchpoints: %s\n", p, cf);
+	}
 	fprintf(f, "%s  advice: %s%s\n", p, fd->ev.low ? "(if the guess holds) " : "", fd->advice);
 	if (fd->verdict == RM_V_FALSE || fd->verdict == RM_V_MIXED)
 		fprintf(f, "%s  predicted gain: up to %.2f%% of %s (an estimate: the %s on its false "

@@ -40,9 +40,10 @@ fi
 grep '^\[ok\] soft ' "$TMP/doctor" | grep -q 'record samples at [0-9]* Hz by default' ||
 	fail "doctor does not say the default rate: $(grep '^\[ok\] soft ' "$TMP/doctor")"
 
-# weights FILE: the distinct weights of the samples, and their count, as "W... N"
+# weights FILE: the distinct weights of the timer samples (event 0: cpu-clock; the confirmation
+# watchpoints' hits are events of their own), and their count, as "W... N"
 weights() {
-	"$DUMP" "$1" | awk '/^SAMPLE/ { n++; for (i = 1; i <= NF; i++) if ($i ~ /^weight=/)
+	"$DUMP" "$1" | awk '/^SAMPLE/ && / ev=0 / { n++; for (i = 1; i <= NF; i++) if ($i ~ /^weight=/)
 		w[substr($i, 8)] = 1 } END { for (k in w) printf "%s ", k; print n + 0 }'
 }
 
