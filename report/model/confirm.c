@@ -183,16 +183,26 @@ static int same_bytes(const struct rm_cf_access *a, const struct rm_cf_access *b
 	return a->offset < eb && b->offset < ea;
 }
 
-/* The member of an access: the same name at the same bytes (elements of an array named alike
- * from the code, "me->hits" of two elements, are told apart by their offsets), else the offset. */
-static int same_member(const struct rm_member *mb, uint32_t size, const struct rm_cf_access *a)
+/* A row of @l named @name is a lock's (names.c: its words are named by the lock). */
+static int lock_name(const struct rm_line *l, const char *name)
+{
+	for (size_t r = 0; r < l->nr_row; r++)
+		if (l->row[r].lock && l->row[r].member && !strcmp(l->row[r].member, name))
+			return 1;
+	return 0;
+}
+
+/* The member of an access, as findings.c's members are: the bytes accesses cover together,
+ * whatever their names (the same name on two elements' bytes, "me->hits", is two members), and
+ * a lock's words, which its name covers together. */
+static int same_member(const struct rm_line *l, const struct rm_member *mb, uint32_t size,
+		       const struct rm_cf_access *a)
 {
 	uint32_t end = mb->offset + (size ? size : 1);
 
-	if (mb->name || a->member[0])
-		return mb->name && a->member[0] && !strcmp(mb->name, a->member) &&
-		       a->offset < end && mb->offset < a->offset + (a->size ? a->size : 1);
-	return mb->offset == a->offset;
+	if (mb->name && a->member[0] && !strcmp(mb->name, a->member) && lock_name(l, mb->name))
+		return 1;
+	return a->offset < end && mb->offset < a->offset + (a->size ? a->size : 1);
 }
 
 static void set_add(const struct maps_thread ***set, size_t *nr, const struct maps_thread *t)
@@ -240,7 +250,7 @@ static void rebuild_members(struct rm_line *l, const struct rm_confirm *c, doubl
 		const struct rm_cf_access *a = &c->acc[i];
 		struct rm_member *mb;
 
-		for (k = 0; k < l->nr_mem && !same_member(&l->mem[k], msize[k], a); k++)
+		for (k = 0; k < l->nr_mem && !same_member(l, &l->mem[k], msize[k], a); k++)
 			;
 		mb = &l->mem[k];
 		tm[i] = k;
@@ -320,6 +330,7 @@ static void rebuild_members(struct rm_line *l, const struct rm_confirm *c, doubl
 	for (i = 0; i < l->nr_mem; i++) {
 		const struct rm_row *r = row_of(l, &l->mem[i]);
 
+		l->mem[i].named = l->mem[i].name ? r : NULL;
 		if (r && l->mem[i].nr_writers)
 			l->mem[i].writer_row = r;
 		if (r && l->mem[i].nr_readers)
