@@ -453,7 +453,7 @@ void rm_confirm_text(const struct rm_line *l, char *buf, size_t n)
 				 (unsigned long long)c->hits, (unsigned long long)c->windows);
 		return;
 	}
-	len = (size_t)snprintf(buf, n, "confirmed by watchpoints: %llu accesses by %u thread%s in "
+	len = (size_t)snprintf(buf, n, "confirmed: %llu accesses by %u thread%s in "
 			       "%llu window%s (%.3g ms armed): ", (unsigned long long)c->hits,
 			       c->nr_threads, c->nr_threads == 1 ? "" : "s",
 			       (unsigned long long)c->windows, c->windows == 1 ? "" : "s",

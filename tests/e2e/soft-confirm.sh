@@ -65,7 +65,7 @@ for o in 0 2; do
 			bad $n "the report header does not say the confirmation ran"
 		top $n | grep -q 'g_line .*: FALSE SHARING' || bad $n "top finding: $(top $n)"
 		ev=$(evidence $n)
-		grep -q 'confirmed by watchpoints: .* by 2 threads' <<<"$ev" &&
+		grep -q 'watchpoints: confirmed: .* by 2 threads' <<<"$ev" &&
 			grep -q 'g_line.lock' <<<"$ev" && grep -q 'g_line.seen' <<<"$ev" ||
 			bad $n "the evidence does not name both words and threads: $ev"
 	}
