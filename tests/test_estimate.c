@@ -708,6 +708,34 @@ static void test_estimate_watch_placed(void **state)
 	assert_string_equal(estim_placed_name(7), "?");
 }
 
+/* A task that moves between threads (a goroutine between OS threads) leaves its counter to the
+ * other thread: the two threads' writes of it take turns 10 ms at a time and meet only at the
+ * hand-overs, which is no true sharing; two threads updating it in the same milliseconds are. */
+static void test_estimate_moving_task(void **state)
+{
+	(void)state;
+	for (int both = 0; both < 2; both++) {
+		struct fx *f = fx_new(ESTIM_SOFT, 0);
+
+		for (int turn = 0; turn < 8; turn++) {
+			uint32_t tid = 101 + (uint32_t)(turn % 2);
+
+			f->time = (uint64_t)turn * 10000;   /* 10 ms turns (feed() adds 1 us a sample) */
+			for (int i = 0; i < 40; i++) {
+				feed_n(f, 1, tid, DATA + 0, AT, 10);
+				if (both)
+					feed_n(f, 1, 203 - tid, DATA + 0, AT, 10);
+				f->time += 200;               /* 0.2 ms between samples */
+			}
+		}
+		finish(f);
+		assert_int_equal(f->fs->nr, both ? 1 : 0);
+		if (both)
+			assert_int_equal(f->fs->f[0].verdict, RM_V_TRUE);
+		fx_free(f);
+	}
+}
+
 /* Soft samples seldom land on stores: where the false part rests on reads of bytes no sampled
  * store writes (a ring's tail both threads poll, whose producer's stores went unseen), the
  * evidence says the writer may be unseen instead of presenting the reads as the whole story. */
@@ -829,6 +857,7 @@ int main(void)
 		cmocka_unit_test(test_estimate_watch_one_cpu),
 		cmocka_unit_test(test_estimate_fix_text),
 		cmocka_unit_test(test_estimate_unseen_writer),
+		cmocka_unit_test(test_estimate_moving_task),
 		cmocka_unit_test(test_estimate_mixed_fix_text),
 		cmocka_unit_test(test_estimate_deterministic),
 	};

@@ -35,12 +35,15 @@ struct estim {
 	struct c2c_confirm_window *win;  /* soft: the confirmation windows, in trace order */
 	size_t nr_win, cap_win;
 	uint8_t *confirm_event;          /* opts.confirm_event, copied */
+	uint64_t t0;                     /* the first sample's time (buckets, estimate.h) */
+	int have_t0;
 };
 
 /* What one sample contributes, after decoding and map lookup. */
 struct estim_in {
 	uint64_t addr, al_addr, phys, ip, code_al, weight, time;
 	uint64_t sip;                    /* the sampled IP (ip: the access instruction) */
+	uint32_t span;                   /* its time bucket (ESTIM_SPAN_NS since the first) */
 	int inferred;                    /* one of several candidate accesses */
 	unsigned int back;
 	uint32_t tid, cpu;
@@ -159,6 +162,8 @@ static void estim_line_free(struct estim_line *l)
 	for (i = 0; i < l->nr_site; i++) {
 		estim_set_release(&l->site[i].tids);
 		estim_set_release(&l->site[i].cpus);
+		for (size_t k = 0; k < l->site[i].nr_tc; k++)
+			free(l->site[i].tc[k].span);
 		free(l->site[i].tc);
 	}
 	estim_set_release(&l->tids);
@@ -438,7 +443,30 @@ static void estim_tc_add(struct estim_site *s, const struct estim_in *in)
 		s->tc[i].t_first = in->time;
 	if (in->time > s->tc[i].t_last)
 		s->tc[i].t_last = in->time;
+	if (in->span / 64 >= s->tc[i].nr_span) {
+		uint32_t n = in->span / 64 + 1;
+
+		s->tc[i].span = xrealloc(s->tc[i].span, n * sizeof(*s->tc[i].span));
+		memset(s->tc[i].span + s->tc[i].nr_span, 0,
+		       (n - s->tc[i].nr_span) * sizeof(*s->tc[i].span));
+		s->tc[i].nr_span = n;
+	}
+	s->tc[i].span[in->span / 64] |= 1ULL << (in->span % 64);
 	estim_counts_add(&s->tc[i].c, in);
+}
+
+/* The time bucket of a sample at @time (estimate.h, ESTIM_SPAN_NS); runs longer than an hour
+ * share the last bucket. */
+static uint32_t estim_span(struct estim *e, uint64_t time)
+{
+	uint64_t b;
+
+	if (!e->have_t0) {
+		e->t0 = time;
+		e->have_t0 = 1;
+	}
+	b = time > e->t0 ? (time - e->t0) / ESTIM_SPAN_NS : 0;
+	return b < 900000 ? (uint32_t)b : 900000;
 }
 
 /* Count sampled IP @ip at @s (kept by samples, the most frequent first). */
@@ -676,7 +704,7 @@ static void estim_feed_sample(struct estim *e, struct maps *maps, const struct t
 {
 	struct maps_thread *th = maps_findnew_thread(maps, (int32_t)ts->pid, (int32_t)ts->tid);
 	struct estim_in in = { .time = ts->time, .tid = ts->tid, .pid = (int32_t)ts->pid,
-			       .cpumode = ts->cpumode };
+			       .cpumode = ts->cpumode, .span = estim_span(e, ts->time) };
 	struct estim_cand c[ESTIM_CAND_MAX];
 	int b = estim_bucket(e, ts), n;
 

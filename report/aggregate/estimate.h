@@ -93,10 +93,18 @@ struct estim_set {
 };
 
 /* One thread's accesses at a site. */
+/* The time of a run in buckets of ESTIM_SPAN_NS from its first sample: a thread's accesses at
+ * a site are a set of buckets, so that "at the same time" can be asked finer than from its
+ * first to its last access (a task that moves between threads, a goroutine between OS threads,
+ * leaves one thread's buckets for another's). */
+#define ESTIM_SPAN_NS 4000000ULL
+
 struct estim_tc {
 	const struct maps_thread *thread;
 	uint32_t cpu;            /* the first CPU it was seen on, TRACE_CPU_NONE */
 	uint64_t t_first, t_last;  /* times of its first and last access */
+	uint64_t *span;          /* bit b: an access in bucket b (ESTIM_SPAN_NS) */
+	uint32_t nr_span;        /* words */
 	struct estim_counts c;
 	struct watch_stats ws;   /* watch: the model's counts of this thread's accesses */
 };

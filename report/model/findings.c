@@ -172,12 +172,33 @@ static void sum_members(const struct rm_model *m, struct rm_line *l, const size_
 
 /* --- the rule ----------------------------------------------------------------------------------- */
 
-/* Touches whose sampled times are known overlap in time (or their times are unknown). */
+/* Touches whose sampled times are known overlap in time (or their times are unknown). Where
+ * the time buckets of both are known (estimate.h, ESTIM_SPAN_NS), they must share at least a
+ * quarter of the buckets of the one seen in fewer: a task that moved from one thread to another
+ * (a goroutine between OS threads, work stolen by a pool's thread) leaves the bytes to the other
+ * thread, and its accesses meet the other's only at the hand-over, while two threads updating
+ * the same counter meet in every bucket both run in. */
+#define SPAN_MEET 4
+
 static int concurrent(const struct rm_touch *a, const struct rm_touch *b)
 {
+	uint64_t meet = 0, na = 0, nb = 0;
+	uint32_t i, n;
+
 	if (!a->t_last || !b->t_last)
 		return 1;
-	return a->t_first <= b->t_last && b->t_first <= a->t_last;
+	if (a->t_first > b->t_last || b->t_first > a->t_last)
+		return 0;
+	if (!a->span || !b->span)
+		return 1;
+	n = a->nr_span < b->nr_span ? a->nr_span : b->nr_span;
+	for (i = 0; i < a->nr_span; i++)
+		na += (uint64_t)__builtin_popcountll(a->span[i]);
+	for (i = 0; i < b->nr_span; i++)
+		nb += (uint64_t)__builtin_popcountll(b->span[i]);
+	for (i = 0; i < n; i++)
+		meet += (uint64_t)__builtin_popcountll(a->span[i] & b->span[i]);
+	return meet && meet * SPAN_MEET >= (na < nb ? na : nb);
 }
 
 /* Which thread (an index per distinct thread of the line) writes which member. */

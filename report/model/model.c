@@ -527,6 +527,8 @@ static void estim_line_model(struct rm_model *m, struct rm_line *l, const struct
 			tt->cpu = tc->cpu;
 			tt->t_first = tc->t_first;
 			tt->t_last = tc->t_last;
+			tt->span = tc->span;
+			tt->nr_span = tc->nr_span;
 		}
 	}
 	l->nr_threads = count_threads(l);

@@ -125,6 +125,9 @@ struct rm_touch {
 	double cost;             /* contention charged to these accesses, in the line cost's unit */
 	uint32_t cpu;            /* a CPU it ran on, TRACE_CPU_NONE when unknown */
 	uint64_t t_first, t_last;  /* when its accesses were seen (soft, watch); 0, 0: unknown */
+	const uint64_t *span;    /* soft, watch: the time buckets it was seen in (estimate.h,
+				  * ESTIM_SPAN_NS), NULL: unknown */
+	uint32_t nr_span;        /* words */
 };
 
 struct rm_row {
