@@ -510,6 +510,38 @@ static void test_findings_array_example(void **state)
 	fx_close(&f);
 }
 
+static char *print(struct fx *f, size_t top);
+
+/* A language runtime's own data (Go's runtime.sched) is no finding of the program's: it is
+ * kept apart and listed after them. */
+static struct inst_name sched_word(const struct rm_row *r)
+{
+	(void)r;
+	return (struct inst_name){ "runtime.sched.lock", DATA, 8 };
+}
+
+static void test_findings_runtime_data(void **state)
+{
+	struct fx f;
+	char *out;
+
+	(void)state;
+	two_writers(&f, DATA, DATA);
+	rename_rows(&f, "runtime.sched", "runtime.schedt", sched_word);
+	assert_int_equal(f.fs->nr, 0);
+	assert_int_equal(f.fs->nr_rt, 1);
+	assert_int_equal(f.fs->rt[0].verdict, RM_V_TRUE);
+	assert_ptr_equal(f.rm->line[0].finding, &f.fs->rt[0]);
+	out = print(&f, 5);
+	assert_non_null(strstr(out, "# no contended cacheline in the program's own data: nothing to "
+				    "fix\n"));
+	if (!strstr(out, "#   runtime.sched: low confidence: 18 samples (looks like TRUE SHARING), "
+			 "100.00% of Total HITMs\n"))
+		fail_msg("%s", out);
+	free(out);
+	fx_close(&f);
+}
+
 static const struct what_case {
 	int line;
 	uint64_t addr;
@@ -778,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_findings_bytes_not_names),
 		cmocka_unit_test(test_findings_sizes),
 		cmocka_unit_test(test_findings_array_example),
+		cmocka_unit_test(test_findings_runtime_data),
 		cmocka_unit_test(test_findings_top),
 		cmocka_unit_test(test_findings_object_over_lines),
 		cmocka_unit_test(test_findings_print),

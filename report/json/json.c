@@ -647,13 +647,14 @@ static void evidence_obj(struct jw *w, const struct rm_finding *f)
 	jw_end(w);
 }
 
-static void findings(struct jw *w, const struct rm_findings *fs)
+/* The findings @f[0..nr) as array @key. */
+static void finding_arr(struct jw *w, const char *key, const struct rm_finding *fa, size_t nr)
 {
 	size_t i, k;
 
-	jw_arr(w, "findings");
-	for (i = 0; i < fs->nr; i++) {
-		const struct rm_finding *f = &fs->f[i];
+	jw_arr(w, key);
+	for (i = 0; i < nr; i++) {
+		const struct rm_finding *f = &fa[i];
 
 		jw_obj(w, NULL);
 		jw_num(w, "rank", (double)i + 1);
@@ -682,6 +683,12 @@ static void findings(struct jw *w, const struct rm_findings *fs)
 		jw_end(w);
 	}
 	jw_aend(w);
+}
+
+static void findings(struct jw *w, const struct rm_findings *fs)
+{
+	finding_arr(w, "findings", fs->f, fs->nr);
+	finding_arr(w, "runtime_findings", fs->rt, fs->nr_rt);
 }
 
 int json_print(FILE *f, const struct report_session *s)

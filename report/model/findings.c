@@ -993,6 +993,32 @@ void rm_verdict_text(const struct rm_model *m, const struct rm_finding *f, char 
 			 (unsigned long long)f->ev.samples, rm_verdict_name(f->verdict));
 }
 
+int rm_runtime_data(const struct rm_line *l)
+{
+	const char *o = l->object, *w = l->object_what ? l->object_what : l->what, *t;
+
+	if (o && !strncmp(o, "runtime.", 8))
+		return 1;
+	/* memory typed by code: "anon of pid 7: *pp (runtime.p, 8912 bytes)" */
+	t = w ? strstr(w, " (") : NULL;
+	return t && !strncmp(t + 2, "runtime.", 8);
+}
+
+/* Move the findings on a runtime's own data from fs->f to fs->rt, orders kept. */
+static void split_runtime(struct rm_findings *fs)
+{
+	size_t k, n = 0;
+
+	fs->rt = xcalloc(fs->nr ? fs->nr : 1, sizeof(*fs->rt));
+	for (k = 0; k < fs->nr; k++) {
+		if (rm_runtime_data(fs->f[k].line[0]))
+			fs->rt[fs->nr_rt++] = fs->f[k];
+		else
+			fs->f[n++] = fs->f[k];
+	}
+	fs->nr = n;
+}
+
 struct rm_findings *rm_findings_build(struct rm_model *m)
 {
 	struct rm_findings *fs = xcalloc(1, sizeof(*fs));
@@ -1041,6 +1067,7 @@ struct rm_findings *rm_findings_build(struct rm_model *m)
 		evidence(m, f);
 	}
 	qsort(fs->f, fs->nr, sizeof(*fs->f), finding_cmp);
+	split_runtime(fs);
 	for (k = 0; k < fs->nr; k++) {
 		/* after the sort: these may point into the finding itself */
 		finding_what(&fs->f[k]);
@@ -1049,6 +1076,14 @@ struct rm_findings *rm_findings_build(struct rm_model *m)
 		write_advice(m, &fs->f[k]);
 		for (i = 0; i < fs->f[k].nr_line; i++)
 			((struct rm_line *)fs->f[k].line[i])->finding = &fs->f[k];
+	}
+	for (k = 0; k < fs->nr_rt; k++) {
+		finding_what(&fs->rt[k]);
+		if (!fs->rt[k].object)
+			fs->rt[k].object = fs->rt[k].what;
+		write_advice(m, &fs->rt[k]);
+		for (i = 0; i < fs->rt[k].nr_line; i++)
+			((struct rm_line *)fs->rt[k].line[i])->finding = &fs->rt[k];
 	}
 	return fs;
 }
@@ -1061,6 +1096,9 @@ void rm_findings_free(struct rm_findings *fs)
 		return;
 	for (k = 0; k < fs->nr; k++)
 		free(fs->f[k].line);
+	for (k = 0; k < fs->nr_rt; k++)
+		free(fs->rt[k].line);
 	free(fs->f);
+	free(fs->rt);
 	free(fs);
 }

@@ -98,11 +98,19 @@ struct rm_finding {
 struct rm_findings {
 	struct rm_finding *f;        /* by contention, descending */
 	size_t nr;
+	/* THE RUNTIME'S OWN DATA: findings on data of a language runtime (Go's runtime.sched, a
+	 * runtime.p): contention the program causes inside its runtime, not data it declares;
+	 * kept apart from @f and shown after the program's own (rm_runtime_data()) */
+	struct rm_finding *rt;
+	size_t nr_rt;
 	size_t nr_contended_lines;
 	/* watch: uncontended lines that several threads touched, writing, while every access ran on
 	 * one CPU: no transfer could happen in this run, whatever the layout */
 	size_t nr_one_cpu_lines;
 };
+
+/* The data object of line @l is a language runtime's own (Go: a runtime.* variable or type). */
+int rm_runtime_data(const struct rm_line *l);
 
 /* Group the judged, named lines of @m into findings (and set rm_line.finding). */
 struct rm_findings *rm_findings_build(struct rm_model *m);

@@ -202,6 +202,29 @@ static void one_cpu_note(FILE *f, const struct rm_findings *fs, const char *pref
 		fs->nr_one_cpu_lines == 1 ? "it" : "them");
 }
 
+/* Findings on a runtime's own data (findings.h): a line each, after the program's. */
+static void runtime_block(FILE *f, const struct rm_model *m, const struct rm_findings *fs,
+			  const char *p, size_t top)
+{
+	const char *cost = m->cost_name ? m->cost_name : "cost";
+	char verdict[160];
+	size_t i;
+
+	if (!fs->nr_rt || !top)
+		return;
+	blank(f, p);
+	fprintf(f, "%sin the language runtime's own data (not the program's: contention its calls "
+		"into the runtime cause, e.g. the scheduler's; fewer goroutine switches or "
+		"allocations make it rarer):\n", p);
+	for (i = 0; i < fs->nr_rt && i < top; i++) {
+		rm_verdict_text(m, &fs->rt[i], verdict, sizeof(verdict));
+		fprintf(f, "%s  %s: %s, %.2f%% of %s\n", p, fs->rt[i].what, verdict, fs->rt[i].share,
+			cost);
+	}
+	if (fs->nr_rt > top)
+		fprintf(f, "%s  (%zu more)\n", p, fs->nr_rt - top);
+}
+
 int summary_print(FILE *f, const struct rm_model *m, const struct rm_findings *fs,
 		  const struct summary_opts *o)
 {
@@ -209,13 +232,15 @@ int summary_print(FILE *f, const struct rm_model *m, const struct rm_findings *f
 	size_t i, n = fs->nr < o->top ? fs->nr : o->top;
 	int say_none = o->say_none;
 
-	if (!n && !say_none)
+	if (!n && !say_none && !(o->top && fs->nr_rt))
 		return 0;
 	if (!fs->nr) {
 		if (fs->nr_one_cpu_lines)
 			one_cpu_note(f, fs, prefix, "no contended cacheline seen, but ");
 		else
-			fprintf(f, "%sno contended cacheline: nothing to fix\n", prefix);
+			fprintf(f, "%sno contended cacheline%s: nothing to fix\n", prefix,
+				fs->nr_rt ? " in the program's own data" : "");
+		runtime_block(f, m, fs, prefix, o->top);
 		return ferror(f) ? -EIO : 0;
 	}
 	fprintf(f, "%sc2c-lite summary: %zu finding%s on %zu contended cacheline%s (by %s)", prefix,
@@ -229,6 +254,7 @@ int summary_print(FILE *f, const struct rm_model *m, const struct rm_findings *f
 		if (o->map)
 			summary_print_map(f, m, fs->f[i].line[0], prefix);
 	}
+	runtime_block(f, m, fs, prefix, o->top);
 	if (fs->nr_one_cpu_lines) {
 		fputc('\n', f);
 		one_cpu_note(f, fs, prefix, "note: ");
