@@ -1004,6 +1004,17 @@ int rm_runtime_data(const struct rm_line *l)
 	return t && !strncmp(t + 2, "runtime.", 8);
 }
 
+/* A finding where it stays: its heading, object and advice, and its lines pointing at it. */
+static void place_finding(const struct rm_model *m, struct rm_finding *f)
+{
+	finding_what(f);
+	if (!f->object)
+		f->object = f->what;
+	write_advice(m, f);
+	for (size_t i = 0; i < f->nr_line; i++)
+		((struct rm_line *)f->line[i])->finding = f;
+}
+
 /* Move the findings on a runtime's own data from fs->f to fs->rt, orders kept. */
 static void split_runtime(struct rm_findings *fs)
 {
@@ -1068,23 +1079,11 @@ struct rm_findings *rm_findings_build(struct rm_model *m)
 	}
 	qsort(fs->f, fs->nr, sizeof(*fs->f), finding_cmp);
 	split_runtime(fs);
-	for (k = 0; k < fs->nr; k++) {
-		/* after the sort: these may point into the finding itself */
-		finding_what(&fs->f[k]);
-		if (!fs->f[k].object)
-			fs->f[k].object = fs->f[k].what;
-		write_advice(m, &fs->f[k]);
-		for (i = 0; i < fs->f[k].nr_line; i++)
-			((struct rm_line *)fs->f[k].line[i])->finding = &fs->f[k];
-	}
-	for (k = 0; k < fs->nr_rt; k++) {
-		finding_what(&fs->rt[k]);
-		if (!fs->rt[k].object)
-			fs->rt[k].object = fs->rt[k].what;
-		write_advice(m, &fs->rt[k]);
-		for (i = 0; i < fs->rt[k].nr_line; i++)
-			((struct rm_line *)fs->rt[k].line[i])->finding = &fs->rt[k];
-	}
+	/* after the sort and the split: these may point into the finding itself */
+	for (k = 0; k < fs->nr; k++)
+		place_finding(m, &fs->f[k]);
+	for (k = 0; k < fs->nr_rt; k++)
+		place_finding(m, &fs->rt[k]);
 	return fs;
 }
 
