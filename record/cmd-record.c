@@ -472,11 +472,15 @@ static void report_result(const struct record_opts *o, const struct record_resul
 			 (unsigned long long)(r->soft_recovered), (unsigned long long)(r->samples -
 			 r->confirm_hits));
 	if (r->backend == TRACE_BACKEND_SOFT && r->confirm_status == C2C_CONFIRM_ON)
-		c2c_info("soft backend: confirmed by watchpoints: %llu accesses seen in %llu windows "
-			 "over %llu lines (armed for %.2g%% of the work, traps bounded to %.2g%%)",
-			 (unsigned long long)r->confirm_hits, (unsigned long long)r->confirm_windows,
-			 (unsigned long long)r->confirm_lines, r->confirm_seen * 100,
-			 r->confirm_budget * 100);
+	{
+		/* under 100 columns (cli-quiet.sh); the windows and the bound under -v */
+		c2c_info("watchpoints: %llu accesses seen on %llu line%s, armed %.2g%% of the work",
+			 (unsigned long long)r->confirm_hits, (unsigned long long)r->confirm_lines,
+			 r->confirm_lines == 1 ? "" : "s", r->confirm_seen * 100);
+		c2c_debug("watchpoints: %llu windows; their traps were bounded to %.2g%% of the "
+			  "workload's time (--soft-overhead)", (unsigned long long)r->confirm_windows,
+			  r->confirm_budget * 100);
+	}
 	if (r->backend == TRACE_BACKEND_WATCH && r->watch_seen < 0.995) {
 		if (r->watch_seen < 0.001)
 			c2c_info("watch backend: paused to bound its overhead, it saw under 0.1%% "

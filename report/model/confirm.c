@@ -315,9 +315,11 @@ static void rebuild_members(struct rm_line *l, const struct rm_confirm *c, doubl
 		*tb += bt[i];
 		*fb += bf[i];
 	}
-	/* the members keep the split the verdict is made from (scaled by the caller) */
+	/* the members keep the split the verdict is made from (scaled by the caller): the rule's
+	 * (a member both threads write is shared truly, a lock and the data it guards), the
+	 * transfers' where the rule found no concurrent source */
 	for (i = 0; i < l->nr_mem; i++) {
-		int by_x = *tx + *fx >= CONFIRM_MIN_XFERS;
+		int by_x = *tb + *fb <= 0;
 
 		l->mem[i].true_cost = by_x ? mt[i] : bt[i];
 		l->mem[i].false_cost = by_x ? mf[i] : bf[i];
@@ -363,7 +365,11 @@ void rm_confirm_judge(const struct rm_model *m, struct rm_line *l)
 	}
 	c->judged = 1;
 	rebuild_members(l, c, &tx, &fx, &tb, &fb);
-	c->by_bytes = tx + fx < CONFIRM_MIN_XFERS;
+	/* the transfers say that the line moved; who wrote which bytes says why (findings.h's
+	 * rule on the watched accesses: a transfer between two threads that both write the bytes
+	 * is true sharing however the line was owned), the transfers' own split where the rule
+	 * found no concurrent source */
+	c->by_bytes = tb + fb > 0;
 	t = c->by_bytes ? tb : tx;
 	f = c->by_bytes ? fb : fx;
 	all = t + f;

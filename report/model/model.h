@@ -233,8 +233,9 @@ struct rm_confirm {
 	/* the judgement (rm_confirm_judge) */
 	enum rm_verdict sampled;         /* the verdict of the samples alone */
 	int judged;                      /* 1: the line's verdict is the watchpoints' */
-	int by_bytes;                    /* ... from who accessed which bytes, too few transfers
-					  * being seen (CONFIRM_MIN_XFERS) to split by them */
+	int by_bytes;                    /* ... split by who wrote which bytes (findings.h's rule
+					  * on the watched accesses); 0: by the transfers, the rule
+					  * finding no concurrent source */
 	const char *why;                 /* when not judged from them: why (static text) */
 };
 
