@@ -182,7 +182,7 @@ static void sum_members(const struct rm_model *m, struct rm_line *l, const size_
 
 static int concurrent(const struct rm_touch *a, const struct rm_touch *b)
 {
-	uint64_t meet = 0, na = 0, nb = 0;
+	uint64_t meet = 0, few;
 	uint32_t i, n;
 
 	if (!a->t_last || !b->t_last)
@@ -192,13 +192,10 @@ static int concurrent(const struct rm_touch *a, const struct rm_touch *b)
 	if (!a->span || !b->span)
 		return 1;
 	n = a->nr_span < b->nr_span ? a->nr_span : b->nr_span;
-	for (i = 0; i < a->nr_span; i++)
-		na += (uint64_t)__builtin_popcountll(a->span[i]);
-	for (i = 0; i < b->nr_span; i++)
-		nb += (uint64_t)__builtin_popcountll(b->span[i]);
-	for (i = 0; i < n; i++)
+	few = a->span_bits < b->span_bits ? a->span_bits : b->span_bits;
+	for (i = 0; i < n && meet * SPAN_MEET < few; i++)
 		meet += (uint64_t)__builtin_popcountll(a->span[i] & b->span[i]);
-	return meet && meet * SPAN_MEET >= (na < nb ? na : nb);
+	return meet && meet * SPAN_MEET >= few;
 }
 
 /* Which thread (an index per distinct thread of the line) writes which member. */

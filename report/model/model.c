@@ -529,6 +529,8 @@ static void estim_line_model(struct rm_model *m, struct rm_line *l, const struct
 			tt->t_last = tc->t_last;
 			tt->span = tc->span;
 			tt->nr_span = tc->nr_span;
+			for (uint32_t w = 0; w < tc->nr_span; w++)
+				tt->span_bits += (uint32_t)__builtin_popcountll(tc->span[w]);
 		}
 	}
 	l->nr_threads = count_threads(l);

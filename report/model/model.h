@@ -128,6 +128,7 @@ struct rm_touch {
 	const uint64_t *span;    /* soft, watch: the time buckets it was seen in (estimate.h,
 				  * ESTIM_SPAN_NS), NULL: unknown */
 	uint32_t nr_span;        /* words */
+	uint32_t span_bits;      /* buckets set */
 };
 
 struct rm_row {
