@@ -37,6 +37,10 @@ st = d["statistics"]
 if st["samples"] == 0 or st["recovered"] * 100 < 90 * st["samples"]:
     bad.append("%d of %d samples with an address" % (st["recovered"], st["samples"]))
 for l in d["lines"]:
+    # the heap elements' lines: work() also loads the volatile `stop` each iteration, a real
+    # access a timer sample lands after now and then (once in a CI run)
+    if not (l.get("what") or "").startswith("heap"):
+        continue
     for r in l["rows"]:
         c = r["code"]
         if c["symbol"] != "work":
