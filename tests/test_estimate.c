@@ -736,6 +736,28 @@ static void test_estimate_moving_task(void **state)
 	}
 }
 
+/* Two threads that run at the same time but are seldom sampled on the line (soft-libcode's
+ * memset halves: 1-2% of the time) meet in few buckets, about as many as independent samples
+ * do: that is concurrency, FALSE SHARING (regression: "a quarter of the buckets of the one seen
+ * in fewer" called them apart, NOT CONTENDED). */
+static void test_estimate_sparse_concurrent(void **state)
+{
+	struct fx *f = fx_new(ESTIM_SOFT, 0);
+
+	(void)state;
+	for (int b = 0; b < 500; b++) {           /* 4-ms buckets: 2 s */
+		f->time = (uint64_t)b * 4000;
+		if (b % 7 == 0)
+			feed_n(f, 1, 101, DATA + 0, ST, 10);
+		if (b % 5 == 0)
+			feed_n(f, 1, 102, DATA + 8, ST, 10);
+	}
+	finish(f);
+	assert_int_equal(f->fs->nr, 1);
+	assert_int_equal(f->fs->f[0].verdict, RM_V_FALSE);
+	fx_free(f);
+}
+
 /* Soft samples seldom land on stores: where the false part rests on reads of bytes no sampled
  * store writes (a ring's tail both threads poll, whose producer's stores went unseen), the
  * evidence says the writer may be unseen instead of presenting the reads as the whole story. */
@@ -858,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_estimate_fix_text),
 		cmocka_unit_test(test_estimate_unseen_writer),
 		cmocka_unit_test(test_estimate_moving_task),
+		cmocka_unit_test(test_estimate_sparse_concurrent),
 		cmocka_unit_test(test_estimate_mixed_fix_text),
 		cmocka_unit_test(test_estimate_deterministic),
 	};

@@ -173,16 +173,21 @@ static void sum_members(const struct rm_model *m, struct rm_line *l, const size_
 /* --- the rule ----------------------------------------------------------------------------------- */
 
 /* Touches whose sampled times are known overlap in time (or their times are unknown). Where
- * the time buckets of both are known (estimate.h, ESTIM_SPAN_NS), they must share at least a
- * quarter of the buckets of the one seen in fewer: a task that moved from one thread to another
- * (a goroutine between OS threads, work stolen by a pool's thread) leaves the bytes to the other
- * thread, and its accesses meet the other's only at the hand-over, while two threads updating
- * the same counter meet in every bucket both run in. */
+ * the time buckets of both are known (estimate.h, ESTIM_SPAN_NS), they must meet in them: a task
+ * that moved from one thread to another (a goroutine between OS threads, work a pool's thread
+ * stole) leaves the bytes to the other thread, and its accesses meet the other's only at the
+ * hand-overs, while two threads that run at the same time meet about as often as independent
+ * samples do: over the buckets of their common time T, a thread seen in A of them and another
+ * in B meet in about A * B / T. Touches meeting in under a quarter of that are not concurrent;
+ * where that expectation is too small to tell (under SPAN_TELL buckets), they are, as before:
+ * what was not sampled is unknown. */
 #define SPAN_MEET 4
+#define SPAN_TELL 4.0
 
 static int concurrent(const struct rm_touch *a, const struct rm_touch *b)
 {
-	uint64_t meet = 0, few;
+	uint64_t lo, hi, meet = 0;
+	double t, ea, eb, expect;
 	uint32_t i, n;
 
 	if (!a->t_last || !b->t_last)
@@ -191,11 +196,19 @@ static int concurrent(const struct rm_touch *a, const struct rm_touch *b)
 		return 0;
 	if (!a->span || !b->span)
 		return 1;
+	lo = a->t_first > b->t_first ? a->t_first : b->t_first;
+	hi = a->t_last < b->t_last ? a->t_last : b->t_last;
+	t = (double)(hi - lo) / (double)ESTIM_SPAN_NS + 1;
+	/* each one's buckets in the common time, as if spread evenly over its own */
+	ea = a->span_bits * t / ((double)(a->t_last - a->t_first) / (double)ESTIM_SPAN_NS + 1);
+	eb = b->span_bits * t / ((double)(b->t_last - b->t_first) / (double)ESTIM_SPAN_NS + 1);
+	expect = (ea < t ? ea : t) * (eb < t ? eb : t) / t;
+	if (expect < SPAN_TELL)
+		return 1;
 	n = a->nr_span < b->nr_span ? a->nr_span : b->nr_span;
-	few = a->span_bits < b->span_bits ? a->span_bits : b->span_bits;
-	for (i = 0; i < n && meet * SPAN_MEET < few; i++)
+	for (i = 0; i < n && (double)(meet * SPAN_MEET) < expect; i++)
 		meet += (uint64_t)__builtin_popcountll(a->span[i] & b->span[i]);
-	return meet && meet * SPAN_MEET >= few;
+	return (double)(meet * SPAN_MEET) >= expect;
 }
 
 /* Which thread (an index per distinct thread of the line) writes which member. */
