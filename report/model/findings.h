@@ -16,8 +16,10 @@
  *   PMU    the HITMs (or peer snoops) of its loads: every one is a transfer;
  *   watch  the transfers the coherence model charged to it;
  *   soft   its sampled time; a source counts only when its samples overlap the touch's in time
- *          (a final read after a join is no contention), and each distinct source (thread,
- *          member, reads or writes) weighs 1: timer samples count stall time, not accesses.
+ *          (a final read after a join is no contention; a task that moved from one thread to
+ *          another meets it only at the hand-over: findings.c, concurrent(), by 4-ms buckets),
+ *          and each distinct source (thread, member, reads or writes) weighs 1: timer samples
+ *          count stall time, not accesses.
  * A line is TRUE+FALSE when both parts are RM_MIXED_SHARE (10%; soft: 1%) of its contention or
  * more, else FALSE or TRUE SHARING by the larger part; NOT CONTENDED when its contention is
  * negligible (soft: under 1% of the line's time; watch: under 1 transfer per 1000 accesses;
