@@ -950,9 +950,10 @@ static void estim_cf_finish(struct estim *e)
 	struct estim_line **by = xmalloc((e->nr_lines ? e->nr_lines : 1) * sizeof(*by));
 	size_t i, k;
 
-	memcpy(by, e->lines, e->nr_lines * sizeof(*by));
-	if (e->nr_lines)
+	if (e->nr_lines) {
+		memcpy(by, e->lines, e->nr_lines * sizeof(*by));
 		qsort(by, e->nr_lines, sizeof(*by), estim_vaddr_cmp);
+	}
 	for (k = 0; k < e->nr_win && e->nr_lines; k++) {
 		const struct c2c_confirm_window *w = &e->win[k];
 		uint64_t vaddr = w->line & ~(uint64_t)(e->opts.cl_size - 1);
@@ -1017,7 +1018,8 @@ static void estim_cf_finish(struct estim *e)
 										   l->vaddr, e->opts.cl_size))
 						cf->coarm[c].hits++;
 		}
-		qsort(cf->hit, cf->nr_hit, sizeof(*cf->hit), estim_chit_cmp);
+		if (cf->nr_hit)
+			qsort(cf->hit, cf->nr_hit, sizeof(*cf->hit), estim_chit_cmp);
 		acc = xmalloc((cf->nr_hit ? cf->nr_hit : 1) * sizeof(*acc));
 		for (k = 0; k <= cf->nr_hit; k++) {
 			if (k < cf->nr_hit && cf->hit[k].win < 0)
