@@ -29,6 +29,34 @@ void oq_release(struct oq *q)
 	q->nr = q->cap = 0;
 }
 
+/* A sample's callchain, and the user registers and stack that --call-graph dwarf unwinds when
+ * the sample leaves the queue, in one owned buffer. */
+static void copy_sample(struct oq_item *it, const struct trace_sample *s)
+{
+	size_t chain = s->chain_nr * sizeof(uint64_t), regs = 0, stack = 0;
+	char *b;
+
+	if (s->regs && s->regs_mask)
+		regs = (size_t)__builtin_popcountll(s->regs_mask) * sizeof(uint64_t);
+	if (s->stack && s->stack_size)
+		stack = s->stack_size;
+	if (!chain && !regs && !stack)
+		return;
+	it->str = b = xmalloc(chain + regs + stack);
+	if (chain) {
+		memcpy(b, s->chain, chain);
+		it->ev.sample.chain = (const uint64_t *)(void *)b;
+	}
+	if (regs) {
+		memcpy(b + chain, s->regs, regs);
+		it->ev.sample.regs = (const uint64_t *)(void *)(b + chain);
+	}
+	if (stack) {
+		memcpy(b + chain + regs, s->stack, stack);
+		it->ev.sample.stack = (const uint8_t *)(b + chain + regs);
+	}
+}
+
 void oq_add(struct oq *q, const struct trace_event *ev, uint64_t time)
 {
 	struct oq_item *it;
@@ -45,11 +73,9 @@ void oq_add(struct oq *q, const struct trace_event *ev, uint64_t time)
 		it->ev.comm.comm = it->str = xstrdup(ev->comm.comm);
 	else if (ev->type == TRACE_REC_REGION && ev->region.name)
 		it->ev.region.name = it->str = xstrdup(ev->region.name);
-	else if (ev->type == TRACE_REC_SAMPLE && ev->sample.chain_nr) {
-		it->str = xmalloc(ev->sample.chain_nr * sizeof(*ev->sample.chain));
-		memcpy(it->str, ev->sample.chain, ev->sample.chain_nr * sizeof(*ev->sample.chain));
-		it->ev.sample.chain = (const uint64_t *)(void *)it->str;
-	} else if (ev->type == TRACE_REC_BLOB && ev->blob.size) {
+	else if (ev->type == TRACE_REC_SAMPLE)
+		copy_sample(it, &ev->sample);
+	else if (ev->type == TRACE_REC_BLOB && ev->blob.size) {
 		it->str = xmalloc(ev->blob.size);
 		memcpy(it->str, ev->blob.data, ev->blob.size);
 		it->ev.blob.data = it->str;

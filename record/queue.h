@@ -5,8 +5,8 @@
  * any record still unread when round N ends was written after round N started, so at the end
  * of round N every queued record with a time up to the largest time seen in round N-1 can be
  * written (sorted by time, ties kept in arrival order); the rest waits for the next round.
- * oq_finish() writes everything left. Records are copied (strings, callchains and blob data
- * too) on oq_add(). */
+ * oq_finish() writes everything left. Records are copied (strings, callchains, a sample's user
+ * registers and stack, and blob data too) on oq_add(). */
 #ifndef C2C_RECORD_QUEUE_H
 #define C2C_RECORD_QUEUE_H
 

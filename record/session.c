@@ -432,11 +432,22 @@ static int setup_layout(struct sess *s)
 
 /* --- records ------------------------------------------------------------------------------------ */
 
+/* Records leave the queue in time order: --call-graph dwarf unwinds each sample here, against
+ * the mappings of the side-band records before it, whichever CPU's ring they came from. */
 static int write_ev(const struct trace_event *ev, void *ctx)
 {
 	struct sess *s = ctx;
+	struct trace_event u;
 
-	return trace_write(s->w, ev);
+	if (!s->unw)
+		return trace_write(s->w, ev);
+	if (ev->type != TRACE_REC_SAMPLE) {
+		rec_unwind_event(s->unw, ev);
+		return trace_write(s->w, ev);
+	}
+	u = *ev;
+	rec_unwind_sample(s->unw, &u.sample);
+	return trace_write(s->w, &u);
 }
 
 static void count(struct sess *s, const struct trace_event *ev)
@@ -503,8 +514,6 @@ static void on_aux(struct sess *s, struct trace_event *ev)
 /* Keep the code map of the soft and watch backends up to date. */
 static void side_band(struct sess *s, const struct trace_event *ev)
 {
-	if (s->unw)
-		rec_unwind_event(s->unw, ev);
 	if (!s->cm)
 		return;
 	if (ev->type == TRACE_REC_MMAP)
@@ -572,8 +581,6 @@ static int on_soft_sample(struct sess *s, const struct perf_event_header *h)
 			c2c_warn("skipping a malformed cpu-clock sample (%u bytes)", h->size);
 		return 0;
 	}
-	if (s->unw)
-		rec_unwind_sample(s->unw, &ev.sample);
 	confirm_feed(s, &ev.sample);
 	if (ev.sample.time > s->max_time)
 		s->max_time = ev.sample.time;
@@ -632,8 +639,6 @@ static int on_watch_sample(struct sess *s, const struct perf_event_header *h)
 	o->flags = TRACE_SAMPLE_HAS_ADDR | (r.cpu != TRACE_CPU_NONE ? TRACE_SAMPLE_HAS_CPU : 0);
 	watch_decoder_fill(s->wd, o, r.abi == PERF_SAMPLE_REGS_ABI_64 ? &r.regs : NULL,
 			   watch_len_at(s, (size_t)idx, r.addr));
-	if (s->unw)
-		rec_unwind_sample(s->unw, o);
 	s->last_time = o->time;
 	if (o->time > s->max_time)
 		s->max_time = o->time;
@@ -677,8 +682,6 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 	}
 	if (ev.type == TRACE_REC_SAMPLE && s->l.ev[ev.sample.event].role != EV_ROLE_SAMPLER)
 		return 0;            /* aux leader / tracking samples carry nothing we keep */
-	if (ev.type == TRACE_REC_SAMPLE && s->unw)
-		rec_unwind_sample(s->unw, &ev.sample);
 	if (ev.type == TRACE_REC_MMAP && (ev.mmap.prot & 4) && !ev.mmap.build_id_size)
 		ev.mmap.build_id_size = buildid_lookup(s->bc, ev.mmap.filename, ev.mmap.build_id);
 	side_band(s, &ev);

@@ -44,9 +44,29 @@ static void pmaps_drop(struct pmaps *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* Read the file mappings of @p->pid; 0, or -1 when the process is gone and none were read
- * before. A process that exited before the recorder unwound its last samples (a loaded
- * machine) keeps the mappings last read: the files are still there to unwind with. */
+/* A file mapping: it replaces the mappings it overlaps. */
+static void pmaps_add(struct pmaps *p, uint64_t start, uint64_t end, uint64_t pgoff,
+		      const char *path)
+{
+	size_t k = 0;
+
+	if (end <= start)
+		return;
+	for (size_t i = 0; i < p->nr; i++) {
+		if (p->m[i].start < end && start < p->m[i].end) {
+			free(p->m[i].path);
+			continue;
+		}
+		p->m[k++] = p->m[i];
+	}
+	p->nr = k;
+	p->m = xgrow(p->m, &p->cap, p->nr + 1, sizeof(*p->m));
+	p->m[p->nr++] = (struct fmap){ start, end, pgoff, xstrdup(path) };
+}
+
+/* Add the file mappings /proc/@p->pid/maps lists to those the kernel's MMAP records gave; 0,
+ * or -1 when the file cannot be read. A process that has exited (or is exiting: its maps file
+ * is then empty) keeps what was known: the files are still there to unwind with. */
 static int pmaps_load(struct pmaps *p)
 {
 	char path[64], line[4096 + 128], file[4096];
@@ -56,16 +76,13 @@ static int pmaps_load(struct pmaps *p)
 	f = fopen(path, "re");
 	p->stale = 0;
 	if (!f)
-		return p->nr ? 0 : -1;
-	pmaps_clear(p);
+		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		uint64_t start, end, pgoff;
 
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %4095s", &start,
-			   &end, &pgoff, file) != 4 || file[0] != '/')
-			continue;
-		p->m = xgrow(p->m, &p->cap, p->nr + 1, sizeof(*p->m));
-		p->m[p->nr++] = (struct fmap){ start, end, pgoff, xstrdup(file) };
+			   &end, &pgoff, file) == 4 && file[0] == '/')
+			pmaps_add(p, start, end, pgoff, file);
 	}
 	fclose(f);
 	return 0;
@@ -110,9 +127,9 @@ static int find_map(void *ctx, uint32_t pid, uint64_t addr, struct c2c_unwind_ma
 	struct pmaps *p = pmaps_get(r, pid);
 	const struct fmap *m;
 
-	if (p->stale && pmaps_load(p))
-		return -1;
 	m = pmaps_find(p, addr);
+	if (!m && p->stale && !pmaps_load(p))
+		m = pmaps_find(p, addr);
 	if (!m)
 		return -1;
 	*out = (struct c2c_unwind_map){ m->path, m->start, m->end, m->pgoff };
@@ -150,13 +167,41 @@ static void forget(struct rec_unwind *r, uint32_t pid, int gone)
 		c2c_unwind_forget(r->u, pid);
 }
 
+/* A new process (fork without exec) starts with its parent's file mappings. */
+static void pmaps_fork(struct rec_unwind *r, uint32_t pid, uint32_t ppid)
+{
+	struct pmaps *c = pmaps_get(r, pid), *pp = NULL;
+
+	for (int i = 0; i < REC_PROCS && !pp; i++)
+		if (r->p[i].used && r->p[i].pid == ppid)
+			pp = &r->p[i];
+	if (!pp || !pp->nr)
+		return;
+	pmaps_clear(c);
+	c->m = xgrow(c->m, &c->cap, pp->nr, sizeof(*c->m));
+	for (size_t i = 0; i < pp->nr; i++) {
+		c->m[i] = pp->m[i];
+		c->m[i].path = xstrdup(pp->m[i].path);
+	}
+	c->nr = pp->nr;
+}
+
 void rec_unwind_event(struct rec_unwind *r, const struct trace_event *ev)
 {
-	if (ev->type == TRACE_REC_MMAP)
+	if (ev->type == TRACE_REC_MMAP) {
 		forget(r, ev->mmap.pid, 0);
-	else if (ev->type == TRACE_REC_COMM && ev->comm.exec)
+		/* the maps of what the process ran, should it exit before its samples are
+		 * unwound (a loaded machine, a short workload) */
+		if (ev->mmap.pid != UINT32_MAX && ev->mmap.filename &&
+		    ev->mmap.filename[0] == '/' && ev->mmap.start + ev->mmap.len > ev->mmap.start)
+			pmaps_add(pmaps_get(r, ev->mmap.pid), ev->mmap.start,
+				  ev->mmap.start + ev->mmap.len, ev->mmap.pgoff, ev->mmap.filename);
+	} else if (ev->type == TRACE_REC_COMM && ev->comm.exec) {
 		forget(r, ev->comm.pid, 1);
-	else if (ev->type == TRACE_REC_EXIT && ev->task.pid == ev->task.tid) {
+	} else if (ev->type == TRACE_REC_FORK && ev->task.pid != ev->task.ppid) {
+		forget(r, ev->task.pid, 1);
+		pmaps_fork(r, ev->task.pid, ev->task.ppid);
+	} else if (ev->type == TRACE_REC_EXIT && ev->task.pid == ev->task.tid) {
 		/* samples of other CPUs' rings may still come: the mappings stay (re-read should
 		 * the pid live again), the unwinder's per-process state goes */
 		forget(r, ev->task.pid, 0);

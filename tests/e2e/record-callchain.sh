@@ -9,7 +9,8 @@
 #  - the report reads the trace, and the soft report draws middle and outer under inner's rows;
 #  - --call-graph dwarf records the same program built without frame pointers (page-faults,
 #    soft, watch): its user stacks are unwound while recording, and reach middle and outer,
-#    where the frame-pointer walk does not;
+#    where the frame-pointer walk does not, also when the workload has exited before the
+#    recorder reads its samples (the maps come from the kernel's MMAP records, not only /proc);
 #  - bad --call-graph sizes and modes, and lbr (no LBR here), are refused with the reason.
 # Backends that cannot open here are skipped one by one (doctor says why).
 set -u
@@ -127,6 +128,12 @@ fi
 if "$C2C" record --call-graph dwarf -m 1024 -e page-faults -c 1 -o "$tmp/dwpf.c2c" -- \
 	"$tmp/nofp" 0 pages >/dev/null 2>"$tmp/e"; then
 	check dwpf ip nofp
+	# a process that exits before the recorder reads its first sample (a loaded machine: the
+	# recorder is stopped until the workload is done) unwinds with the maps the kernel reported
+	"$C2C" record --call-graph dwarf -m 1024 -e page-faults -c 1 -o "$tmp/dwstop.c2c" -- sh -c \
+		'kill -STOP $PPID; (sleep 0.5; kill -CONT $PPID) & exec "$0" 0 pages' "$tmp/nofp" \
+		>/dev/null 2>"$tmp/e" || bad dwstop "record failed: $(head -1 "$tmp/e")"
+	check dwstop ip nofp
 	"$C2C" record -g -m 1024 -e page-faults -c 1 -o "$tmp/fppf.c2c" -- "$tmp/nofp" 0 pages \
 		>/dev/null 2>&1 && check fppf ip nofp -0.5
 fi
