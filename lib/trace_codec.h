@@ -49,6 +49,11 @@ enum trace_chunk_kind {
  * other candidate svarint (ip_k - ip), svarint (addr_k - addr), varint detail_k. */
 #define TRACE_TAG_ACCESS         18
 
+/* User-level tasks (1.7): a TASK record gives the task the sample record that follows ran (a
+ * goroutine's id), as svarint (task - the previous TASK record's task in the chunk, 0 at its
+ * start). A sample without one ran no task the recorder knew. */
+#define TRACE_TAG_TASK           19
+
 /* Shape "enc" bits: which per-sample fields follow and how. */
 enum trace_shape_enc {
 	TRACE_ENC_ADDR = 1 << 0,

@@ -66,7 +66,8 @@ struct trace_reader {
 	uint64_t *pool;
 	uint64_t lit[TRACE_CHAIN_MAX];   /* a literal chain the table had no room for */
 	/* the ACCESS record (1.6) of the next sample, as read (deltas zigzagged) */
-	int have_access;
+	int have_access, have_task;
+	uint64_t prev_task, task;        /* TASK records (1.7): the last one's task, the next's */
 	uint64_t acc_ip;
 	uint8_t acc_flags, acc_nr;
 	struct { uint64_t ip, addr; uint16_t detail; } acc_alt[TRACE_ALT_MAX];
@@ -236,7 +237,8 @@ static void reset_chunk_state(struct trace_reader *r)
 	r->prev_time = r->prev_ip = r->prev_addr = r->phys_ref = 0;
 	r->nr_ips = r->nr_lines = r->nr_shapes = 0;
 	r->nr_chains = r->pool_len = 0;
-	r->have_pending = r->have_access = 0;
+	r->have_pending = r->have_access = r->have_task = 0;
+	r->prev_task = 0;
 }
 
 static int start_records(struct trace_reader *r, const struct chunk *c)
@@ -770,14 +772,24 @@ static int read_other(struct trace_reader *r, struct tcur *c, struct trace_event
 		r->have_pending = 1;
 		return 0;
 	}
+	if (type == TRACE_TAG_TASK) {
+		if (r->have_task || r->have_access || r->have_pending)
+			return -1;   /* it comes first, once */
+		r->task = r->prev_task + (uint64_t)unzigzag(get_varint(&b));
+		if (b.bad || !r->task)
+			return -1;
+		r->prev_task = r->task;
+		r->have_task = 1;
+		return 0;
+	}
 	if (type == TRACE_TAG_ACCESS) {
 		if (r->have_access || read_access(r, &b))
 			return -1;
 		r->have_access = 1;
 		return 0;
 	}
-	if (r->have_pending || r->have_access)
-		return -1;   /* a CHAIN or ACCESS record must be followed by its sample */
+	if (r->have_pending || r->have_access || r->have_task)
+		return -1;   /* a CHAIN, ACCESS or TASK record must be followed by its sample */
 	ev->type = (enum trace_rec_type)type;
 	switch (type) {
 	case TRACE_REC_MMAP: read_mmap(r, &b, &ev->mmap); break;
@@ -818,7 +830,7 @@ int trace_reader_next(struct trace_reader *r, struct trace_event *ev)
 		if (r->err)
 			return r->err;
 		while (r->left == 0) {
-			if (r->p != r->end || r->have_pending || r->have_access)
+			if (r->p != r->end || r->have_pending || r->have_access || r->have_task)
 				return record_error(r, r->p);
 			rc = next_chunk(r);
 			if (rc <= 0)
@@ -834,6 +846,8 @@ int trace_reader_next(struct trace_reader *r, struct trace_event *ev)
 			ev->sample.chain_nr = r->have_pending ? r->pending_nr : 0;
 			ev->sample.chain = r->have_pending ? r->pending : NULL;
 			attach_access(r, &ev->sample);
+			ev->sample.task = r->have_task ? r->task : 0;
+			r->have_task = 0;
 			ev->sample.regs_mask = ev->sample.stack_size = 0;   /* never in a trace */
 			ev->sample.regs = NULL;
 			ev->sample.stack = NULL;

@@ -63,7 +63,7 @@ struct trace_writer {
 	uint64_t bytes, records, good_off;
 	/* per-chunk encoder state */
 	uint32_t gen;
-	uint64_t prev_time, prev_ip, prev_addr, phys_ref;
+	uint64_t prev_time, prev_ip, prev_addr, phys_ref, prev_task;
 	uint32_t nr_ips, nr_lines, nr_shapes;
 	struct wslot *ip_hash, *line_hash, *shape_hash;
 	struct ip_ent *ips;
@@ -161,7 +161,7 @@ static void reset_chunk_state(struct trace_writer *w)
 			memset(w->chain_hash, 0, sizeof(*w->chain_hash) << DICT_HASH_BITS);
 		w->gen = 1;
 	}
-	w->prev_time = w->prev_ip = w->prev_addr = w->phys_ref = 0;
+	w->prev_time = w->prev_ip = w->prev_addr = w->phys_ref = w->prev_task = 0;
 	w->nr_ips = w->nr_lines = w->nr_shapes = 0;
 	w->nr_chains = w->pool_len = 0;
 	w->nrec = 0;
@@ -546,6 +546,15 @@ static int encode_access(struct trace_writer *w, const struct trace_sample *s)
 	return put_sample_aux(w, TRACE_TAG_ACCESS);
 }
 
+/* The TASK record before a sample that ran a known task (docs/trace-format.md 6). */
+static int encode_task(struct trace_writer *w, const struct trace_sample *s)
+{
+	w->tmp.len = 0;
+	put_v(&w->tmp, zigzag((int64_t)(s->task - w->prev_task)));
+	w->prev_task = s->task;
+	return put_sample_aux(w, TRACE_TAG_TASK);
+}
+
 /* --- other records ----------------------------------------------------------------------------- */
 
 static void put_v(struct tbuf *b, uint64_t v)
@@ -738,6 +747,15 @@ int trace_write(struct trace_writer *w, const struct trace_event *ev)
 
 	if (w->err)
 		return w->err;
+	if (ev->type == TRACE_REC_SAMPLE && ev->sample.task && ev->sample.td_nr <= TRACE_TD_MAX &&
+	    (!ev->sample.chain_nr || (ev->sample.chain && ev->sample.chain_nr <= TRACE_CHAIN_MAX)) &&
+	    ev->sample.nr_alt <= TRACE_ALT_MAX) {
+		/* first: a 1.6 reader skips it as an unknown record, which it refuses between an
+		 * ACCESS or CHAIN record and its sample */
+		err = encode_task(w, &ev->sample);
+		if (err)
+			return err;
+	}
 	if (ev->type == TRACE_REC_SAMPLE && ev->sample.access_ip && ev->sample.td_nr <= TRACE_TD_MAX &&
 	    (ev->sample.access_ip != ev->sample.ip || ev->sample.access_flags || ev->sample.nr_alt) &&
 	    (!ev->sample.chain_nr || (ev->sample.chain && ev->sample.chain_nr <= TRACE_CHAIN_MAX))) {

@@ -4,10 +4,13 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,6 +48,8 @@ struct efile {
 	size_t nr_seg;
 	struct func *fn;         /* the functions read so far, sorted by (vaddr, size) */
 	size_t nr_fn, cap_fn;
+	int go;                  /* a Go binary whose Go code keeps g in r14 (go_register_g()) */
+	int64_t goid_off;        /* there: the offset of runtime.g's goid (DWARF), -1 unknown */
 };
 
 static void read_segments(Elf *elf, struct efile *f)
@@ -60,6 +65,79 @@ static void read_segments(Elf *elf, struct efile *f)
 		f->seg = xgrow(f->seg, &cap, f->nr_seg + 1, sizeof(*f->seg));
 		f->seg[f->nr_seg++] = (struct seg){ ph.p_vaddr, ph.p_offset, ph.p_filesz };
 	}
+}
+
+int go_buildinfo_register_g(const uint8_t *p, size_t n, unsigned int machine)
+{
+	/* the header of .go.buildinfo: a 14-byte magic, the pointer size, flags; flag 2 (the
+	 * version and module strings inline) came with Go 1.18, the register ABI (g in r14) on
+	 * amd64 with 1.17 */
+	return machine == EM_X86_64 && n >= 16 && !memcmp(p, "\xff Go buildinf:", 14) &&
+	       p[14] == 8 && (p[15] & 2);
+}
+
+/* Whether @elf is such a Go binary. */
+static int go_register_g(Elf *elf)
+{
+	size_t shstr;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+
+	if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstr))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstr, sh.sh_name)) ||
+		    strcmp(name, ".go.buildinfo"))
+			continue;
+		d = elf_getdata(scn, NULL);
+		return d && d->d_buf && go_buildinfo_register_g(d->d_buf, d->d_size, eh.e_machine);
+	}
+	return 0;
+}
+
+/* The offset of member goid in struct runtime.g, from the binary's DWARF (the runtime's unit);
+ * -1 when it cannot be told. */
+static int64_t go_goid_offset(Elf *elf)
+{
+	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int64_t goid = -1;
+
+	if (!dw)
+		return -1;
+	while (goid < 0 && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu, d, m;
+		const char *name;
+
+		if (dwarf_offdie(dw, off + hsize, &cu) && (name = dwarf_diename(&cu)) &&
+		    !strcmp(name, "runtime") && dwarf_child(&cu, &d) == 0) {
+			do {
+				if (dwarf_tag(&d) != DW_TAG_structure_type ||
+				    !(name = dwarf_diename(&d)) || strcmp(name, "runtime.g") ||
+				    dwarf_child(&d, &m))
+					continue;
+				do {
+					Dwarf_Attribute a;
+					Dwarf_Word v;
+
+					if (dwarf_tag(&m) == DW_TAG_member && (name = dwarf_diename(&m)) &&
+					    !strcmp(name, "goid") &&
+					    dwarf_attr(&m, DW_AT_data_member_location, &a) &&
+					    !dwarf_formudata(&a, &v) && v < 4096)
+						goid = (int64_t)v;
+				} while (goid < 0 && dwarf_siblingof(&m, &m) == 0);
+				break;
+			} while (dwarf_siblingof(&d, &d) == 0);
+		}
+		off = next;
+	}
+	dwarf_end(dw);
+	return goid;
 }
 
 /* Open the file on the first IP that falls in it: segments now, symbols now, FDEs when needed. */
@@ -79,6 +157,8 @@ static void efile_load(struct efile *f)
 	}
 	read_segments(f->elf, f);
 	f->fb = fnbounds_new(f->elf, 0);
+	f->go = go_register_g(f->elf);
+	f->goid_off = f->go ? go_goid_offset(f->elf) : -1;
 }
 
 static void efile_free(struct efile *f)
@@ -330,6 +410,27 @@ int codemap_func(struct codemap *cm, uint32_t pid, uint64_t ip, struct softdec_f
 	return 0;
 }
 
+uint64_t codemap_task(struct codemap *cm, uint32_t pid, uint64_t ip, const struct softdec_regs *regs)
+{
+	const struct cmap *m = find_map(cm, pid, ip);
+	int r14 = REGS_X86_R8 + 6;
+	uint64_t goid = 0;
+	struct iovec local = { &goid, sizeof(goid) }, remote;
+
+	if (!m || !regs || !(regs->mask & (1ULL << r14)))
+		return 0;
+	if (!m->f->loaded)
+		efile_load(m->f);
+	if (!m->f->go || m->f->goid_off < 0 || regs->val[r14] < 4096)
+		return 0;
+	/* the g's id, not its address: a g that exits is reused by the next goroutine made */
+	remote = (struct iovec){ (void *)(uintptr_t)(regs->val[r14] + (uint64_t)m->f->goid_off),
+				 sizeof(goid) };
+	if (process_vm_readv((pid_t)pid, &local, 1, &remote, 1, 0) != (ssize_t)sizeof(goid))
+		return 0;
+	return goid;
+}
+
 /* --- data symbols --------------------------------------------------------------------------- */
 
 static int sym_in(Elf *elf, Elf64_Word type, const char *name, GElf_Sym *out)
@@ -575,6 +676,8 @@ int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header 
 	if (softdec_has_addr(acc.reason))
 		sb->st.recovered++;
 	softdec_fill_sample(out, &acc);
+	if (out->cpumode == PERF_RECORD_MISC_USER && r.abi == PERF_SAMPLE_REGS_ABI_64)
+		out->task = codemap_task(sb->cm, r.pid, r.ip, &r.regs);
 	return 0;
 }
 

@@ -43,6 +43,15 @@ int codemap_load_proc(struct codemap *cm, uint32_t pid);
  * codemap_free()). -ENOENT: no map; -ESRCH: neither a sized symbol nor an FDE covers the IP
  * (or the file cannot be read). */
 int codemap_func(struct codemap *cm, uint32_t pid, uint64_t ip, struct softdec_func *fn);
+/* The goroutine a user sample at @ip ran (trace_sample.task): when @ip is in a Go binary that
+ * keeps g in r14 (go_buildinfo_register_g()) and whose DWARF gives runtime.g's goid, the goid
+ * read from the g r14 points to (process_vm_readv: the recorder's own children, or processes
+ * it may trace), else 0 (as for the runtime's g0 stacks, whose goid is 0). Whether @ip is Go
+ * code and not cgo's C or Go assembly (where r14 is anything) the report decides, by its line. */
+uint64_t codemap_task(struct codemap *cm, uint32_t pid, uint64_t ip, const struct softdec_regs *regs);
+/* 1 when @p (@n bytes: the start of a .go.buildinfo section) is the header of a Go 1.18+ binary
+ * for @machine (ELF e_machine) whose Go code keeps g in r14: amd64. Pure. */
+int go_buildinfo_register_g(const uint8_t *p, size_t n, unsigned int machine);
 
 /* The ELF symbol @name (any type but sections and files) of the file at @path: its link-time
  * address and size, and whether the file is position-independent (ET_DYN). -ENOENT when absent. */

@@ -639,6 +639,8 @@ static int on_watch_sample(struct sess *s, const struct perf_event_header *h)
 	o->flags = TRACE_SAMPLE_HAS_ADDR | (r.cpu != TRACE_CPU_NONE ? TRACE_SAMPLE_HAS_CPU : 0);
 	watch_decoder_fill(s->wd, o, r.abi == PERF_SAMPLE_REGS_ABI_64 ? &r.regs : NULL,
 			   watch_len_at(s, (size_t)idx, r.addr));
+	if (s->cm && o->cpumode == PERF_RECORD_MISC_USER && r.abi == PERF_SAMPLE_REGS_ABI_64)
+		o->task = codemap_task(s->cm, o->pid, o->ip, &r.regs);
 	s->last_time = o->time;
 	if (o->time > s->max_time)
 		s->max_time = o->time;

@@ -3,6 +3,7 @@
  * where in its word a hit went, and the duty cycle. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <setjmp.h>
@@ -152,6 +153,35 @@ static void test_codemap_self(void **state)
 	assert_int_equal(codemap_func(cm, 0x7fffff00u, fa, &fn), 0);
 	codemap_exec(cm, 0x7fffff00u);
 	assert_int_equal(codemap_func(cm, 0x7fffff00u, fa, &fn), -ENOENT);
+	codemap_free(cm);
+}
+
+/* Go's g register: a Go 1.18+ amd64 binary's .go.buildinfo header (inline strings) says r14
+ * holds g; an older one (pointers to the strings), another architecture, a 32-bit binary or a
+ * short or foreign section do not; and this C test binary is no Go one. */
+static void test_go_register_g(void **state)
+{
+	uint8_t h[32] = "\xff Go buildinf:";
+	struct codemap *cm = codemap_new();
+	struct softdec_regs regs = { .mask = ~0ULL };
+	uint64_t fa = (uint64_t)(uintptr_t)&backends_probe_func;
+
+	(void)state;
+	h[14] = 8;
+	h[15] = 2;
+	assert_int_equal(go_buildinfo_register_g(h, sizeof(h), EM_X86_64), 1);
+	assert_int_equal(go_buildinfo_register_g(h, 15, EM_X86_64), 0);
+	assert_int_equal(go_buildinfo_register_g(h, sizeof(h), EM_AARCH64), 0);
+	h[15] = 0;
+	assert_int_equal(go_buildinfo_register_g(h, sizeof(h), EM_X86_64), 0);
+	h[15] = 2;
+	h[14] = 4;
+	assert_int_equal(go_buildinfo_register_g(h, sizeof(h), EM_X86_64), 0);
+	h[14] = 8;
+	h[1] = 'g';
+	assert_int_equal(go_buildinfo_register_g(h, sizeof(h), EM_X86_64), 0);
+	regs.val[REGS_X86_R8 + 6] = 0xc000102000ULL;
+	assert_int_equal(codemap_task(cm, (uint32_t)getpid(), fa, &regs), 0);
 	codemap_free(cm);
 }
 
@@ -485,6 +515,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_soft),
+		cmocka_unit_test(test_go_register_g),
 		cmocka_unit_test(test_soft_calibrate_stable),
 		cmocka_unit_test(test_parse_variants),
 		cmocka_unit_test(test_codemap_self),

@@ -90,6 +90,37 @@ static void test_maps_find_any_tries_kernel(void **state)
 	assert_int_equal(maps_find_any(m, t, 0x9000000, &loc), 0);
 }
 
+/* A goroutine stands as a thread of its process: one per (pid, goid), with a pseudo tid above
+ * any pid_max, the process's address space and comm. */
+static void test_maps_task_threads(void **state)
+{
+	struct maps *m = *state;
+	struct trace_comm c = { .pid = 100, .tid = 100, .comm = "pool" };
+	struct maps_thread *t = maps_findnew_thread(m, 100, 101), *a, *b, *o;
+	struct maps_loc loc;
+
+	maps_comm(m, &c);
+	a = maps_task_thread(m, 100, 17);
+	b = maps_task_thread(m, 100, 18);
+	o = maps_task_thread(m, 200, 17);
+	assert_ptr_equal(maps_task_thread(m, 100, 17), a);
+	assert_ptr_not_equal(a, b);
+	assert_ptr_not_equal(a, o);
+	assert_true(a->tid >= MAPS_TASK_TID_BASE && b->tid != a->tid && o->tid != a->tid);
+	assert_int_equal(a->pid, 100);
+	assert_int_equal(a->task, 17);
+	assert_int_equal(t->task, 0);
+	assert_string_equal(a->comm, "pool");
+	assert_ptr_equal(a->space, t->space);
+	/* the tid finds it again, and its maps are the process's */
+	assert_ptr_equal(maps_findnew_thread(m, 100, a->tid), a);
+	assert_int_equal(maps_find(m, a, 2, 0x401000, &loc), maps_find(m, t, 2, 0x401000, &loc));
+	for (uint64_t g = 1; g <= 1000; g++)    /* the table grows */
+		assert_int_equal(maps_task_thread(m, 300, g)->task, g);
+	assert_int_equal(maps_task_thread(m, 300, 7)->tid, maps_task_thread(m, 300, 7)->tid);
+	assert_ptr_not_equal(maps_task_thread(m, 300, 7), maps_task_thread(m, 300, 8));
+}
+
 static void test_maps_overlap_trims(void **state)
 {
 	struct maps *m = *state;
@@ -253,6 +284,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_maps_lookup_by_mode, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maps_find_any_tries_kernel, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maps_overlap_trims, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_maps_task_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maps_fork_copies_and_shares, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maps_synthesized_fork_copies_nothing, setup,
 						teardown),

@@ -213,7 +213,7 @@ static int sample_cmp(const struct trace_sample *a, const struct trace_sample *b
 		if (a->alt[i].ip != b->alt[i].ip || a->alt[i].addr != b->alt[i].addr ||
 		    a->alt_detail[i] != b->alt_detail[i])
 			return 1;
-	return 0;
+	return a->task != b->task;
 }
 
 static int str_cmp(const char *a, const char *b)
@@ -323,6 +323,17 @@ static const struct ev_row ev_rows[] = {
 		.access_ip = 0x401214, .access_flags = 1, .nr_alt = 3,
 		.alt_detail = { 0xf060, 0, UINT16_MAX },
 		.alt = { { 0x401228, 0x7f001008 }, { 0, 0 }, { UINT64_MAX, UINT64_MAX } } } } },
+	/* tasks (1.7): goroutines, with an access and a callchain, none, a lower and the
+	 * highest address */
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 18, .ip = 0x401220, .addr = 0xc000010008, .pid = 5, .tid = 6,
+		.access_ip = 0x401214, .chain_nr = 4, .chain = chain_a, .task = 0xc000102000 } } },
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 19, .ip = 0x401220, .pid = 5, .tid = 5 } } },
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 20, .ip = 0x401220, .pid = 5, .tid = 5, .task = 0xc000007340 } } },
+	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
+		.time = 21, .ip = 0x401220, .pid = 5, .tid = 6, .task = UINT64_MAX } } },
 	{ __LINE__, { .type = TRACE_REC_SAMPLE, .sample = {
 		.time = UINT64_MAX, .ip = UINT64_MAX, .addr = UINT64_MAX, .phys_addr = UINT64_MAX,
 		.weight = UINT64_MAX, .data_src = UINT64_MAX, .pid = UINT32_MAX, .tid = UINT32_MAX,

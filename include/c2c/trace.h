@@ -30,12 +30,13 @@
 
 #define TRACE_MAGIC         "C2CTRACE"
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 6   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
+#define TRACE_VERSION_MINOR 7   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
 				 * carry the accessed address, and the duty-cycle blob; 1.3: AUX,
 				 * ITRACE_START and SWITCH records, the SPE recording blob; 1.4: REGION
 				 * records and the AMD uncore blob (older readers skip both); 1.5: CHAIN
 				 * records, a sample's callchain (older readers skip them); 1.6: ACCESS
-				 * records, a soft sample's access instruction (older readers skip them) */
+				 * records, a soft sample's access instruction (older readers skip them);
+				 * 1.7: TASK records, the goroutine a sample ran (older readers skip them) */
 
 #define TRACE_CPU_NONE      UINT32_MAX  /* sample carried no CPU */
 #define TRACE_NODE_NONE     (-1)
@@ -150,12 +151,12 @@ struct trace_sample {
 	uint8_t flags;           /* enum trace_sample_flags */
 	uint16_t detail;         /* backend-specific: soft backend's access kind or failure reason */
 	uint8_t td_nr;
+	uint32_t chain_nr;       /* entries of @chain (below; here, where it fills a hole) */
 	uint64_t td_slots;
 	uint64_t td[TRACE_TD_MAX];  /* TopDown metric values, in the order of the event's group */
 	/* PERF_SAMPLE_CALLCHAIN as the kernel gives it: the sampled ip first, then its callers,
 	 * with perf's context markers (TRACE_CHAIN_CONTEXT_*) kept. chain_nr 0: none recorded.
 	 * Like strings, @chain stays valid until the reader's next call; writers copy it. */
-	uint32_t chain_nr;
 	const uint64_t *chain;
 	/* PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER of a perf.data file (perf record
 	 * --call-graph dwarf), valid like @chain, for the report to unwind (report/resolve/
@@ -176,6 +177,10 @@ struct trace_sample {
 	struct trace_alt {
 		uint64_t ip, addr;
 	} alt[TRACE_ALT_MAX];
+	/* The TASK record (1.7): the user-level task the thread was running, a goroutine's id
+	 * (the recorder reads runtime.g's goid through Go's g register, r14, in a Go 1.18+ amd64
+	 * binary); 0: none known. A goroutine moves between OS threads: the report judges by it. */
+	uint64_t task;
 };
 
 /* trace_mmap.flags: the mmap(2) flags the kernel reports (MAP_SHARED = 1, MAP_PRIVATE = 2). */
@@ -324,8 +329,9 @@ enum trace_rec_type {
 	/* numbered apart from the kinds above so that kinds added beside it do not collide */
 	TRACE_REC_REGION = 16,
 	/* 17 is taken by the CHAIN record (1.5, lib/trace_codec.h's TRACE_TAG_CHAIN), 18 by the
-	 * ACCESS record (1.6, TRACE_TAG_ACCESS): the reader attaches them to the sample that
-	 * follows (trace_sample.chain, .access_ip), never returns them alone */
+	 * ACCESS record (1.6, TRACE_TAG_ACCESS), 19 by the TASK record (1.7, TRACE_TAG_TASK): the
+	 * reader attaches them to the sample that follows (trace_sample.chain, .access_ip,
+	 * .task), never returns them alone */
 };
 
 struct trace_event {

@@ -19,9 +19,11 @@
 static void thread_obj(struct jw *w, const char *key, const struct maps_thread *t)
 {
 	jw_obj(w, key);
-	jw_num(w, "tid", t ? t->tid : -1);
+	jw_num(w, "tid", t && !t->task ? t->tid : -1);
 	jw_num(w, "pid", t ? t->pid : -1);
 	jw_str(w, "comm", t && t->comm_set ? t->comm : NULL);
+	if (t && t->task)     /* a goroutine (report/resolve/tasks.h): no one OS thread */
+		jw_num(w, "goroutine", (double)t->task);
 	jw_end(w);
 }
 
@@ -638,8 +640,10 @@ static void evidence_obj(struct jw *w, const struct rm_finding *f)
 	jw_arr(w, "top_threads");
 	for (i = 0; i < 4 && ev->thr[i]; i++) {
 		jw_obj(w, NULL);
-		jw_num(w, "tid", (double)ev->thr[i]->tid);
+		jw_num(w, "tid", ev->thr[i]->task ? -1 : (double)ev->thr[i]->tid);
 		jw_str(w, "comm", ev->thr[i]->comm);
+		if (ev->thr[i]->task)
+			jw_num(w, "goroutine", (double)ev->thr[i]->task);
 		jw_num(w, "samples", (double)ev->thr_samples[i]);
 		jw_end(w);
 	}

@@ -122,7 +122,10 @@ void rm_linemap_text(const struct rm_linemap *map, size_t max_rows,
 		const struct rm_map_row *r = &map->row[i];
 
 		/* the tid first: comms are often alike */
-		if (r->thread->comm_set && r->thread->comm)
+		if (r->thread->task)
+			snprintf(thr, sizeof(thr), "G%llu %s", (unsigned long long)r->thread->task,
+				 r->thread->comm_set && r->thread->comm ? r->thread->comm : "");
+		else if (r->thread->comm_set && r->thread->comm)
 			snprintf(thr, sizeof(thr), "%d %s", r->thread->tid, r->thread->comm);
 		else
 			snprintf(thr, sizeof(thr), "tid %d", r->thread->tid);

@@ -930,6 +930,9 @@ void rm_thread_name(const struct maps_thread *t, char *buf, size_t n)
 {
 	if (!t)
 		snprintf(buf, n, "-");
+	else if (t->task)
+		snprintf(buf, n, "%s/G%llu", t->comm_set && t->comm ? t->comm : "goroutine",
+			 (unsigned long long)t->task);
 	else if (!t->comm_set || !t->comm)
 		snprintf(buf, n, "tid %d", t->tid);
 	else

@@ -14,6 +14,7 @@
 #include "report/aggregate/cltable-view.h"
 #include "report/model/session.h"
 #include "report/resolve/symbols.h"
+#include "report/resolve/tasks.h"
 #include "report/resolve/unwind-sample.h"
 
 #define RS_PROGRESS_EVERY 65536
@@ -210,8 +211,13 @@ static void read_td_reader(struct report_session *s, const struct trace_blob *b)
 		s->tdt = tdt_new(&r, s->cl_size);
 }
 
-static void feed(struct report_session *s, const struct trace_event *ev)
+static void feed(struct report_session *s, struct trace_event *ev)
 {
+	if (!s->t && ev->type == TRACE_REC_SAMPLE && ev->sample.task) {
+		if (!s->tasks)   /* a goroutine's samples are its own, whichever thread ran it */
+			s->tasks = task_resolver_new(s->maps, s->sym);
+		task_resolve(s->tasks, &ev->sample);
+	}
 	if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_TOPDOWN)
 		read_td_reader(s, &ev->blob);
 	else if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_UNCORE)
@@ -461,6 +467,7 @@ void rs_free(struct report_session *s)
 	free(s->unc);
 	cltab_free(s->t);
 	estim_free(s->e);
+	task_resolver_free(s->tasks);
 	sym_session_free(s->sym);
 	unwind_sample_free(s->us);
 	maps_free(s->maps);

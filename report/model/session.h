@@ -63,6 +63,7 @@ struct report_session {
 	struct maps *maps;
 	struct sym_session *sym;      /* NULL when symbols cannot be set up */
 	struct unwind_sample *us;     /* perf.data user stacks (--call-graph dwarf); NULL: none */
+	struct task_resolver *tasks;  /* goroutines as threads (report/resolve/tasks.h); NULL: none */
 	struct cltab *t;              /* PMU */
 	struct estim *e;              /* soft, watch */
 	struct td_agg *td;

@@ -39,6 +39,9 @@ struct maps {
 	struct maps_str *str_bucket[1024];
 	struct maps_map **all_map;
 	size_t map_nr, map_cap;
+	struct maps_thread **task;   /* open addressing on (pid, task); NULL = empty */
+	size_t task_cap, task_nr;
+	int32_t next_task_tid;
 };
 
 static uint64_t maps_hash_str(const char *s)
@@ -93,6 +96,7 @@ void maps_free(struct maps *m)
 		free(m->all_thread[i]);
 	free(m->all_thread);
 	free(m->thread);
+	free(m->task);
 	for (sp = m->spaces; sp; sp = nsp) {
 		nsp = sp->next_all;
 		maps_space_release(sp);
@@ -332,6 +336,50 @@ struct maps_thread *maps_findnew_thread(struct maps *m, int32_t pid, int32_t tid
 
 		t->space = leader->space;
 	}
+	return t;
+}
+
+static size_t maps_task_slot(struct maps_thread *const *tab, size_t cap, int32_t pid,
+			     uint64_t task)
+{
+	size_t i = (size_t)(((uint64_t)(uint32_t)pid * 0x9e3779b97f4a7c15ULL) ^
+			    (task * 0xff51afd7ed558ccdULL)) >> 7;
+
+	for (i &= cap - 1; tab[i] && (tab[i]->pid != pid || tab[i]->task != task);
+	     i = (i + 1) & (cap - 1))
+		;
+	return i;
+}
+
+struct maps_thread *maps_task_thread(struct maps *m, int32_t pid, uint64_t task)
+{
+	struct maps_thread *t, *leader;
+	size_t i;
+
+	if (m->task_cap && (t = m->task[maps_task_slot(m->task, m->task_cap, pid, task)]))
+		return t;
+	if ((m->task_nr + 1) * 2 > m->task_cap) {
+		size_t cap = m->task_cap ? m->task_cap * 2 : 64;
+		struct maps_thread **tab = xcalloc(cap, sizeof(*tab));
+
+		for (i = 0; i < m->task_cap; i++)
+			if (m->task[i])
+				tab[maps_task_slot(tab, cap, m->task[i]->pid, m->task[i]->task)] =
+					m->task[i];
+		free(m->task);
+		m->task = tab;
+		m->task_cap = cap;
+	}
+	leader = maps_findnew_thread(m, pid, pid);
+	if (!m->next_task_tid)
+		m->next_task_tid = MAPS_TASK_TID_BASE;
+	t = maps_thread_new(m, pid, m->next_task_tid++);
+	t->space = leader->space;
+	t->comm = leader->comm;
+	t->comm_set = leader->comm_set;
+	t->task = task;
+	m->task[maps_task_slot(m->task, m->task_cap, pid, task)] = t;
+	m->task_nr++;
 	return t;
 }
 

@@ -49,7 +49,12 @@ struct maps_thread {
 	const char *comm;            /* current comm; ":<tid>" until one is set */
 	int comm_set, dead;
 	struct maps_space *space;    /* shared by the threads of a process */
+	/* a user-level task standing as a thread of its process (trace_sample.task: a goroutine,
+	 * by its goid), tid a pseudo one (MAPS_TASK_TID_BASE and up); 0: an OS thread */
+	uint64_t task;
 };
+
+#define MAPS_TASK_TID_BASE 0x40000000   /* above any pid_max (2^22) */
 
 /* Where an address landed: the map (NULL: none) and the map-relative address (perf's al_addr:
  * addr - start + pgoff for file maps; addr itself for identity maps and when there is no map). */
@@ -71,6 +76,9 @@ void maps_exit(struct maps *m, const struct trace_task *t);
 
 /* perf's machine__findnew_thread(pid, tid). Never NULL. */
 struct maps_thread *maps_findnew_thread(struct maps *m, int32_t pid, int32_t tid);
+/* The thread that stands for task @task (non-zero) of process @pid, made on first use with the
+ * process's comm as it is then. Never NULL. */
+struct maps_thread *maps_task_thread(struct maps *m, int32_t pid, uint64_t task);
 
 /* Look @addr up as perf's thread__find_map() with @cpumode. Returns 1 when a map was found. */
 int maps_find(const struct maps *m, const struct maps_thread *t, uint8_t cpumode, uint64_t addr,

@@ -2,8 +2,8 @@
  *
  *   trace-dump [--info] [--no-records] FILE
  * Lines: "info key=value", then per record "SAMPLE t=.. pid=.. tid=.. cpu=.. ip=0x.. addr=0x..
- * ev=N mode=N flags=0x.. ... [chain=ADDR/ADDR/...]" (the callchain in hex, context markers
- * included, only when the sample has one), "MMAP ...", "COMM ...", "FORK/EXIT ...", "LOST ...", "BLOB ...", "REGION ...".
+ * ev=N mode=N flags=0x.. ... [task=0x..] [chain=ADDR/ADDR/...]" (the goroutine, when known;
+ * the callchain in hex, context markers included, only when the sample has one), "MMAP ...", "COMM ...", "FORK/EXIT ...", "LOST ...", "BLOB ...", "REGION ...".
  * A last line "end records=N truncated=0|1" closes a readable trace. Exit 1 on a read error. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -44,6 +44,8 @@ static void print_event(const struct trace_event *ev)
 		       " ev=%u mode=%u flags=0x%x weight=%" PRIu64 " dsrc=0x%" PRIx64 " td=%u",
 		       s->time, s->pid, s->tid, (int)s->cpu, s->ip, s->addr, s->event, s->cpumode,
 		       s->flags, s->weight, s->data_src, s->td_nr);
+		if (s->task)
+			printf(" task=0x%" PRIx64, s->task);
 		for (uint32_t i = 0; i < s->chain_nr; i++)
 			printf("%s%" PRIx64, i ? "/" : " chain=", s->chain[i]);
 		putchar('\n');
