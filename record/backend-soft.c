@@ -239,7 +239,10 @@ struct cproc {
 	int proc_read;           /* /proc/<pid>/maps was read once */
 };
 
+#define GOID_CACHE 1024   /* goids last read, by (pid, g): for the samples read after an exit */
+
 struct codemap {
+	struct { uint32_t pid; uint64_t g, goid; } goid[GOID_CACHE];
 	struct efile **file;
 	size_t nr_file, cap_file;
 	struct cproc *proc;
@@ -416,6 +419,7 @@ uint64_t codemap_task(struct codemap *cm, uint32_t pid, uint64_t ip, const struc
 	int r14 = REGS_X86_R8 + 6;
 	uint64_t goid = 0;
 	struct iovec local = { &goid, sizeof(goid) }, remote;
+	size_t slot;
 
 	if (!m || !regs || !(regs->mask & (1ULL << r14)))
 		return 0;
@@ -426,8 +430,15 @@ uint64_t codemap_task(struct codemap *cm, uint32_t pid, uint64_t ip, const struc
 	/* the g's id, not its address: a g that exits is reused by the next goroutine made */
 	remote = (struct iovec){ (void *)(uintptr_t)(regs->val[r14] + (uint64_t)m->f->goid_off),
 				 sizeof(goid) };
-	if (process_vm_readv((pid_t)pid, &local, 1, &remote, 1, 0) != (ssize_t)sizeof(goid))
-		return 0;
+	slot = (size_t)((regs->val[r14] >> 6) ^ pid) % GOID_CACHE;
+	if (process_vm_readv((pid_t)pid, &local, 1, &remote, 1, 0) != (ssize_t)sizeof(goid)) {
+		/* the process has exited before its last samples were read: the goid last read */
+		return cm->goid[slot].pid == pid && cm->goid[slot].g == regs->val[r14] ?
+		       cm->goid[slot].goid : 0;
+	}
+	cm->goid[slot].pid = pid;
+	cm->goid[slot].g = regs->val[r14];
+	cm->goid[slot].goid = goid;
 	return goid;
 }
 

@@ -13,6 +13,7 @@
 
 #include "report/diff/diff.h"
 #include "report/model/findings.h"
+#include "report/resolve/symbols.h"
 #include "report/stdio/summary.h"
 
 #define LH     ((uint64_t)DSRC_LVL_HIT << DSRC_LVL_SHIFT)
@@ -436,6 +437,51 @@ static void test_findings_bytes_not_names(void **state)
 	}
 }
 
+/* elements of a global array named by index, 8 bytes each (element 0 and element 2) */
+static struct inst_name indexed_elems(const struct rm_row *r)
+{
+	return (struct inst_name){ r->offset < 16 ? "slots[0].n" : "slots[2].n", 0, 8 };
+}
+
+/* The advice is in the language of the type's definition: Go pads (no alignment attribute;
+ * an array of 8 elements in 64 bytes: 8 each, 56 to add), Rust and C++ have their own
+ * spellings, and none of them is told to call aligned_alloc. */
+static void test_findings_advice_language(void **state)
+{
+	static const struct { enum sym_lang lang; const char *type, *want, *not; } c[] = {
+		{ SYM_LANG_GO, "[8]main.slot", "pad the element type, main.slot, to 64 bytes (Go has "
+		  "no alignment attribute: a blank field _ [56]byte after its last field)",
+		  "__attribute__" },
+		{ SYM_LANG_RUST, "[app::Slot; 8]", "the element type, app::Slot, to 64 bytes "
+		  "(#[repr(align(64))] on its definition)", "__attribute__" },
+		{ SYM_LANG_CXX, "Slot[8]", "the element type, Slot, to 64 bytes (alignas(64) on its "
+		  "definition)", "__attribute__" },
+		{ SYM_LANG_C, "struct slot[8]", "the element type, struct slot, to 64 bytes "
+		  "(__attribute__((aligned(64))) on its definition)", "alignas" },
+	};
+	const struct rm_finding *fd;
+	struct fx f;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		two_writers(&f, HEAP, HEAP + 16);
+		rename_rows(&f, "slots", c[i].type, indexed_elems);
+		for (size_t k = 0; k < f.rm->line[0].nr_row; k++) {
+			f.rm->line[0].row[k].lang = (uint8_t)c[i].lang;
+			f.rm->line[0].row[k].inst_size = 64;
+		}
+		rm_findings_free(f.fs);
+		rm_judge(f.rm);
+		f.fs = rm_findings_build(f.rm);
+		fd = &f.fs->f[0];
+		assert_true(fd->array);
+		if (!strstr(fd->advice, c[i].want) || strstr(fd->advice, c[i].not) ||
+		    strstr(fd->advice, "aligned_alloc"))
+			fail_msg("case %zu: advice '%s'", i, fd->advice);
+		fx_close(&f);
+	}
+}
+
 /* Bytes +0 and +4 of one name are two members when the accesses' sizes say they do not
  * overlap (4-byte halves of one name, e.g. a union's view), one when they do. */
 static struct inst_name halves(const struct rm_row *r)
@@ -808,6 +854,7 @@ int main(void)
 		cmocka_unit_test(test_findings_members),
 		cmocka_unit_test(test_findings_what),
 		cmocka_unit_test(test_findings_bytes_not_names),
+		cmocka_unit_test(test_findings_advice_language),
 		cmocka_unit_test(test_findings_sizes),
 		cmocka_unit_test(test_findings_array_example),
 		cmocka_unit_test(test_findings_runtime_data),

@@ -1,4 +1,5 @@
 /* The judgement of lines and the findings per data object (see findings.h). */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 
 #include "c2c/xalloc.h"
 #include "report/model/findings.h"
+#include "report/resolve/symbols.h"
 
 #define SOFT_FLOOR 0.01          /* soft: contention under 1% of a line's time is none */
 #define WATCH_FLOOR 1000         /* watch: under 1 transfer per 1000 accesses is none */
@@ -649,6 +651,62 @@ static int scalar_type(const char *type)
 	return p != type;
 }
 
+/* The element type of array type @type as its language spells it, into @buf: "[8]main.slot"
+ * (Go) "main.slot" with *@count 8, "[u64; 4]" (Rust) "u64", "struct slot[4]" (C, C++)
+ * "struct slot"; @type itself (*@count 0) when it is no array. */
+static const char *element_type(const char *type, char *buf, size_t n, unsigned long *count)
+{
+	size_t len = strlen(type);
+	const char *p = type;
+
+	*count = 0;
+	if (p[0] == '[' && isdigit((unsigned char)p[1])) {       /* Go: [N]T, [N][M]T */
+		*count = strtoul(p + 1, NULL, 10);
+		while (*p == '[' && strchr(p, ']'))
+			p = strchr(p, ']') + 1;
+		snprintf(buf, n, "%s", p);
+	} else if (p[0] == '[' && len > 2 && type[len - 1] == ']' && strstr(p, "; ")) {
+		const char *semi = strrchr(p, ';');                 /* Rust: [T; N] */
+
+		*count = strtoul(semi + 1, NULL, 10);
+		snprintf(buf, n, "%.*s", (int)(semi - p - 1), p + 1);
+	} else if (len > 2 && type[len - 1] == ']' && strchr(type, '[')) {  /* C: T[N][M] */
+		const char *b = strchr(type, '[');
+
+		*count = strtoul(b + 1, NULL, 10);
+		while (b > type && b[-1] == ' ')
+			b--;
+		snprintf(buf, n, "%.*s", (int)(b - type), type);
+	} else {
+		snprintf(buf, n, "%s", type);
+	}
+	return buf;
+}
+
+/* How to give element type (the advice names it) lines of @cl bytes of its own in language
+ * @lang; @elem: its bytes when known (Go pads: it has no alignment attribute). */
+static size_t align_how(char *buf, size_t n, size_t len, enum sym_lang lang, unsigned int cl,
+			uint64_t elem)
+{
+	char tmp[96];
+
+	switch (lang) {
+	case SYM_LANG_GO:
+		if (elem && elem % cl)
+			snprintf(tmp, sizeof(tmp), "_ [%llu]byte", (unsigned long long)(cl - elem % cl));
+		else
+			snprintf(tmp, sizeof(tmp), "_ [N]byte");
+		return append(buf, n, len, " (Go has no alignment attribute: a blank field %s after "
+			      "its last field)", tmp);
+	case SYM_LANG_FORTRAN:
+		return append(buf, n, len, "%s", " (pad it with unused components)");
+	default:
+		snprintf(tmp, sizeof(tmp), lang == SYM_LANG_RUST ? "#[repr(align(%u))]" :
+			 lang == SYM_LANG_CXX ? "alignas(%u)" : "__attribute__((aligned(%u)))", cl);
+		return append(buf, n, len, " (%s on its definition)", tmp);
+	}
+}
+
 /* The false part: the members its contention lands on, named by who writes them. */
 static size_t advice_false(const struct rm_model *m, const struct rm_finding *f,
 			   const struct rm_line *l, char *buf, size_t n, size_t len)
@@ -694,18 +752,29 @@ static size_t advice_false(const struct rm_model *m, const struct rm_finding *f,
 			len = append(buf, n, len, i ? " and %s" : "%s", role);
 		}
 		snprintf(tmp, sizeof(tmp), "%u", m->cl_size);
-		if (el && el->type && scalar_type(el->type)) {
+		char et[128];
+		unsigned long cnt = 0;
+		const char *ety = el && el->type ? element_type(el->type, et, sizeof(et), &cnt) : NULL;
+		enum sym_lang lang = el ? (enum sym_lang)el->lang : SYM_LANG_UNKNOWN;
+		uint64_t esize = cnt && el->inst_size && el->inst_size % cnt == 0 ?
+				 el->inst_size / cnt : 0;
+
+		if (ety && lang != SYM_LANG_GO && lang != SYM_LANG_RUST && scalar_type(ety)) {
 			len = append(buf, n, len, "): give each element a line of its own (a struct "
-				     "{ %s v; } ", el->type);
-			len = append(buf, n, len, "__attribute__((aligned(%s))) as the element)", tmp);
-		} else if (el && el->type) {
-			len = append(buf, n, len, "): pad or align the element type, %s, to ", el->type);
-			len = append(buf, n, len, "%s bytes (__attribute__((aligned(", tmp);
-			len = append(buf, n, len, "%s))) on its definition)", tmp);
+				     "{ %s v; } ", ety);
+			snprintf(et, sizeof(et), lang == SYM_LANG_CXX ? "with alignas(%u) on v" :
+				 "__attribute__((aligned(%u)))", m->cl_size);
+			len = append(buf, n, len, "%s as the element)", et);
+		} else if (ety) {
+			len = append(buf, n, len, "): %s the element type, ", lang == SYM_LANG_GO ?
+				     "pad" : "pad or align");
+			len = append(buf, n, len, "%s, to ", ety);
+			len = append(buf, n, len, "%s bytes", tmp);
+			len = align_how(buf, n, len, lang, m->cl_size, esize);
 		} else {
 			len = append(buf, n, len, "): pad or align each element to %s bytes", tmp);
 		}
-		if (!strncmp(f->object, "heap", 4)) {
+		if (!strncmp(f->object, "heap", 4) && lang != SYM_LANG_GO && lang != SYM_LANG_RUST) {
 			len = append(buf, n, len, " and allocate the array with aligned_alloc(%s, ...)",
 				     tmp);
 		}
@@ -720,10 +789,22 @@ static size_t advice_false(const struct rm_model *m, const struct rm_finding *f,
 			snprintf(tmp, sizeof(tmp), "%zu", k - MAX_NAMED);
 			len = append(buf, n, len, " (and %s more)", tmp);
 		}
+		const struct rm_row *r0 = k ? mb[0]->named : NULL;
+		enum sym_lang lang = r0 ? (enum sym_lang)r0->lang : SYM_LANG_UNKNOWN;
+
 		snprintf(tmp, sizeof(tmp), "%u", m->cl_size);
 		len = append(buf, n, len, " share a %s-byte line: put them on separate lines", tmp);
-		len = append(buf, n, len, " (pad, or align each to %s bytes", tmp);
-		len = append(buf, n, len, ": __attribute__((aligned(%s))))", tmp);
+		if (lang == SYM_LANG_GO) {
+			len = append(buf, n, len, "%s", " (Go has no alignment attribute: a blank "
+				     "field, _ [N]byte, before each, N bringing it to the next ");
+			len = append(buf, n, len, "%s-byte boundary)", tmp);
+		} else {
+			len = append(buf, n, len, " (pad, or align each to %s bytes: ", tmp);
+			snprintf(tmp, sizeof(tmp), lang == SYM_LANG_RUST ? "#[repr(align(%u))] on a "
+				 "wrapper type of each" : lang == SYM_LANG_CXX ? "alignas(%u)" :
+				 "__attribute__((aligned(%u)))", m->cl_size);
+			len = append(buf, n, len, "%s)", tmp);
+		}
 	}
 	free(mb);
 	return len;

@@ -823,6 +823,7 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 				rm_what_text(&one, &w, o->verbose, buf, sizeof(buf));
 				r->object_what = pool_str(m, buf);
 				r->type = d.type;
+				r->lang = (uint8_t)d.lang;
 				/* the instance: its bytes are known (no "(+?)" offset, a size) */
 				if (d.var_size && d.var_offset <= l->vaddr + r->offset &&
 				    !(d.member && strstr(d.member, " (+?)"))) {

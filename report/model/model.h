@@ -143,6 +143,7 @@ struct rm_row {
 	const char *object_what; /* that object described: "buf1 (struct _buf, 64 bytes)" */
 	uint32_t size;           /* bytes its instruction accesses, 0: unknown (rm_name()) */
 	const char *type;        /* the object's type as C spells it ("struct percpu"), NULL */
+	uint8_t lang;            /* its language (enum sym_lang): the advice is in it */
 	/* The object instance the name is relative to: its first byte (address - the offset in
 	 * it) and size, when known (has_inst). Memory typed by code ("*me") can be a different
 	 * instance on each thread under the same name: rm_name() tells those apart. */

@@ -349,6 +349,28 @@ static int die_lang(Dwarf_Die *d)
 	return dwarf_diecu(d, &cu, NULL, NULL) ? dwarf_srclang(&cu) : -1;
 }
 
+enum sym_lang sym_die_lang(Dwarf_Die *d)
+{
+	int l = die_lang(d);
+
+	switch (l) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_C99: case DW_LANG_C11:
+		return SYM_LANG_C;
+	case DW_LANG_C_plus_plus: case DW_LANG_C_plus_plus_03: case DW_LANG_C_plus_plus_11:
+	case DW_LANG_C_plus_plus_14:
+		return SYM_LANG_CXX;
+	case DW_LANG_Rust:
+		return SYM_LANG_RUST;
+	case DW_LANG_Go:
+		return SYM_LANG_GO;
+	case DW_LANG_Fortran77: case DW_LANG_Fortran90: case DW_LANG_Fortran95:
+	case DW_LANG_Fortran03: case DW_LANG_Fortran08:
+		return SYM_LANG_FORTRAN;
+	default:
+		return l < 0 ? SYM_LANG_UNKNOWN : SYM_LANG_OTHER;
+	}
+}
+
 static int lang_cxx(int lang)
 {
 	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
@@ -875,6 +897,7 @@ static void describe(struct sym_session *s, const struct sym_var *v, uint64_t of
 		b.len = 0;
 		sym_type_name(&type, &b);
 		out->type = sym_str(&s->str, b.p);
+		out->lang = sym_die_lang(&type);
 	} else {
 		if (off)
 			sym_buf_add(&b, " (+%llu)", (unsigned long long)off);

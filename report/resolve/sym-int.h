@@ -214,6 +214,8 @@ int sym_type_peel(Dwarf_Die *t);
 uint64_t sym_type_size(Dwarf_Die *t);
 struct sym_buf;
 void sym_type_name(Dwarf_Die *t, struct sym_buf *b);
+/* The source language of the unit that holds @d. */
+enum sym_lang sym_die_lang(Dwarf_Die *d);
 int sym_type_path(Dwarf_Die *t, uint64_t off, uint64_t index_scale, struct sym_buf *b,
 		  struct sym_elem *el);
 /* @d (a function or type DIE, or an inlined call, by its abstract origin) is the standard

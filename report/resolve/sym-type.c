@@ -1056,6 +1056,7 @@ static int describe(struct sym_session *s, const struct ptr *p, const struct mem
 	b.len = 0;
 	sym_type_name((Dwarf_Die *)&p->pointee, &b);
 	out->type = sym_str(&s->str, b.p);
+	out->lang = sym_die_lang((Dwarf_Die *)&p->pointee);
 	free(b.p);
 	return 0;
 }

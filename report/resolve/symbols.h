@@ -98,6 +98,17 @@ struct sym_code_info {
  * "q (padding +33)", "grid[2][4]". Without DWARF: "name" or "name (+N)", type NULL and reason
  * "no debug info". Function-local statics are named by their C name ("counter"). For the
  * cacheline heading: "%s (%s, %llu bytes)", var, type, var_size. */
+/* The source language of a type (DWARF DW_AT_language of its unit). */
+enum sym_lang {
+	SYM_LANG_UNKNOWN,
+	SYM_LANG_C,
+	SYM_LANG_CXX,
+	SYM_LANG_RUST,
+	SYM_LANG_GO,
+	SYM_LANG_FORTRAN,
+	SYM_LANG_OTHER,
+};
+
 struct sym_data_info {
 	const char *var;        /* variable or ELF data symbol name, NULL when unknown */
 	const char *type;       /* its type as C spells it ("struct _buf"), NULL when unknown */
@@ -115,6 +126,7 @@ struct sym_data_info {
 	 * pthread_barrier_t, sem_t, mtx_t, cnd_t, or the C++ or Rust standard library's mutexes,
 	 * whose words are one unit */
 	const char *lock;
+	enum sym_lang lang;     /* of the unit that defines the type: the advice's language */
 };
 
 /* A file of a toolchain or library, not the user's: the compiler's and the system's headers
