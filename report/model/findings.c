@@ -707,6 +707,18 @@ static size_t align_how(char *buf, size_t n, size_t len, enum sym_lang lang, uns
 	}
 }
 
+/* The language the advice on line @l speaks: @r's (the row it names), else its first row's
+ * that has one. */
+static enum sym_lang line_lang(const struct rm_line *l, const struct rm_row *r)
+{
+	if (r && r->lang)
+		return (enum sym_lang)r->lang;
+	for (size_t i = 0; i < l->nr_row; i++)
+		if (l->row[i].lang)
+			return (enum sym_lang)l->row[i].lang;
+	return SYM_LANG_UNKNOWN;
+}
+
 /* The false part: the members its contention lands on, named by who writes them. */
 static size_t advice_false(const struct rm_model *m, const struct rm_finding *f,
 			   const struct rm_line *l, char *buf, size_t n, size_t len)
@@ -755,7 +767,7 @@ static size_t advice_false(const struct rm_model *m, const struct rm_finding *f,
 		char et[128];
 		unsigned long cnt = 0;
 		const char *ety = el && el->type ? element_type(el->type, et, sizeof(et), &cnt) : NULL;
-		enum sym_lang lang = el ? (enum sym_lang)el->lang : SYM_LANG_UNKNOWN;
+		enum sym_lang lang = line_lang(l, el);
 		uint64_t esize = cnt && el->inst_size && el->inst_size % cnt == 0 ?
 				 el->inst_size / cnt : 0;
 
@@ -789,8 +801,7 @@ static size_t advice_false(const struct rm_model *m, const struct rm_finding *f,
 			snprintf(tmp, sizeof(tmp), "%zu", k - MAX_NAMED);
 			len = append(buf, n, len, " (and %s more)", tmp);
 		}
-		const struct rm_row *r0 = k ? mb[0]->named : NULL;
-		enum sym_lang lang = r0 ? (enum sym_lang)r0->lang : SYM_LANG_UNKNOWN;
+		enum sym_lang lang = line_lang(l, k ? mb[0]->named : NULL);
 
 		snprintf(tmp, sizeof(tmp), "%u", m->cl_size);
 		len = append(buf, n, len, " share a %s-byte line: put them on separate lines", tmp);
@@ -1088,11 +1099,22 @@ int rm_runtime_data(const struct rm_line *l)
 {
 	const char *o = l->object, *w = l->object_what ? l->object_what : l->what, *t;
 
+	size_t k, n = 0;
+
 	if (o && !strncmp(o, "runtime.", 8))
 		return 1;
 	/* memory typed by code: "anon of pid 7: *pp (runtime.p, 8912 bytes)" */
 	t = w ? strstr(w, " (") : NULL;
-	return t && !strncmp(t + 2, "runtime.", 8);
+	if (t && !strncmp(t + 2, "runtime.", 8))
+		return 1;
+	/* memory nobody named that only the runtime's code touches (a channel's hchan, which
+	 * runtime.chansend and runtime.chanrecv share) */
+	if (t || (o && strncmp(o, "anon", 4) && strncmp(o, "heap", 4)))
+		return 0;
+	for (k = 0; k < l->nr_row; k++, n++)
+		if (!l->row[k].code.symbol || strncmp(l->row[k].code.symbol, "runtime.", 8))
+			return 0;
+	return n > 0;
 }
 
 /* A finding where it stays: its heading, object and advice, and its lines pointing at it. */

@@ -111,7 +111,8 @@ struct rm_findings {
 	size_t nr_one_cpu_lines;
 };
 
-/* The data object of line @l is a language runtime's own (Go: a runtime.* variable or type). */
+/* The data object of line @l is a language runtime's own (Go: a runtime.* variable or type, or
+ * memory nobody named that only runtime.* code touches, a channel's hchan). */
 int rm_runtime_data(const struct rm_line *l);
 
 /* Group the judged, named lines of @m into findings (and set rm_line.finding). */

@@ -14,6 +14,22 @@
 #include "report/model/names.h"
 #include "report/resolve/symbols.h"
 
+
+/* The language of a source file by its name's ending; SYM_LANG_UNKNOWN when it does not say. */
+static enum sym_lang lang_of_source(const char *file)
+{
+	static const struct { const char *ext; enum sym_lang lang; } ends[] = {
+		{ ".go", SYM_LANG_GO }, { ".rs", SYM_LANG_RUST }, { ".c", SYM_LANG_C },
+		{ ".cc", SYM_LANG_CXX }, { ".cpp", SYM_LANG_CXX }, { ".cxx", SYM_LANG_CXX },
+		{ ".C", SYM_LANG_CXX }, { ".f90", SYM_LANG_FORTRAN }, { ".f", SYM_LANG_FORTRAN },
+	};
+	const char *dot = file ? strrchr(file, '.') : NULL;
+
+	for (size_t i = 0; dot && i < sizeof(ends) / sizeof(ends[0]); i++)
+		if (!strcmp(dot, ends[i].ext))
+			return ends[i].lang;
+	return SYM_LANG_UNKNOWN;
+}
 /* --- strings ----------------------------------------------------------------------------------- */
 
 struct rm_pool {
@@ -809,7 +825,7 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 			rm_row_text(rc, &d, &w, o->verbose, buf, sizeof(buf));
 			r->data = pool_str(m, buf);
 			r->member = r->object = r->object_what = r->type = NULL;
-			r->has_inst = r->lock = 0;
+			r->has_inst = r->lock = r->lang = 0;
 			if (rc >= 0) {
 				struct rm_what one;
 
@@ -832,6 +848,8 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 					r->has_inst = 1;
 				}
 			}
+			if (!r->lang)    /* memory nobody typed: the advice speaks the code's language */
+				r->lang = (uint8_t)lang_of_source(r->code.srcfile);
 			if (rc == RM_NAME_BY_CODE && r->has_inst && r->object && r->type &&
 			    !strstr(r->member, "[]")) {
 				ir = xgrow(ir, &cap_ir, nir + 1, sizeof(*ir));
