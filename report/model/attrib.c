@@ -35,15 +35,8 @@ void rm_attrib_of(const struct rm_model *m, struct rm_attrib *out)
 	for (size_t i = 0; i < n && out->nr_top < RM_ATTRIB_TOP; i++) {
 		struct rm_attrib_site *s = &out->top[out->nr_top++];
 
-		s->code.ip = s->code.sampled_ip = ua[i].ip;
-		s->code.al = ua[i].code_al;
-		s->code.dso = ua[i].cmap ? ua[i].cmap->dso->short_name : NULL;
-		if (ua[i].has_code) {
-			s->code.symbol = ua[i].code.symbol;
-			s->code.sym_offset = ua[i].code.sym_offset;
-			s->code.srcfile = ua[i].code.srcfile;
-			s->code.line = ua[i].code.line;
-		}
+		rm_code_estim(&s->code, ua[i].ip, ua[i].code_al, s->code.cpumode, ua[i].cmap,
+			      ua[i].has_code ? &ua[i].code : NULL);
 		s->reason = reason_text(ua[i].reason);
 		s->samples = ua[i].samples;
 		s->pct = estim_pct(ua[i].weight, t->weight);

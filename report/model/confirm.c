@@ -111,16 +111,8 @@ void rm_confirm_build(struct rm_model *m, struct rm_line *l, const struct estim_
 		o->xfers_true = a->ws.hitm_true;
 		o->xfers_false = a->ws.hitm_false;
 		o->inval = a->ws.inval;
-		o->code.ip = a->ip;
-		o->code.al = a->code_al;
-		o->code.cpumode = el->cpumode;
-		o->code.dso = a->cmap ? a->cmap->dso->short_name : NULL;
-		if (a->has_code) {
-			o->code.symbol = a->code.symbol;
-			o->code.sym_offset = a->code.sym_offset;
-			o->code.srcfile = a->code.srcfile;
-			o->code.line = a->code.line;
-		}
+		rm_code_estim(&o->code, a->ip, a->code_al, el->cpumode, a->cmap,
+			      a->has_code ? &a->code : NULL);
 		if (!has_thread(thr, nt, a->thread))
 			thr[nt++] = a->thread;
 		if (a->reads && !has_thread(rd, nrd, a->thread))

@@ -15,6 +15,21 @@
 #include "report/resolve/symbols.h"
 
 
+void rm_code_estim(struct rm_code *c, uint64_t ip, uint64_t al, uint8_t cpumode,
+		   const struct maps_map *cmap, const struct estim_code *code)
+{
+	c->ip = c->sampled_ip = ip;
+	c->al = al;
+	c->cpumode = cpumode;
+	c->dso = cmap ? cmap->dso->short_name : NULL;
+	if (code) {
+		c->symbol = code->symbol;
+		c->sym_offset = code->sym_offset;
+		c->srcfile = code->srcfile;
+		c->line = code->line;
+	}
+}
+
 /* The language of a source file by its name's ending; SYM_LANG_UNKNOWN when it does not say. */
 static enum sym_lang lang_of_source(const char *file)
 {
@@ -502,17 +517,9 @@ static void estim_line_model(struct rm_model *m, struct rm_line *l, const struct
 		struct rm_row *r = &l->row[i];
 
 		r->offset = r->disp_offset = s->offset;
-		r->code.ip = s->ip;
+		rm_code_estim(&r->code, s->ip, s->code_al, el->cpumode, s->cmap,
+			      s->has_code ? &s->code : NULL);
 		r->code.sampled_ip = s->nr_sip ? s->sip[0].ip : s->ip;
-		r->code.al = s->code_al;
-		r->code.cpumode = el->cpumode;
-		r->code.dso = s->cmap ? s->cmap->dso->short_name : NULL;
-		if (s->has_code) {
-			r->code.symbol = s->code.symbol;
-			r->code.sym_offset = s->code.sym_offset;
-			r->code.srcfile = s->code.srcfile;
-			r->code.line = s->code.line;
-		}
 		r->thread = s->nr_tc ? s->tc[0].thread : NULL;
 		r->nr_cpus = (uint32_t)s->cpus.nr;
 		r->visible = 1;

@@ -112,6 +112,12 @@ struct rm_code {
 	uint8_t cpumode;
 };
 
+/* @c from an estimate's code address (soft and watch): the access instruction @ip, its
+ * map-relative @al, mode, map and, when @code (NULL: unresolved), what it resolved to; the
+ * sampled IP is @ip too (the caller sets another). */
+void rm_code_estim(struct rm_code *c, uint64_t ip, uint64_t al, uint8_t cpumode,
+		   const struct maps_map *cmap, const struct estim_code *code);
+
 /* Access kinds of a touch. */
 enum { RM_READ = 1, RM_WRITE = 2, RM_ATOMIC = 4 };
 
