@@ -160,6 +160,7 @@ struct found {
 	const char *name[MAX_NAMES];  /* distinct members named, session strings */
 	int nr;
 	int nr_mem, nr_named, nr_unknown;
+	int nr_member_at;               /* answers sym_member_at() was checked against */
 	const char *last_reason;      /* of the last -ENOENT */
 	const char *type_of[MAX_NAMES];
 	struct sym_data_info info[MAX_NAMES];  /* the first answer of each */
@@ -221,6 +222,17 @@ static void walk_func(struct sym_session *s, const struct bin *b, const char *fu
 		if (rc == 0) {
 			assert_non_null(info.member);
 			assert_non_null(info.var);
+			/* sym_member_at() names the byte as the access's own name does (plain member
+			 * paths through a pointer) */
+			if (info.var[0] == '*' && !strpbrk(info.member, "[( ") && info.type_ref.dwarf) {
+				const char *at = sym_member_at(s, &info, info.var_offset);
+
+				if (!at || strcmp(at, info.member))
+					fail_msg("%s %#llx: member %s, sym_member_at %s", func,
+						 (unsigned long long)in->address, info.member,
+						 at ? at : "NULL");
+				fd->nr_member_at++;
+			}
 			fd->nr_named++;
 			note(fd, &info);
 		} else {
@@ -298,8 +310,11 @@ static const struct row common_rows[] = {
 	{ __LINE__, "on_stack", SET("local.misses", "arr[2]"), NULL, 1 },
 };
 
-static void run_rows(struct sym_session *s, const struct bin *b, const struct row *rows, size_t n)
+/* Returns how many answers sym_member_at() was checked against. */
+static int run_rows(struct sym_session *s, const struct bin *b, const struct row *rows, size_t n)
 {
+	int member_at = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		struct found fd;
@@ -312,7 +327,9 @@ static void run_rows(struct sym_session *s, const struct bin *b, const struct ro
 			if (strcmp(fd.type_of[k], r->type))
 				fail_msg("line %d: %s: type '%s', want '%s'", r->line, r->func,
 					 fd.type_of[k], r->type);
+		member_at += fd.nr_member_at;
 	}
+	return member_at;
 }
 
 static void test_symtype_o2(void **state)
@@ -321,7 +338,7 @@ static void test_symtype_o2(void **state)
 	struct sym_session *s;
 
 	assert_int_equal(sym_session_new(&s, NULL), 0);
-	run_rows(s, &f->o2, common_rows, sizeof(common_rows) / sizeof(common_rows[0]));
+	assert_true(run_rows(s, &f->o2, common_rows, sizeof(common_rows) / sizeof(common_rows[0])) > 0);
 	sym_session_free(s);
 }
 

@@ -624,33 +624,6 @@ static int is_array(const struct rm_finding *f)
 	return 0;
 }
 
-/* A C scalar or pointer type ("long int", "unsigned char", "double", "struct s *"): no
- * definition of its own to align. */
-static int scalar_type(const char *type)
-{
-	static const char *const words[] = { "unsigned", "signed", "char", "short", "int", "long",
-					     "float", "double", "_Bool", "bool", "size_t",
-					     "ssize_t", "uintptr_t", "intptr_t" };
-	const char *p = type;
-	size_t n, i;
-
-	if (type[0] && type[strlen(type) - 1] == '*')
-		return 1;
-	while (*p) {
-		n = strcspn(p, " ");
-		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-			if (strlen(words[i]) == n && !strncmp(p, words[i], n))
-				break;
-		if (i == sizeof(words) / sizeof(words[0]) &&
-		    !(n > 4 && !strncmp(p + n - 2, "_t", 2) && (!strncmp(p, "int", 3) ||
-								  !strncmp(p, "uint", 4))))
-			return 0;
-		p += n;
-		p += strspn(p, " ");
-	}
-	return p != type;
-}
-
 /* The element type of array type @type as its language spells it, into @buf: "[8]main.slot"
  * (Go) "main.slot" with *@count 8, "[u64; 4]" (Rust) "u64", "struct slot[4]" (C, C++)
  * "struct slot"; @type itself (*@count 0) when it is no array. */
@@ -771,7 +744,7 @@ static size_t advice_false(const struct rm_model *m, const struct rm_finding *f,
 		uint64_t esize = cnt && el->inst_size && el->inst_size % cnt == 0 ?
 				 el->inst_size / cnt : 0;
 
-		if (ety && lang != SYM_LANG_GO && lang != SYM_LANG_RUST && scalar_type(ety)) {
+		if (ety && lang != SYM_LANG_GO && lang != SYM_LANG_RUST && rm_scalar_type(ety)) {
 			len = append(buf, n, len, "): give each element a line of its own (a struct "
 				     "{ %s v; } ", ety);
 			snprintf(et, sizeof(et), lang == SYM_LANG_CXX ? "with alignas(%u) on v" :

@@ -30,6 +30,37 @@ void rm_code_estim(struct rm_code *c, uint64_t ip, uint64_t al, uint8_t cpumode,
 	}
 }
 
+int rm_scalar_type(const char *type)
+{
+	static const char *const words[] = { "unsigned", "signed", "char", "short", "int", "long",
+					     "float", "double", "_Bool", "bool", "size_t",
+					     "ssize_t", "uintptr_t", "intptr_t",
+					     /* Rust's and Go's primitives */
+					     "usize", "isize", "u8", "u16", "u32", "u64", "u128",
+					     "i8", "i16", "i32", "i64", "i128", "f32", "f64",
+					     "int8", "int16", "int32", "int64", "uint", "uint8",
+					     "uint16", "uint32", "uint64", "uintptr", "float32",
+					     "float64", "byte", "rune" };
+	const char *p = type;
+	size_t n, i;
+
+	if (type[0] && type[strlen(type) - 1] == '*')
+		return 1;
+	while (*p) {
+		n = strcspn(p, " ");
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (strlen(words[i]) == n && !strncmp(p, words[i], n))
+				break;
+		if (i == sizeof(words) / sizeof(words[0]) &&
+		    !(n > 4 && !strncmp(p + n - 2, "_t", 2) && (!strncmp(p, "int", 3) ||
+								  !strncmp(p, "uint", 4))))
+			return 0;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return p != type;
+}
+
 /* The language of a source file by its name's ending; SYM_LANG_UNKNOWN when it does not say. */
 static enum sym_lang lang_of_source(const char *file)
 {
@@ -797,6 +828,52 @@ static void index_instances(struct rm_model *m, struct rm_row **r, size_t n)
 
 /* PMU rows at the same offset are named once: their data address is the same, and the first
  * row's instruction decides a heap object's type as the Pareto's first row would. */
+/* The bytes a row's name covers, when it is an instance of known bytes: [*lo, *lo + size). */
+static int inst_of(const struct sym_data_info *d, int rc, uint64_t addr, uint64_t *lo)
+{
+	if (rc < 0 || !d->var || !d->type || !d->var_size || d->var_offset > addr ||
+	    (d->member && strstr(d->member, " (+?)")))
+		return 0;
+	*lo = addr - d->var_offset;
+	return 1;
+}
+
+/* A scalar named through a pointer to it (Rust's AtomicUsize::fetch_add reaches the counter as
+ * atomic_add's "*dst", a usize) inside an instance another row of the line names as a struct
+ * ("*b", an ArcData<u64>): the scalar is that struct's member ("b->ref_count"), and the object
+ * is the struct, not a library function's parameter. */
+static void contained_scalars(struct sym_session *sym, const struct rm_line *l,
+			      struct sym_data_info *nd, const int *nrc)
+{
+	for (size_t k = 0; k < l->nr_row; k++) {
+		uint64_t a = l->vaddr + l->row[k].offset, lo, olo;
+		const char *mem;
+
+		if (nrc[k] != RM_NAME_BY_CODE || !nd[k].var || nd[k].var[0] != '*' ||
+		    !inst_of(&nd[k], nrc[k], a, &lo) || !rm_scalar_type(nd[k].type))
+			continue;
+		for (size_t j = 0; j < l->nr_row; j++) {
+			const struct sym_data_info *q = &nd[j];
+			uint64_t qa = l->vaddr + l->row[j].offset;
+
+			if (j == k || !inst_of(q, nrc[j], qa, &olo) || rm_scalar_type(q->type) ||
+			    q->var_size <= nd[k].var_size || lo < olo ||
+			    lo + nd[k].var_size > olo + q->var_size || !q->type_ref.dwarf ||
+			    !(mem = sym_member_at(sym, q, a - olo)))
+				continue;
+			nd[k].var = q->var;
+			nd[k].type = q->type;
+			nd[k].var_size = q->var_size;
+			nd[k].var_offset = a - olo;
+			nd[k].member = mem;
+			nd[k].lang = q->lang;
+			nd[k].type_ref = q->type_ref;
+			nd[k].elem_size = nd[k].elem_off = nd[k].elem_count = 0;
+			break;
+		}
+	}
+}
+
 void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 {
 	struct sym_data_info d;
@@ -806,7 +883,9 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 	struct rm_elem *el = NULL;
 	struct elem_row *er = NULL;
 	struct rm_row **ir = NULL;
-	size_t nel = 0, cap_el = 0, cap_er = 0, nir = 0, cap_ir = 0;
+	struct sym_data_info *nd = NULL;
+	int *nrc = NULL;
+	size_t nel = 0, cap_el = 0, cap_er = 0, nir = 0, cap_ir = 0, cap_nd = 0, cap_nrc = 0;
 	char buf[512];
 	size_t i, k;
 	int rc;
@@ -820,11 +899,19 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 		if (rc >= 0)
 			d.var = rm_alias_var(&al, l->vaddr, &d);
 		rm_what_add(&what, rc, &d);
+		nd = xgrow(nd, &cap_nd, l->nr_row, sizeof(*nd));
+		nrc = xgrow(nrc, &cap_nrc, l->nr_row, sizeof(*nrc));
+		for (k = 0; k < l->nr_row; k++) {
+			where_of(m, l, &l->row[k], &w);
+			nrc[k] = rm_name_data(o->sym, o->maps, &w, l->vaddr + l->row[k].offset, &nd[k]);
+		}
+		contained_scalars(o->sym, l, nd, nrc);
 		for (k = 0; k < l->nr_row; k++) {
 			struct rm_row *r = &l->row[k];
 
 			where_of(m, l, r, &w);
-			rc = rm_name_data(o->sym, o->maps, &w, l->vaddr + r->offset, &d);
+			rc = nrc[k];
+			d = nd[k];
 			if (rc >= 0)
 				d.var = rm_alias_var(&al, l->vaddr + r->offset, &d);
 			if (r->visible)
@@ -886,6 +973,8 @@ void rm_name(struct rm_model *m, const struct rm_name_opts *o)
 	index_elems(m, el, er, nel);
 	index_instances(m, ir, nir);
 	free(ir);
+	free(nd);
+	free(nrc);
 	rm_aliases_free(&al);
 	free(el);
 	free(er);

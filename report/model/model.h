@@ -118,6 +118,10 @@ struct rm_code {
 void rm_code_estim(struct rm_code *c, uint64_t ip, uint64_t al, uint8_t cpumode,
 		   const struct maps_map *cmap, const struct estim_code *code);
 
+/* A scalar or pointer type as C, Rust or Go spell it ("long int", "unsigned char", "struct s *",
+ * "usize", "int64"): no definition of its own to align, no members. */
+int rm_scalar_type(const char *type);
+
 /* Access kinds of a touch. */
 enum { RM_READ = 1, RM_WRITE = 2, RM_ATOMIC = 4 };
 

@@ -1057,6 +1057,8 @@ static int describe(struct sym_session *s, const struct ptr *p, const struct mem
 	sym_type_name((Dwarf_Die *)&p->pointee, &b);
 	out->type = sym_str(&s->str, b.p);
 	out->lang = sym_die_lang((Dwarf_Die *)&p->pointee);
+	out->type_ref = (struct sym_type_ref){ dwarf_cu_getdwarf(p->pointee.cu),
+					       dwarf_dieoffset((Dwarf_Die *)&p->pointee) };
 	free(b.p);
 	return 0;
 }
@@ -2421,6 +2423,31 @@ static int type_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 	}
 	*out = e->data;
 	return e->rc;
+}
+
+const char *sym_member_at(struct sym_session *s, const struct sym_data_info *d, uint64_t off)
+{
+	struct sym_buf b = {0}, path = {0};
+	const char *v = d ? d->var : NULL, *out = NULL;
+	Dwarf_Die t;
+
+	if (!s || !v || !d->type_ref.dwarf || off >= d->var_size ||
+	    !dwarf_offdie(d->type_ref.dwarf, d->type_ref.die, &t))
+		return NULL;
+	sym_buf_add(&path, "%s", "");
+	sym_type_path(&t, off, 0, &path, NULL);
+	if (v[0] != '*')
+		sym_buf_add(&b, "%s%s", v, path.p);
+	else if (path.p[0] == '.')
+		sym_buf_add(&b, "%s->%s", v + 1, path.p + 1);
+	else if (path.p[0] == '[')
+		sym_buf_add(&b, "(%s)%s", v, path.p);
+	else
+		sym_buf_add(&b, "%s%s", v, path.p);
+	out = sym_str(&s->str, b.p);
+	free(path.p);
+	free(b.p);
+	return out;
 }
 
 int sym_data_type(struct sym_session *s, const struct trace_mmap *code_map, uint64_t ip,

@@ -127,6 +127,11 @@ struct sym_data_info {
 	 * whose words are one unit */
 	const char *lock;
 	enum sym_lang lang;     /* of the unit that defines the type: the advice's language */
+	/* the type var points to or is, for sym_member_at(); dwarf NULL: none */
+	struct sym_type_ref {
+		void *dwarf;
+		uint64_t die;
+	} type_ref;
 };
 
 /* A file of a toolchain or library, not the user's: the compiler's and the system's headers
@@ -223,6 +228,10 @@ int sym_symbol(struct sym_session *s, const struct trace_mmap *map, uint64_t add
  * allocate. */
 int sym_data_type(struct sym_session *s, const struct trace_mmap *code_map, uint64_t ip,
 		  uint64_t addr, struct sym_data_info *out);
+/* The member at byte @off of what @d names (its type_ref), spelled from @d's var as
+ * sym_data_type() spells members ("b->ref_count" for var "*b", "g.x[1]" for var "g"); NULL when
+ * @d has no type or @off is past it. The string lives as long as the session. */
+const char *sym_member_at(struct sym_session *s, const struct sym_data_info *d, uint64_t off);
 /* sym_data_type() of the instruction @back instructions before @ip (0: @ip itself), found by
  * decoding the function holding @ip from its start. For the soft backend's samples, whose
  * access is softdec_detail_back() instructions before the sampled IP (include/c2c/soft.h).
