@@ -391,6 +391,8 @@ static int print_pmu(const struct report_opts *o, struct report_session *s)
 	for (i = 0; i < info->nr_events && i < 64; i++)
 		names[i] = info->events[i].name ? info->events[i].name : "";
 	so.nr_events = (int)i;
+	so.stats = s->m->stats;
+	so.nr_stats = s->m->nr_stats;
 	if (!o->no_data_names) {
 		so.line_name = pareto_line_name;
 		so.row_name = pareto_row_name;

@@ -12,7 +12,6 @@
 #include "c2c/uncore.h"
 #include "c2c/watch.h"
 #include "c2c/xalloc.h"
-#include "report/aggregate/dsrc.h"
 #include "report/aggregate/regions.h"
 #include "report/model/attrib.h"
 #include "report/resolve/maps.h"
@@ -22,109 +21,37 @@
 
 /* --- statistics -------------------------------------------------------------------------------- */
 
-enum tui_stat_kind { TS_FIELD, TS_SUM, TS_LLC, TS_PCT, TS_NR_SHARED, TS_MERGED, TS_TITLE };
-
-struct tui_stat {
-	const char *label;
-	enum tui_stat_kind kind;
-	size_t a, b;          /* offsets of u32 fields of struct dsrc_stats */
-	int shared;           /* over the shared lines, else over every sample */
-};
-
-#define F(x) offsetof(struct dsrc_stats, x)
-/* Labels and values of perf's print_c2c__display_stats and print_shared_cacheline_info. */
-static const struct tui_stat tui_stats[] = {
-	{ "Trace Event Information", TS_TITLE, 0, 0, 0 },
-	{ "Total records", TS_FIELD, F(nr_entries), 0, 0 },
-	{ "Locked Load/Store Operations", TS_FIELD, F(locks), 0, 0 },
-	{ "Load Operations", TS_FIELD, F(load), 0, 0 },
-	{ "Loads - uncacheable", TS_FIELD, F(ld_uncache), 0, 0 },
-	{ "Loads - IO", TS_FIELD, F(ld_io), 0, 0 },
-	{ "Loads - Miss", TS_FIELD, F(ld_miss), 0, 0 },
-	{ "Loads - no mapping", TS_FIELD, F(ld_noadrs), 0, 0 },
-	{ "Load Fill Buffer Hit", TS_FIELD, F(ld_fbhit), 0, 0 },
-	{ "Load L1D hit", TS_FIELD, F(ld_l1hit), 0, 0 },
-	{ "Load L2D hit", TS_FIELD, F(ld_l2hit), 0, 0 },
-	{ "Load LLC hit", TS_SUM, F(ld_llchit), F(lcl_hitm), 0 },
-	{ "Load Local HITM", TS_FIELD, F(lcl_hitm), 0, 0 },
-	{ "Load Remote HITM", TS_FIELD, F(rmt_hitm), 0, 0 },
-	{ "Load Remote HIT", TS_FIELD, F(rmt_hit), 0, 0 },
-	{ "Load Local DRAM", TS_FIELD, F(lcl_dram), 0, 0 },
-	{ "Load Remote DRAM", TS_FIELD, F(rmt_dram), 0, 0 },
-	{ "Load MESI State Exclusive", TS_FIELD, F(ld_excl), 0, 0 },
-	{ "Load MESI State Shared", TS_FIELD, F(ld_shared), 0, 0 },
-	{ "Load LLC Misses", TS_LLC, 0, 0, 0 },
-	{ "Load access blocked by data", TS_FIELD, F(blk_data), 0, 0 },
-	{ "Load access blocked by address", TS_FIELD, F(blk_addr), 0, 0 },
-	{ "Load HIT Local Peer", TS_FIELD, F(lcl_peer), 0, 0 },
-	{ "Load HIT Remote Peer", TS_FIELD, F(rmt_peer), 0, 0 },
-	{ "LLC Misses to Local DRAM", TS_PCT, F(lcl_dram), 0, 0 },
-	{ "LLC Misses to Remote DRAM", TS_PCT, F(rmt_dram), 0, 0 },
-	{ "LLC Misses to Remote cache (HIT)", TS_PCT, F(rmt_hit), 0, 0 },
-	{ "LLC Misses to Remote cache (HITM)", TS_PCT, F(rmt_hitm), 0, 0 },
-	{ "Store Operations", TS_FIELD, F(store), 0, 0 },
-	{ "Store - uncacheable", TS_FIELD, F(st_uncache), 0, 0 },
-	{ "Store - no mapping", TS_FIELD, F(st_noadrs), 0, 0 },
-	{ "Store L1D Hit", TS_FIELD, F(st_l1hit), 0, 0 },
-	{ "Store L1D Miss", TS_FIELD, F(st_l1miss), 0, 0 },
-	{ "Store No available memory level", TS_FIELD, F(st_na), 0, 0 },
-	{ "No Page Map Rejects", TS_FIELD, F(nomap), 0, 0 },
-	{ "Unable to parse data source", TS_FIELD, F(noparse), 0, 0 },
-	{ "Global Shared Cache Line Event Information", TS_TITLE, 0, 0, 1 },
-	{ "Total Shared Cache Lines", TS_NR_SHARED, 0, 0, 1 },
-	{ "Load HITs on shared lines", TS_FIELD, F(load), 0, 1 },
-	{ "Fill Buffer Hits on shared lines", TS_FIELD, F(ld_fbhit), 0, 1 },
-	{ "L1D hits on shared lines", TS_FIELD, F(ld_l1hit), 0, 1 },
-	{ "L2D hits on shared lines", TS_FIELD, F(ld_l2hit), 0, 1 },
-	{ "LLC hits on shared lines", TS_SUM, F(ld_llchit), F(lcl_hitm), 1 },
-	{ "Load hits on peer cache or nodes", TS_SUM, F(lcl_peer), F(rmt_peer), 1 },
-	{ "Locked Access on shared lines", TS_FIELD, F(locks), 0, 1 },
-	{ "Blocked Access on shared lines", TS_SUM, F(blk_data), F(blk_addr), 1 },
-	{ "Store HITs on shared lines", TS_FIELD, F(store), 0, 1 },
-	{ "Store L1D hits on shared lines", TS_FIELD, F(st_l1hit), 0, 1 },
-	{ "Store No available memory level", TS_FIELD, F(st_na), 0, 1 },
-	{ "Total Merged records", TS_MERGED, 0, 0, 1 },
-};
-#undef F
-#define TUI_NR_STATS (sizeof(tui_stats) / sizeof(tui_stats[0]))
-
-static uint32_t tui_u32(const struct dsrc_stats *s, size_t off)
+/* perf's run totals are the model's rows (rm_model.stats); a blank line stands before each
+ * section but the first, as in the text report. Rows on screen, and the row shown at @row
+ * (-1: a blank one). */
+static size_t tui_stat_rows(const struct rm_model *rm)
 {
-	uint32_t v;
+	size_t n = rm->nr_stats;
 
-	memcpy(&v, (const char *)s + off, sizeof(v));
-	return v;
+	for (size_t i = 1; i < rm->nr_stats; i++)
+		n += rm->stats[i].kind == RM_STAT_TITLE;
+	return n;
 }
 
-static void tui_stat_text(struct tui_model *m, const struct tui_stat *st, struct tui_buf *b)
+static long tui_stat_at(const struct rm_model *rm, size_t row)
 {
-	const struct dsrc_stats *s = st->shared ? cltab_shared(m->t) : cltab_total(m->t);
-
-	switch (st->kind) {
-	case TS_TITLE:
-		tui_bufaddf(b, "%s", st->label);
-		return;
-	case TS_FIELD:
-		tui_bufaddf(b, "  %-34s: %10d", st->label, (int)tui_u32(s, st->a));
-		return;
-	case TS_SUM:
-		tui_bufaddf(b, "  %-34s: %10d", st->label, (int)(tui_u32(s, st->a) + tui_u32(s, st->b)));
-		return;
-	case TS_LLC:
-		tui_bufaddf(b, "  %-34s: %10d", st->label, (int)dsrc_llc_misses(s));
-		return;
-	case TS_PCT:
-		/* divide first, as perf does: 0/0 prints as perf prints it */
-		tui_bufaddf(b, "  %-34s: %10.1f%%", st->label,
-			    (double)tui_u32(s, st->a) / (double)dsrc_llc_misses(s) * 100.);
-		return;
-	case TS_NR_SHARED:
-		tui_bufaddf(b, "  %-34s: %10d", st->label, (int)cltab_nr_shared(m->t));
-		return;
-	case TS_MERGED:
-		tui_bufaddf(b, "  %-34s: %10d", st->label, (int)(s->lcl_hitm + s->rmt_hitm + s->store));
-		return;
+	for (size_t i = 0; i < rm->nr_stats; i++, row--) {
+		if (i && rm->stats[i].kind == RM_STAT_TITLE && row-- == 0)
+			return -1;
+		if (row == 0)
+			return (long)i;
 	}
+	return -1;
+}
+
+static void tui_stat_text(const struct rm_stat *st, struct tui_buf *b)
+{
+	if (st->kind == RM_STAT_TITLE)
+		tui_bufaddf(b, "%s", st->label);
+	else if (st->kind == RM_STAT_PCT)
+		tui_bufaddf(b, "  %-34s: %10.1f%%", st->label, st->pct);
+	else
+		tui_bufaddf(b, "  %-34s: %10d", st->label, (int)st->count);
 }
 
 /* Lines above the two perf sections: where the figures come from. */
@@ -362,7 +289,7 @@ size_t tui_text_rows(struct tui_model *m, const struct tui_view *v, enum tui_scr
 	switch (s) {
 	case TUI_SCR_STATS:
 		if (m->t)
-			return tui_head_rows(m) + TUI_NR_STATS + 1;   /* a blank line between them */
+			return tui_head_rows(m) + tui_stat_rows(m->rm);
 		n = tui_estim_stats(m, SIZE_MAX, &b);
 		free(b.s);
 		return tui_head_rows(m) + n;
@@ -380,6 +307,7 @@ size_t tui_text_rows(struct tui_model *m, const struct tui_view *v, enum tui_scr
 static enum tui_attr tui_stats_row(struct tui_ctx *c, size_t row, struct tui_buf *b)
 {
 	size_t i;
+	long k;
 
 	if (row < TUI_INFO_ROWS) {
 		tui_info_row(c, row, b);
@@ -397,14 +325,11 @@ static enum tui_attr tui_stats_row(struct tui_ctx *c, size_t row, struct tui_buf
 		tui_estim_stats(c->m, i, b);
 		return i == 0 ? TUI_ATTR_HEADER : TUI_ATTR_NORMAL;
 	}
-	if (i == 36)   /* a blank line between the two sections */
+	k = tui_stat_at(c->m->rm, i);
+	if (k < 0)
 		return TUI_ATTR_NORMAL;
-	if (i > 36)
-		i--;
-	if (i >= TUI_NR_STATS)
-		return TUI_ATTR_NORMAL;
-	tui_stat_text(c->m, &tui_stats[i], b);
-	return tui_stats[i].kind == TS_TITLE ? TUI_ATTR_HEADER : TUI_ATTR_NORMAL;
+	tui_stat_text(&c->m->rm->stats[k], b);
+	return c->m->rm->stats[k].kind == RM_STAT_TITLE ? TUI_ATTR_HEADER : TUI_ATTR_NORMAL;
 }
 
 static void tui_help_row(size_t row, struct tui_buf *b)

@@ -497,6 +497,7 @@ struct rm_model *rm_from_cltab(const struct cltab *t, enum cltab_display d,
 	m->total_cost = cltab_metric(m->display, cltab_total(t));
 	m->total_samples = (uint64_t)m->total_cost;
 	m->nr_all_lines = cltab_nr_lines(t);
+	rm_stats_build(m, cltab_total(t), cltab_shared(t), cltab_nr_shared(t));
 	m->line = xcalloc(nr ? nr : 1, sizeof(*m->line));
 	m->nr_line = nr;
 	for (i = 0; i < nr; i++) {
@@ -1068,6 +1069,7 @@ void rm_free(struct rm_model *m)
 		next = p->next;
 		free(p);
 	}
+	free((void *)m->stats);
 	free(m);
 }
 

@@ -279,6 +279,18 @@ struct rm_line {
 	const void *src;         /* struct cltab_line or struct estim_line */
 };
 
+/* A row of perf's run totals (PMU models): a section title, a count ("  %-34s: %10d") or a
+ * share of LLC misses ("%10.1f%%"), built once (rm_stats_build()) for every printer. */
+enum rm_stat_kind { RM_STAT_TITLE, RM_STAT_COUNT, RM_STAT_PCT };
+
+struct rm_stat {
+	enum rm_stat_kind kind;
+	const char *label;           /* perf's label; a title's text */
+	const char *banner;          /* a title as perf centres it between its rules */
+	uint32_t count;              /* RM_STAT_COUNT (perf prints it as an int) */
+	double pct;                  /* RM_STAT_PCT */
+};
+
 struct rm_model {
 	enum rm_kind kind;
 	enum cltab_display display;  /* PMU: the display metric */
@@ -297,6 +309,10 @@ struct rm_model {
 	size_t nr_one_cpu_lines;     /* watch: judged uncontended, several threads writing on one
 				      * CPU (rm_judge(), counted before rm_keep() drops them) */
 	const struct callers *callers;   /* the callchain dictionary; NULL: none kept */
+	/* PMU: perf's run totals (Trace Event Information, Global Shared Cache Line Event
+	 * Information), in perf's order; NULL for soft and watch */
+	const struct rm_stat *stats;
+	size_t nr_stats;
 	/* soft: the recording's confirmation by watchpoints (include/c2c/confirm.h); NULL when the
 	 * trace says nothing of it (recorded before it existed) */
 	const struct c2c_confirm_run *confirm_run;
@@ -306,6 +322,11 @@ struct rm_model {
 	/* private */
 	struct rm_pool *pool;
 };
+
+/* PMU: @m's run totals from the counters of every sample (@all), of the shared lines' samples
+ * (@shared) and the number of shared lines (report/model/stats.c). */
+void rm_stats_build(struct rm_model *m, const struct dsrc_stats *all,
+		    const struct dsrc_stats *shared, uint32_t nr_shared);
 
 /* Soft: the confirmation of line @l from its estimate line @el (confirm.c; NULL when the
  * recording had no confirmation), names for its accesses (at the end of rm_name()), its

@@ -17,120 +17,25 @@
 
 /* --- summary blocks ------------------------------------------------------------------------- */
 
-struct stat_row {
-	const char *label;
-	uint32_t (*get)(const struct dsrc_stats *st);
-};
-
-#define GET(name, expr) \
-	static uint32_t get_##name(const struct dsrc_stats *st) { return (expr); }
-GET(nr_entries, st->nr_entries)
-GET(locks, st->locks)
-GET(load, st->load)
-GET(ld_uncache, st->ld_uncache)
-GET(ld_io, st->ld_io)
-GET(ld_miss, st->ld_miss)
-GET(ld_noadrs, st->ld_noadrs)
-GET(ld_fbhit, st->ld_fbhit)
-GET(ld_l1hit, st->ld_l1hit)
-GET(ld_l2hit, st->ld_l2hit)
-GET(ld_llc, st->ld_llchit + st->lcl_hitm)
-GET(lcl_hitm, st->lcl_hitm)
-GET(rmt_hitm, st->rmt_hitm)
-GET(rmt_hit, st->rmt_hit)
-GET(lcl_dram, st->lcl_dram)
-GET(rmt_dram, st->rmt_dram)
-GET(ld_excl, st->ld_excl)
-GET(ld_shared, st->ld_shared)
-GET(llc_misses, dsrc_llc_misses(st))
-GET(blk_data, st->blk_data)
-GET(blk_addr, st->blk_addr)
-GET(lcl_peer, st->lcl_peer)
-GET(rmt_peer, st->rmt_peer)
-GET(store, st->store)
-GET(st_uncache, st->st_uncache)
-GET(st_noadrs, st->st_noadrs)
-GET(st_l1hit, st->st_l1hit)
-GET(st_l1miss, st->st_l1miss)
-GET(st_na, st->st_na)
-GET(nomap, st->nomap)
-GET(noparse, st->noparse)
-GET(peers, st->lcl_peer + st->rmt_peer)
-GET(blocked, st->blk_data + st->blk_addr)
-GET(merged, st->lcl_hitm + st->rmt_hitm + st->store)
-#undef GET
-
-static const struct stat_row trace_rows1[] = {
-	{ "Total records", get_nr_entries }, { "Locked Load/Store Operations", get_locks },
-	{ "Load Operations", get_load }, { "Loads - uncacheable", get_ld_uncache },
-	{ "Loads - IO", get_ld_io }, { "Loads - Miss", get_ld_miss },
-	{ "Loads - no mapping", get_ld_noadrs }, { "Load Fill Buffer Hit", get_ld_fbhit },
-	{ "Load L1D hit", get_ld_l1hit }, { "Load L2D hit", get_ld_l2hit },
-	{ "Load LLC hit", get_ld_llc }, { "Load Local HITM", get_lcl_hitm },
-	{ "Load Remote HITM", get_rmt_hitm }, { "Load Remote HIT", get_rmt_hit },
-	{ "Load Local DRAM", get_lcl_dram }, { "Load Remote DRAM", get_rmt_dram },
-	{ "Load MESI State Exclusive", get_ld_excl }, { "Load MESI State Shared", get_ld_shared },
-	{ "Load LLC Misses", get_llc_misses }, { "Load access blocked by data", get_blk_data },
-	{ "Load access blocked by address", get_blk_addr }, { "Load HIT Local Peer", get_lcl_peer },
-	{ "Load HIT Remote Peer", get_rmt_peer },
-};
-
-static const struct stat_row trace_pct[] = {
-	{ "LLC Misses to Local DRAM", get_lcl_dram }, { "LLC Misses to Remote DRAM", get_rmt_dram },
-	{ "LLC Misses to Remote cache (HIT)", get_rmt_hit },
-	{ "LLC Misses to Remote cache (HITM)", get_rmt_hitm },
-};
-
-static const struct stat_row trace_rows2[] = {
-	{ "Store Operations", get_store }, { "Store - uncacheable", get_st_uncache },
-	{ "Store - no mapping", get_st_noadrs }, { "Store L1D Hit", get_st_l1hit },
-	{ "Store L1D Miss", get_st_l1miss }, { "Store No available memory level", get_st_na },
-	{ "No Page Map Rejects", get_nomap }, { "Unable to parse data source", get_noparse },
-};
-
-static const struct stat_row shared_rows[] = {
-	{ "Load HITs on shared lines", get_load }, { "Fill Buffer Hits on shared lines", get_ld_fbhit },
-	{ "L1D hits on shared lines", get_ld_l1hit }, { "L2D hits on shared lines", get_ld_l2hit },
-	{ "LLC hits on shared lines", get_ld_llc },
-	{ "Load hits on peer cache or nodes", get_peers },
-	{ "Locked Access on shared lines", get_locks },
-	{ "Blocked Access on shared lines", get_blocked },
-	{ "Store HITs on shared lines", get_store },
-	{ "Store L1D hits on shared lines", get_st_l1hit },
-	{ "Store No available memory level", get_st_na }, { "Total Merged records", get_merged },
-};
-
-static void print_rows(FILE *f, const struct stat_row *r, size_t n, const struct dsrc_stats *st)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		fprintf(f, "  %-34s: %10d\n", r[i].label, (int)r[i].get(st));
-}
-
 static void print_title(FILE *f, const char *title)
 {
 	fprintf(f, "%s\n%s\n%s\n", RULE, title, RULE);
 }
 
-static void print_trace_info(FILE *f, const struct dsrc_stats *st)
+/* perf's run totals, from the model's rows: a blank line before each section but the first. */
+static void print_stats(FILE *f, const struct rm_stat *st, size_t nr)
 {
-	double llc = (double)dsrc_llc_misses(st);
-	size_t i;
-
-	print_title(f, "            Trace Event Information              ");
-	print_rows(f, trace_rows1, sizeof(trace_rows1) / sizeof(trace_rows1[0]), st);
-	for (i = 0; i < sizeof(trace_pct) / sizeof(trace_pct[0]); i++)
-		fprintf(f, "  %-34s: %10.1f%%\n", trace_pct[i].label,
-			(double)trace_pct[i].get(st) / llc * 100.);
-	print_rows(f, trace_rows2, sizeof(trace_rows2) / sizeof(trace_rows2[0]), st);
-}
-
-static void print_shared_info(FILE *f, const struct cltab *t)
-{
-	print_title(f, "    Global Shared Cache Line Event Information   ");
-	fprintf(f, "  %-34s: %10d\n", "Total Shared Cache Lines", (int)cltab_nr_shared(t));
-	print_rows(f, shared_rows, sizeof(shared_rows) / sizeof(shared_rows[0]), cltab_shared(t));
+	for (size_t i = 0; i < nr; i++) {
+		if (st[i].kind == RM_STAT_TITLE) {
+			if (i)
+				fprintf(f, "\n");
+			print_title(f, st[i].banner);
+		} else if (st[i].kind == RM_STAT_PCT) {
+			fprintf(f, "  %-34s: %10.1f%%\n", st[i].label, st[i].pct);
+		} else {
+			fprintf(f, "  %-34s: %10d\n", st[i].label, (int)st[i].count);
+		}
+	}
 }
 
 static const char *const sort_name[] = {
@@ -727,9 +632,7 @@ static void print_pareto(FILE *f, const struct cltab *t, const struct stdio_opts
 
 int stdio_print(FILE *f, const struct cltab *t, const struct stdio_opts *o)
 {
-	print_trace_info(f, cltab_total(t));
-	fprintf(f, "\n");
-	print_shared_info(f, t);
+	print_stats(f, o->stats, o->nr_stats);
 	fprintf(f, "\n");
 	print_details(f, t, o);
 	if (!o->stats_only) {

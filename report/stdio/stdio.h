@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "report/aggregate/cltable.h"
+#include "report/model/model.h"
 
 struct stdio_opts {
 	int node_info;              /* 0, 1 (-N) or 2 (-NN) */
@@ -31,6 +32,9 @@ struct stdio_opts {
 	void (*row_name)(void *ctx, const struct cltab_line *ln, const struct cltab_offset *of,
 			 char *buf, size_t n);
 	void *name_ctx;
+	/* perf's run totals: the model's rows (rm_model.stats) */
+	const struct rm_stat *stats;
+	size_t nr_stats;
 };
 
 /* Print the report. Returns 0, or -EIO when writing failed. */
