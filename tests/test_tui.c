@@ -780,22 +780,95 @@ static void test_tui_draw_line(void **state)
 	r = grid_find(&g, "102 writer");
 	assert_non_null(strstr(g.text[r], " wwwwwwww........"));
 	assert_true(grid_find(&g, "A tui_fx_lines[1].a") > 0);
-	/* the rows: perf's shares of the line's HITMs and stores */
-	r = grid_find(&g, "     0x10  100.00%    0.00%");
-	assert_true(r > 0);
-	assert_int_equal(grid_find(&g, "      0x0    0.00%    0.00%  100.00%"), r - 1);
-	/* scrolling right reaches the symbol, Source:Line and Data columns */
-	f->v.hscroll = 100;
-	draw(f, &g, 30, 100);
-	r = grid_find(&g, "[.] tui_fx_reader");
+	/* the rows: what they touch, from where, then perf's shares of the line's HITMs and
+	 * stores */
+	r = grid_find(&g, "     0x10  tui_fx_lines[1].c  [.] tui_fx_reader  test_tui.c:");
 	if (r < 0)
 		dump(&g);
 	assert_true(r > 0);
-	assert_non_null(strstr(g.text[r], "test_tui.c:"));
-	assert_true(grid_find(&g, "[.] tui_fx_writer") == r - 1);
+	assert_non_null(strstr(g.text[r], "  100.00%    0.00%"));
+	assert_int_equal(grid_find(&g, "      0x0  tui_fx_lines[1].a  [.] tui_fx_writer  test_tui.c:"),
+			 r - 1);
+	assert_non_null(strstr(g.text[r - 1], "  0.00%    0.00%  100"));
+	/* scrolling right reaches the object and node columns */
 	f->v.hscroll = 150;
 	draw(f, &g, 30, 100);
-	assert_non_null(strstr(g.text[r], "tui_fx_lines[1].c"));
+	assert_non_null(strstr(g.text[r], "test_tui"));
+}
+
+/* The column of @word in row @row of @g, -1 when absent. */
+static int col_of(const struct grid *g, int row, const char *word)
+{
+	const char *p = row >= 0 ? strstr(g->text[row], word) : NULL;
+
+	return p ? (int)(p - g->text[row]) : -1;
+}
+
+/* A row's data, symbol, Source:Line and code address come first, sized to their text: on 80
+ * columns, and under their headers in compact and full ('s') columns alike. */
+static void test_tui_draw_line_fit(void **state)
+{
+	struct fx *f = *state;
+	const struct rm_row *row;
+	struct grid g;
+	char src[64], code[32];
+	int r, h, full;
+
+	KEYS(f, 'd');
+	for (full = 0; full < 2; full++) {
+		draw(f, &g, 30, 80);
+		r = grid_find(&g, "      0x10  ");
+		h = grid_find(&g, "    Offset  Data");
+		if (r < 0 || h < 0)
+			dump(&g);
+		assert_true(r > h && h > 0);
+		f->v.detail.sel = (size_t)(r - h - 1);
+		row = tui_view_row(&f->v, f->m);
+		snprintf(src, sizeof(src), "test_tui.c:%u", row->code.line);
+		snprintf(code, sizeof(code), "0x%llx", (unsigned long long)row->code.al);
+		assert_int_equal(col_of(&g, r, "tui_fx_lines[1].c"), col_of(&g, h, "Data"));
+		assert_int_equal(col_of(&g, r, "[.] tui_fx_reader"), col_of(&g, h, "Symbol"));
+		assert_int_equal(col_of(&g, r, src), col_of(&g, h, "Source:Line"));
+		/* the code address right-aligned under its header */
+		assert_int_equal(col_of(&g, r, code) + (int)strlen(code),
+				 col_of(&g, h, "Code address") + 12);
+		KEYS(f, 's');
+		assert_int_equal(f->v.full_symbols, !full);
+	}
+	/* a narrow screen cuts Source:Line first, from the left: its line number stays */
+	assert_false(f->v.full_symbols);
+	draw(f, &g, 30, 60);
+	r = grid_find(&g, "      0x10  ");
+	h = grid_find(&g, "    Offset  Data");
+	assert_true(r > h && h > 0);
+	assert_true(f->v.line_w.src < (int)strlen(src));
+	assert_non_null(strstr(g.text[r], src + strlen(src) - (size_t)f->v.line_w.src));
+	assert_int_equal(col_of(&g, r, "[.] tui_fx_rea"), col_of(&g, h, "Symbol"));
+}
+
+/* The list's data column is as wide as what the lines hold, on a wide screen all of it. */
+static void test_tui_draw_list_fit(void **state)
+{
+	struct fx *f = *state;
+	const struct rm_line *l = &f->m->rm->line[f->v.order[0]];
+	struct grid g;
+	char want[256];
+	int r;
+
+	assert_true(strlen(l->what) > 24);
+	snprintf(want, sizeof(want), "  %s  FALSE SHARING", l->what);
+	draw(f, &g, 24, 160);
+	r = grid_find(&g, want);
+	if (r < 0)
+		dump(&g);
+	assert_int_equal(r, 3);
+	assert_int_equal(col_of(&g, 2, "Data"), col_of(&g, 3, l->what));
+	assert_int_equal(col_of(&g, 2, "Verdict"), col_of(&g, 3, "FALSE SHARING"));
+	/* on 80 columns the data shrinks to keep the verdict and the first figure */
+	draw(f, &g, 24, 80);
+	assert_non_null(strstr(g.text[3], "FALSE SHARING"));
+	assert_non_null(strstr(g.text[3], "55.56%"));
+	assert_int_equal(col_of(&g, 2, "Verdict"), col_of(&g, 3, "FALSE SHARING"));
 }
 
 static void test_tui_draw_stats_and_help(void **state)
@@ -816,7 +889,7 @@ static void test_tui_draw_stats_and_help(void **state)
 	draw(f, &g, 50, 100);
 	assert_true(grid_find(&g, "search any text on the screen") >= 0);
 	assert_true(grid_find(&g, "d, Enter") >= 0);
-	assert_true(grid_find(&g, "full length of symbol and source line columns") >= 0);
+	assert_true(grid_find(&g, "full length of data, symbol and source line columns") >= 0);
 	assert_true(grid_find(&g, "display mode (PMU data)") >= 0);
 }
 
@@ -1105,6 +1178,8 @@ int main(void)
 		cmocka_unit_test(test_tui_coalesce_parse),
 		T(test_tui_draw_list),
 		T(test_tui_draw_line),
+		T(test_tui_draw_line_fit),
+		T(test_tui_draw_list_fit),
 		T(test_tui_draw_stats_and_help),
 		T(test_tui_draw_context),
 		T(test_tui_draw_small_and_prompt),

@@ -22,6 +22,11 @@ struct tui_ctx {
 void tui_row(struct tui_ctx *c, int row, enum tui_attr a, const char *t, int skip);
 void tui_rowf(struct tui_ctx *c, int row, enum tui_attr a, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The display columns of UTF-8 @text (as tui_clip() counts them). */
+int tui_cols(const char *text);
+/* @text in exactly @width columns: cut at the right (or with @tail, its last @width columns:
+ * a source line keeps its line number) and padded with spaces, after two spaces. */
+void tui_cell(struct tui_buf *b, const char *text, int width, int tail);
 /* perf's banner: @word centred in dashes over @width columns. */
 void tui_banner(struct tui_buf *b, int width, const char *word);
 

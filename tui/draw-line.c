@@ -13,9 +13,14 @@
 #include "report/resolve/maps.h"
 #include "tui/draw-int.h"
 
-#define SYM_W 34
-#define SRC_W 24
-#define DATA_W 24
+/* The widest the compact data, symbol and Source:Line columns grow to fit their text, and the
+ * narrowest they shrink to on a small screen. */
+#define DATA_MAX 40
+#define SYM_MAX 34
+#define SRC_MAX 24
+#define DATA_MIN 16
+#define SYM_MIN 16
+#define SRC_MIN 11
 #define PANEL_MEMBERS 4
 #define PANEL_MAP_ROWS 8
 #define PANEL_ACCESSES 4             /* soft: the watched accesses shown */
@@ -224,17 +229,59 @@ static void tui_cpu_nodes(const struct tui_model *m, struct tui_buf *b,
 	}
 }
 
-static void tui_clipped(struct tui_buf *b, const char *text, int width, int full)
+static int widen(int w, const char *text)
 {
-	char cut[512];
-	int w;
+	int n = tui_cols(text);
 
-	if (full) {
-		tui_bufaddf(b, "  %s", text);
-		return;
+	return n > w ? n : w;
+}
+
+static int shrink(int *w, int floor, int excess)
+{
+	int cut = *w - floor;
+
+	if (cut <= 0 || excess <= 0)
+		return excess;
+	cut = cut < excess ? cut : excess;
+	*w -= cut;
+	return excess - cut;
+}
+
+static void tui_code_text(const struct rm_row *r, char *buf, size_t size)
+{
+	snprintf(buf, size, "0x%llx", (unsigned long long)(r->code.dso ? r->code.al : r->code.ip));
+}
+
+void tui_line_layout(struct tui_model *m, struct tui_view *v)
+{
+	const struct rm_line *l = tui_view_line(v, m);
+	struct tui_widths w = { .data = 4, .sym = 6, .src = 11, .code = 12 };
+	char tmp[512];
+	int excess;
+	size_t i;
+
+	for (i = 0; l && i < v->nr_row_ix; i++) {
+		const struct rm_row *r = &l->row[v->row_ix[i]];
+
+		w.data = widen(w.data, r->data ? r->data : "-");
+		tui_symbol(r, tmp, sizeof(tmp));
+		w.sym = widen(w.sym, tmp);
+		tui_srcline(r, tmp, sizeof(tmp));
+		w.src = widen(w.src, tmp);
+		tui_code_text(r, tmp, sizeof(tmp));
+		w.code = widen(w.code, tmp);
 	}
-	w = tui_clip(text, 0, width, cut, sizeof(cut));
-	tui_bufaddf(b, "  %s%*s", cut, width - w, "");
+	if (!v->full_symbols) {
+		w.data = w.data < DATA_MAX ? w.data : DATA_MAX;
+		w.sym = w.sym < SYM_MAX ? w.sym : SYM_MAX;
+		w.src = w.src < SRC_MAX ? w.src : SRC_MAX;
+		/* the offset and these four on the screen: a name is cut only when they cannot be */
+		excess = 2 + 8 + 2 + w.data + 2 + w.sym + 2 + w.src + 2 + w.code - v->cols;
+		excess = shrink(&w.src, SRC_MIN, excess);
+		excess = shrink(&w.sym, SYM_MIN, excess);
+		shrink(&w.data, DATA_MIN, excess);
+	}
+	v->line_w = w;
 }
 
 void tui_line_row_text(struct tui_model *m, const struct tui_view *v, size_t row,
@@ -251,6 +298,13 @@ void tui_line_row_text(struct tui_model *m, const struct tui_view *v, size_t row
 	r = &l->row[v->row_ix[row]];
 	snprintf(tmp, sizeof(tmp), "0x%x", r->disp_offset);
 	tui_bufaddf(b, "  %8s", tmp);
+	tui_cell(b, r->data ? r->data : "-", v->line_w.data, 0);
+	tui_symbol(r, tmp, sizeof(tmp));
+	tui_cell(b, tmp, v->line_w.sym, 0);
+	tui_srcline(r, tmp, sizeof(tmp));
+	tui_cell(b, tmp, v->line_w.src, 1);
+	tui_code_text(r, tmp, sizeof(tmp));
+	tui_bufaddf(b, "  %*s", v->line_w.code, tmp);
 	for (i = 0; i < m->rm->nr_row_cols; i++) {
 		enum rm_col_id id = m->rm->row_cols[i];
 		const struct rm_col *c = rm_col(m->kind, m->display, id);
@@ -262,14 +316,6 @@ void tui_line_row_text(struct tui_model *m, const struct tui_view *v, size_t row
 			rm_cell(m->rm, l, r, id, tmp, sizeof(tmp));
 		tui_bufaddf(b, "  %*s", c->width, tmp);
 	}
-	snprintf(tmp, sizeof(tmp), "0x%llx", (unsigned long long)(r->code.dso ? r->code.al :
-								       r->code.ip));
-	tui_bufaddf(b, "  %18s", tmp);
-	tui_symbol(r, tmp, sizeof(tmp));
-	tui_clipped(b, tmp, SYM_W, v->full_symbols);
-	tui_srcline(r, tmp, sizeof(tmp));
-	tui_clipped(b, tmp, SRC_W, v->full_symbols);
-	tui_clipped(b, r->data ? r->data : "-", DATA_W, 0);
 	if (m->kind == RM_PMU && m->t) {
 		tui_bufaddf(b, "  %-18.18s  ", r->code.dso ? r->code.dso : "[unknown]");
 		tui_cpu_nodes(m, b, r->src, v->node_info);
@@ -280,11 +326,12 @@ static void tui_line_header(struct tui_ctx *c, int row)
 {
 	const struct tui_model *m = c->m;
 	const struct tui_view *v = c->v;
-	int sw = v->full_symbols ? 0 : SYM_W, cw = v->full_symbols ? 0 : SRC_W;
+	const struct tui_widths *lw = &v->line_w;
 	size_t i, j;
 
 	tui_bufreset(&c->b);
-	tui_bufaddf(&c->b, "  %8s", "");
+	tui_bufaddf(&c->b, "  %8s  %*s  %*s  %*s  %*s", "", lw->data, "", lw->sym, "", lw->src, "",
+		    lw->code, "");
 	for (i = 0; i < m->rm->nr_row_cols; i = j) {
 		const struct rm_col *ci = rm_col(m->kind, m->display, m->rm->row_cols[i]);
 		int w = 0;
@@ -302,13 +349,15 @@ static void tui_line_header(struct tui_ctx *c, int row)
 	tui_row(c, row, TUI_ATTR_HEADER, c->b.s, v->hscroll);
 	tui_bufreset(&c->b);
 	tui_bufaddf(&c->b, "  %8s", "Offset");
+	tui_cell(&c->b, "Data", lw->data, 0);
+	tui_cell(&c->b, "Symbol", lw->sym, 0);
+	tui_cell(&c->b, "Source:Line", lw->src, 0);
+	tui_bufaddf(&c->b, "  %*s", lw->code, "Code address");
 	for (i = 0; i < m->rm->nr_row_cols; i++) {
 		const struct rm_col *ci = rm_col(m->kind, m->display, m->rm->row_cols[i]);
 
 		tui_bufaddf(&c->b, "  %*s", ci->width, ci->hdr);
 	}
-	tui_bufaddf(&c->b, "  %18s  %-*s  %-*s  %-*s", "Code address", sw, "Symbol", cw,
-		    "Source:Line", DATA_W, "Data");
 	if (m->kind == RM_PMU)
 		tui_bufaddf(&c->b, "  %-18s  %s", "Object", v->node_info == 1 ?
 			    "Node{cpus %share %stores}" : v->node_info == 2 ? "Node{cpu list}" :

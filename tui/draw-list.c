@@ -10,13 +10,42 @@
 #include "report/model/attrib.h"
 #include "tui/draw-int.h"
 
-#define TUI_ADDR_W 16
-#define TUI_DATA_W 24
 #define TUI_VERDICT_W 13
+#define TUI_DATA_MAX 64      /* the widest the data column grows to fit what a line holds */
+#define TUI_DATA_MIN 24      /* the narrowest it shrinks to on a narrow screen */
 
 static const struct rm_col *tui_col(const struct tui_model *m, size_t i)
 {
 	return rm_col(m->kind, m->display, m->rm->line_cols[i]);
+}
+
+/* The address as wide as the widest, the data as wide as what the lines hold (up to
+ * TUI_DATA_MAX), narrowed on a small screen, not below TUI_DATA_MIN, to leave the first figure
+ * column on it. */
+void tui_list_layout(struct tui_model *m, struct tui_view *v)
+{
+	int addr = 8, data = 4, fixed, first = 0, room;
+	char tmp[32];
+	size_t i;
+
+	for (i = 0; i < m->rm->nr_line; i++) {
+		const struct rm_line *l = &m->rm->line[i];
+		int n = snprintf(tmp, sizeof(tmp), "0x%llx", (unsigned long long)l->addr);
+
+		addr = n > addr ? n : addr;
+		n = tui_cols(l->what ? l->what : "-");
+		data = n > data ? n : data;
+	}
+	if (data > TUI_DATA_MAX)
+		data = TUI_DATA_MAX;
+	if (m->rm->nr_line_cols)
+		first = 2 + tui_col(m, 0)->width;
+	fixed = 2 + 5 + 2 + addr + 2 + 2 + TUI_VERDICT_W;
+	room = v->cols - fixed - first;
+	if (data > room)
+		data = room > TUI_DATA_MIN ? room : data < TUI_DATA_MIN ? data : TUI_DATA_MIN;
+	v->list_w.addr = addr;
+	v->list_w.data = data;
 }
 
 static void tui_list_header(struct tui_ctx *c, int row)
@@ -25,8 +54,8 @@ static void tui_list_header(struct tui_ctx *c, int row)
 	size_t i, j;
 
 	tui_bufreset(&c->b);
-	tui_bufaddf(&c->b, "  %5s  %*s  %-*s  %-*s", "", TUI_ADDR_W, "", TUI_DATA_W, "",
-		    TUI_VERDICT_W, "");
+	tui_bufaddf(&c->b, "  %5s  %*s  %-*s  %-*s", "", c->v->list_w.addr, "", c->v->list_w.data,
+		    "", TUI_VERDICT_W, "");
 	for (i = 0; i < m->rm->nr_line_cols; i = j) {
 		const char *g = tui_col(m, i)->group;
 		int w = 0;
@@ -42,8 +71,8 @@ static void tui_list_header(struct tui_ctx *c, int row)
 	}
 	tui_row(c, row, TUI_ATTR_HEADER, c->b.s, c->v->hscroll);
 	tui_bufreset(&c->b);
-	tui_bufaddf(&c->b, "  %5s  %*s  %-*s  %-*s", "Index", TUI_ADDR_W,
-		    c->v->sort == TUI_SORT_ADDRESS ? "*Address" : "Address", TUI_DATA_W, "Data",
+	tui_bufaddf(&c->b, "  %5s  %*s  %-*s  %-*s", "Index", c->v->list_w.addr,
+		    c->v->sort == TUI_SORT_ADDRESS ? "*Address" : "Address", c->v->list_w.data, "Data",
 		    TUI_VERDICT_W, "Verdict");
 	for (i = 0; i < m->rm->nr_line_cols; i++) {
 		char name[32];
@@ -61,15 +90,14 @@ void tui_list_row_text(struct tui_model *m, const struct tui_view *v, size_t row
 		       struct tui_buf *b)
 {
 	const struct rm_line *l = &m->rm->line[v->order[row]];
-	char tmp[256], cut[TUI_DATA_W * 4 + 1];
+	char tmp[256];
 	size_t i;
-	int w;
 
 	tui_bufreset(b);
 	snprintf(tmp, sizeof(tmp), "0x%llx", (unsigned long long)l->addr);
-	w = tui_clip(l->what ? l->what : "-", 0, TUI_DATA_W, cut, sizeof(cut));
-	tui_bufaddf(b, "  %5zu  %*s  %s%*s  %-*s", row + 1, TUI_ADDR_W, tmp, cut, TUI_DATA_W - w, "",
-		    TUI_VERDICT_W, rm_verdict_short(l->verdict));
+	tui_bufaddf(b, "  %5zu  %*s", row + 1, v->list_w.addr, tmp);
+	tui_cell(b, l->what ? l->what : "-", v->list_w.data, 0);
+	tui_bufaddf(b, "  %-*s", TUI_VERDICT_W, rm_verdict_short(l->verdict));
 	for (i = 0; i < m->rm->nr_line_cols; i++) {
 		rm_cell(m->rm, l, NULL, m->rm->line_cols[i], tmp, sizeof(tmp));
 		tui_bufaddf(b, "  %*s", tui_col(m, i)->width, tmp);

@@ -3,6 +3,7 @@
  * full-width rows and hands them, clipped to the window and the horizontal scroll, to the screen's
  * put callback. Figures come from the model as it is. */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,22 @@ int tui_clip(const char *text, int skip, int width, char *out, size_t size)
 	if (size)
 		out[o < size ? o : size - 1] = '\0';
 	return col > skip ? col - skip : 0;
+}
+
+int tui_cols(const char *text)
+{
+	return tui_clip(text, 0, INT_MAX / 2, NULL, 0);
+}
+
+void tui_cell(struct tui_buf *b, const char *text, int width, int tail)
+{
+	size_t size = strlen(text) + 1;
+	char *cut = xmalloc(size);
+	int n = tui_cols(text), w;
+
+	w = tui_clip(text, tail && n > width ? n - width : 0, width, cut, size);
+	tui_bufaddf(b, "  %s%*s", cut, width > w ? width - w : 0, "");
+	free(cut);
 }
 
 /* Put row @row from text @t scrolled by @skip columns. */

@@ -173,6 +173,7 @@ static void tui_view_order(struct tui_view *v, struct tui_model *m)
 	for (i = 0; i < v->nr_line; i++)
 		v->order[i] = (uint32_t)i;
 	qsort_r(v->order, v->nr_line, sizeof(*v->order), tui_line_cmp, &arg);
+	tui_list_layout(m, v);
 }
 
 /* Rebuild the open line's panel (its height decides the body's). */
@@ -185,6 +186,7 @@ static void tui_view_panel(struct tui_view *v, struct tui_model *m)
 	free(v->panel);
 	v->panel = NULL;
 	v->nr_panel = 0;
+	tui_line_layout(m, v);
 	if (tui_view_line(v, m))
 		v->nr_panel = tui_line_panel(m, v, tui_view_line(v, m), &v->panel);
 	/* leave at least three rows of the table on a small screen */
@@ -290,6 +292,7 @@ void tui_view_resize(struct tui_view *v, struct tui_model *m, int rows, int cols
 {
 	v->rows = rows;
 	v->cols = cols;
+	tui_list_layout(m, v);
 	if (tui_view_line(v, m))
 		tui_view_panel(v, m);
 	tui_list_fit(&v->list, tui_view_body_rows(v, TUI_SCR_LIST));
@@ -493,7 +496,7 @@ const struct tui_binding tui_bindings[] = {
 	{ 'a', "a, Enter", TUI_ON_LINE, "source of the selected row's code (perf's annotate; Enter "
 	  "when the row has no callers)", TUI_ACT_SOURCE },
 	{ 'n', "n", TUI_ON_LINE, "node info of the rows: nodes, shares, CPU lists", TUI_ACT_NODE },
-	{ 's', "s", TUI_ON_LINE, "full length of symbol and source line columns", TUI_ACT_FULL },
+	{ 's', "s", TUI_ON_LINE, "full length of data, symbol and source line columns", TUI_ACT_FULL },
 	{ 'v', "v", TUI_ON_LINE, "line map on or off", TUI_ACT_MAP },
 	{ TUI_KEY_ESC, "Esc, Left, Bksp", TUI_ON_ALL, "back", TUI_ACT_BACK },
 	{ TUI_KEY_LEFT, NULL, TUI_ON_ALL, NULL, TUI_ACT_BACK },
@@ -737,7 +740,8 @@ static enum tui_result tui_act(struct tui_view *v, struct tui_model *m, enum tui
 		return TUI_RES_REDRAW;
 	case TUI_ACT_FULL:
 		v->full_symbols = !v->full_symbols;
-		snprintf(v->msg, sizeof(v->msg), "%s symbol and source line columns",
+		tui_line_layout(m, v);
+		snprintf(v->msg, sizeof(v->msg), "%s data, symbol and source line columns",
 			 v->full_symbols ? "full" : "compact");
 		return TUI_RES_REDRAW;
 	case TUI_ACT_MAP:

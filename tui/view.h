@@ -83,6 +83,10 @@ struct tui_view {
 	int full_symbols;                  /* perf's 's' in a line */
 	int show_map;                      /* the line map in a line's panel */
 	int hscroll;                       /* columns scrolled right in wide tables */
+	/* column widths fitted to the screen (draw-list.c, draw-line.c: tui_list_layout(),
+	 * tui_line_layout()): the list's address and data, the open line's data, symbol,
+	 * Source:Line and code address */
+	struct tui_widths { int addr, data, sym, src, code; } list_w, line_w;
 	int warn_lines;                    /* soft: lines of the warning that much of the sampled
 					    * time has no data address (report/model/attrib.h),
 					    * 0: none; the list shows tui_view_warn_rows() of them */

@@ -79,9 +79,10 @@ wait_for "advice: offset 0x0 (written by worker-a/4243) and offset 0x8 (written 
 wait_for "predicted gain: up to 89.07% of Total HITMs"
 screen | grep -E '^  4243 worker-a x\.{63}$' >/dev/null || fail "line map row of worker-a"
 screen | grep -E '^  4244 worker-b \.{8}x\.{55}$' >/dev/null || fail "line map row of worker-b"
-[ "$(screen | grep -cE '^ +0x[08] +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+% ')" = 4 ] ||
+# the rows: what they touch and from where first, then perf's shares
+[ "$(screen | grep -cE '^ +0x[08] +heap of pid 4242 +\[\.\] 0x0+11[57][04] +fs_demo +0x11[57][04] +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+% ')" = 4 ] ||
 	fail "want 4 offset rows"
-screen | grep -E '^ +0x0 +49\.50% +49\.76% +0\.00% +0\.00% +0\.00% ' >/dev/null ||
+screen | grep -E '^ +0x0 +heap of pid 4242 .* 0x1150 +49\.50% +49\.76% +0\.00% +0\.00% ' >/dev/null ||
 	fail "offset 0x0 HITM row"
 keys v
 wait_for "line map off"
@@ -132,6 +133,9 @@ screen | grep -qE '^ +2 +0x610100 +\[unknown\] +UNCLEAR' || fail "selected line 
 keys Home d
 wait_for "advice:"
 wait_for "4243 worker-a"
+# a row says what it touches, the symbol, the source line and the code address on 80 columns
+screen | grep -qE '^ +0x0 +heap of pid 4242 +\[\.\] 0x0+1150 +fs_demo +0x1150( |$)' ||
+	fail "an offset row lost its data, symbol or code on 80 columns"
 keys q
 tm resize-window -t t -x 120 -y 40
 sleep 0.3
@@ -155,7 +159,7 @@ restored "TUI-EXIT=0"
 # 10. soft and watch traces: the same browser, their own columns
 keys "$C2C tui -i $T/soft.c2c; echo TUI-EXIT=\$?" Enter
 wait_for "Estimated Cache Line Table (soft backend: timer samples)"
-screen | grep -E '^ +1 +0x[0-9a-f]+ +buf1 \(struct pair, 16 by +FALSE SHARING +[0-9.]+%' \
+screen | grep -E '^ +1 +0x[0-9a-f]+ +buf1 \(struct pair, 16 bytes\) +FALSE SHARING +[0-9.]+%' \
 	>/dev/null || fail "soft: line 1 row"
 keys d
 wait_for "advice: buf1.a (written by tid 101) and buf1.b (written by tid 102)"
@@ -168,7 +172,7 @@ keys q q
 restored "TUI-EXIT=0"
 keys "$C2C tui -i $T/watch.c2c; echo TUI-EXIT=\$?" Enter
 wait_for "Cache Line Table (watch backend: watchpoint hits)"
-screen | grep -E '^ +1 +0x[0-9a-f]+ +buf1 \(struct pair, 16 by +TRUE\+FALSE' >/dev/null ||
+screen | grep -E '^ +1 +0x[0-9a-f]+ +buf1 \(struct pair, 16 bytes\) +TRUE\+FALSE' >/dev/null ||
 	fail "watch: line 1 row"
 keys d
 wait_for "A buf1.a  B buf1.b"
