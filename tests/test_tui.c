@@ -1032,6 +1032,9 @@ static void test_tui_soft(void **state)
 	draw(f, &g, 30, 110);
 	assert_true(grid_find(&g, "Soft backend: timer samples") > 0);
 	assert_true(grid_find(&g, "Data address recovered            : 70") > 0);
+	/* every address recovered: no reasons, and no heading over nothing */
+	assert_true(grid_find(&g, "Address not recovered: none") > 0);
+	assert_true(grid_find(&g, "by reason") < 0);
 	fx_free(f);
 }
 
@@ -1064,6 +1067,14 @@ static void test_tui_soft_warning(void **state)
 	KEYS(f, 't');
 	draw(f, &g, 16, 110);
 	assert_true(grid_find(&g, "WARNING: 36.4%") > 0);
+	/* the reasons under their heading */
+	draw(f, &g, 60, 110);
+	r = grid_find(&g, "Address not recovered, by reason");
+	if (r < 0)
+		dump(&g);
+	assert_true(r > 0);
+	assert_non_null(strstr(g.text[r + 1], "no memory operand"));
+	assert_true(grid_find(&g, ": none") < 0);
 	fx_free(f);
 	/* under the threshold: no warning, the list right under its header */
 	f = fx_load(TRACE_BACKEND_SOFT, soft_fixture,

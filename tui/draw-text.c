@@ -173,7 +173,11 @@ static size_t tui_estim_stats(const struct tui_model *m, size_t row, struct tui_
 	     (unsigned long long)t->lost_records, (unsigned long long)t->lost_samples,
 	     (unsigned long long)t->throttle);
 	LINE("%s", "");
-	LINE("%s", soft ? "Address not recovered, by reason" : "No data address, by reason");
+	/* the reasons under their heading, or one line saying there are none */
+	for (i = 0; i < ESTIM_NR_REASONS && !t->reason[i]; i++)
+		;
+	LINE("%s%s", soft ? "Address not recovered" : "No data address",
+	     i < ESTIM_NR_REASONS ? ", by reason" : ": none");
 	for (i = 0; i < ESTIM_NR_REASONS; i++) {
 		if (!t->reason[i])
 			continue;
