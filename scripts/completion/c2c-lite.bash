@@ -44,6 +44,11 @@ _c2c_lite()
 		prev="$prev="
 		cur=
 	fi
+	# "--backend=soft" is "--backend soft" for an option whose argument is not optional
+	if [[ $prev == --*= && $COMP_CWORD -ge 3 ]] &&
+	   _c2c_lite_takes_arg "$prog" "${COMP_WORDS[1]}" "${prev%=}"; then
+		prev=${prev%=}
+	fi
 	if [[ $COMP_CWORD -eq 1 ]]; then
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "-h --help -V --version" -- "$cur"))
@@ -69,6 +74,8 @@ _c2c_lite()
 			if [[ $line == -- ]]; then
 				break
 			fi
+			# "--backend=soft": "=" and the value belong to the option
+			[[ $line == "=" || ${COMP_WORDS[i-1]} == "=" ]] && continue
 			if [[ $line != -* ]] && ! _c2c_lite_takes_arg "$prog" record "${COMP_WORDS[i-1]}"; then
 				i=$((i - 1))
 				break

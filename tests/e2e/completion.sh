@@ -28,6 +28,13 @@ c2c-lite record --ba|--backend|
 c2c-lite record -e |cpu-clock page-faults faults list|--duration
 c2c-lite record --event pa|page-faults|cpu-clock
 c2c-lite record --backend |auto hw soft watch|
+c2c-lite record --backend = |auto hw soft watch|echo
+c2c-lite record --backend = s|soft|sed
+c2c-lite record --call-graph = |fp dwarf|echo
+c2c-lite record --call-graph = d|dwarf|fp
+c2c-lite record --backend = soft ech|echo|soft
+c2c-lite record --backend = soft -o tr|trace.c2c|
+c2c-lite report --display = r|rmt|lcl
 c2c-lite record --watch-overhead |unlimited|
 c2c-lite record --soft-overhead |unlimited|
 c2c-lite record -c |||
@@ -112,7 +119,7 @@ _normal() { if (( CURRENT == 1 )); then _command_names; else _files; fi; }
 _command_names() { print -l -- ${(k)commands[(I)${PREFIX}*]}; }
 _values() { shift 3; local p=${PREFIX%,*} w=${PREFIX##*,}; [[ $p == $PREFIX ]] && p= || p=$p,; print -l -- ${${(M)@:#${w}*}/#/$p}; }
 _pids() { print -l -- 1; }
-compset() { PREFIX=${PREFIX#$2}; }
+compset() { PREFIX=${PREFIX#${~2}}; }
 while IFS='|' read -r q _; do
 	local line=${q// = /=}          # zsh keeps "--csv=r" one word
 	words=(${(s: :)line})
