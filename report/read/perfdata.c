@@ -903,6 +903,9 @@ static int read_header(struct perfdata_reader *r)
 	if (!memcmp(h, "PERFFILE", 8))
 		return c2c_err(-ENOTSUP, "'%s': version 1 perf.data (magic PERFFILE) is not supported",
 			       r->name);
+	if (!memcmp(h, TRACE_MAGIC, 8))
+		return c2c_err(-EINVAL, "'%s' is already a c2c-lite trace, not a perf.data file: "
+			       "report, tui and diff read it as it is", r->name);
 	if (!perfdata_is_perfdata(h, 16))
 		return c2c_err(-EINVAL, "'%s': not a perf.data file (bad magic)", r->name);
 	r->swap = !memcmp(h, "2ELIFREP", 8);

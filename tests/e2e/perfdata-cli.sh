@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `c2c-lite convert` on bad input: a one-line error naming the file and a non-zero exit, never a
-# crash; a perf.data cut short converts what is complete with a warning.
+# crash (a c2c-lite trace: it says so); a perf.data cut short converts what is complete with a
+# warning.
 set -u
 BUILD=${BUILD:-build}
 C2C=${C2C:-$BUILD/c2c-lite}
@@ -55,5 +56,8 @@ grep -q "to standard output" "$tmp/sum.txt" || fail "convert -o -: no summary on
 "$C2C" report --stdio -i "$tmp/file.c2c" 2>/dev/null | sed 1d >"$tmp/a.txt"
 "$C2C" report --stdio -i "$tmp/out.c2c" 2>/dev/null | sed 1d >"$tmp/b.txt"
 [ -s "$tmp/a.txt" ] && cmp -s "$tmp/a.txt" "$tmp/b.txt" || fail "convert -o - differs from the file"
+# a c2c-lite trace given to convert: it says it is one already
+expect 1 "$tmp/file.c2c"
+grep -q "is already a c2c-lite trace" "$tmp/err" || fail "convert of a trace: $(cat "$tmp/err")"
 echo "bad input handled; -o - streams"
 exit 0
