@@ -111,10 +111,30 @@ static void side_text(char *buf, size_t n, const struct diff_side *s, const char
 		snprintf(buf, n, "%s, %.2f%% of %s", rm_verdict_name(s->verdict), s->share, cost);
 }
 
+/* What each run recorded (workload text, "" when unknown) and how the two compare. */
+struct runs_wl {
+	char old[512], new[512];
+	enum diff_workloads cmp;
+};
+
+static void runs_workloads(const struct report_session *a, const struct report_session *b,
+			   struct runs_wl *w)
+{
+	int ka = !diff_workload(a->info->cmdline, a->info->options, w->old, sizeof(w->old));
+	int kb = !diff_workload(b->info->cmdline, b->info->options, w->new, sizeof(w->new));
+
+	if (!ka)
+		w->old[0] = 0;
+	if (!kb)
+		w->new[0] = 0;
+	w->cmp = diff_workloads_cmp(ka ? w->old : NULL, kb ? w->new : NULL);
+}
+
 static int print_text(FILE *f, const struct report_session *a, const struct report_session *b,
 		      const struct diff *d)
 {
 	char before[160], after[160];
+	struct runs_wl wl;
 	size_t i;
 
 	fprintf(f, "# c2c-lite diff: '%s' (%s) -> '%s' (%s)\n", source_path(a->src),
@@ -122,6 +142,13 @@ static int print_text(FILE *f, const struct report_session *a, const struct repo
 	if (a->kind != b->kind)
 		fprintf(f, "# the runs come from different backends: shares are compared, figures "
 			"are not\n");
+	runs_workloads(a, b, &wl);
+	if (wl.cmp == DIFF_WL_PROGRAMS)
+		fprintf(f, "# the runs are of different programs: '%s' -> '%s' (findings match by "
+			"data name and code)\n", wl.old, wl.new);
+	else if (wl.cmp == DIFF_WL_ARGS)
+		fprintf(f, "# the runs are of one program with other arguments: '%s' -> '%s'\n",
+			wl.old, wl.new);
 	fprintf(f, "# findings by their share of each run's %s: %zu gone, %zu shrank, %zu same, "
 		"%zu grew, %zu new\n", b->m->cost_name, d->gone, d->shrank, d->same, d->grew,
 		d->appeared);
@@ -144,10 +171,12 @@ static int print_text(FILE *f, const struct report_session *a, const struct repo
 	return ferror(f) ? -EIO : 0;
 }
 
-static void json_run(struct jw *w, const char *key, const struct report_session *s)
+static void json_run(struct jw *w, const char *key, const struct report_session *s,
+		     const char *workload)
 {
 	jw_obj(w, key);
 	jw_str(w, "input", source_path(s->src));
+	jw_str(w, "workload", *workload ? workload : NULL);
 	jw_str(w, "kind", rm_kind_name(s->kind));
 	jw_str(w, "cost", s->m->cost_name);
 	jw_num(w, "total_cost", s->m->total_cost);
@@ -174,13 +203,16 @@ static int print_json(FILE *f, const struct report_session *a, const struct repo
 		      const struct diff *d)
 {
 	struct jw w = { .f = f };
+	struct runs_wl wl;
 	size_t i;
 
+	runs_workloads(a, b, &wl);
 	fputc('{', f);
 	jw_str(&w, "schema", "c2c-lite-diff");
 	jw_num(&w, "version", 1);
-	json_run(&w, "old", a);
-	json_run(&w, "new", b);
+	json_run(&w, "old", a, wl.old);
+	json_run(&w, "new", b, wl.new);
+	jw_str(&w, "workloads", diff_workloads_key(wl.cmp));
 	jw_obj(&w, "summary");
 	jw_num(&w, "gone", (double)d->gone);
 	jw_num(&w, "shrank", (double)d->shrank);

@@ -2,6 +2,7 @@
  * with samples of several threads, modelled, named as rm_name() would name a struct "g" of three
  * 8-byte members, judged and grouped; what unnamed memory is called (rm_name() without symbols);
  * the summary block (report/stdio/summary.c): --summary limits, prefix, lighter members. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -846,6 +847,56 @@ static void test_findings_diff(void **state)
 	diff_free(d);
 }
 
+/* diff: what each run recorded, from its command line, and whether the two are of one program */
+static void test_findings_diff_workloads(void **state)
+{
+	static const struct {
+		int line;
+		const char *cmdline, *options, *want;   /* want NULL: none can be told */
+	} wl[] = {
+		{ __LINE__, "c2c-lite record --backend=soft -o t.c2c -- ./fs", "--backend=soft -o t.c2c --",
+		  "./fs" },
+		{ __LINE__, "c2c-lite record -o 'a b.data' -- ./app 'x y'", "-o 'a b.data' --",
+		  "./app 'x y'" },
+		{ __LINE__, "c2c-lite record ./prog 4", "", "./prog 4" },
+		{ __LINE__, "c2c-lite record -e cpu-clock -- -- ./odd", "-e cpu-clock --", "./odd" },
+		{ __LINE__, "c2c-lite record -p 1234 --duration 2", "-p 1234 --duration 2", NULL },
+		{ __LINE__, "perf record -e cpu/mem-loads/P -- ./bench -n 3", NULL, "./bench -n 3" },
+		{ __LINE__, "perf c2c record ./bench", NULL, NULL },
+		{ __LINE__, "c2c-gen", "", NULL },
+		{ __LINE__, NULL, NULL, NULL },
+	};
+	static const struct {
+		int line;
+		const char *old, *new;
+		enum diff_workloads want;
+	} cmp[] = {
+		{ __LINE__, "./fs", "/tmp/build/fs", DIFF_WL_SAME },
+		{ __LINE__, "./fs 4", "./fs 8", DIFF_WL_ARGS },
+		{ __LINE__, "build/examples/false_sharing 1", "build/examples/padded 1",
+		  DIFF_WL_PROGRAMS },
+		{ __LINE__, "'./my prog' 1", "./my\\ prog 1", DIFF_WL_SAME },
+		{ __LINE__, "\"./a b\"", "./a", DIFF_WL_PROGRAMS },
+		{ __LINE__, NULL, "./fs", DIFF_WL_UNKNOWN },
+		{ __LINE__, "./fs", NULL, DIFF_WL_UNKNOWN },
+	};
+	char buf[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(wl) / sizeof(wl[0]); i++) {
+		int rc = diff_workload(wl[i].cmdline, wl[i].options, buf, sizeof(buf));
+
+		if (wl[i].want ? rc || strcmp(buf, wl[i].want) : rc != -ENOENT)
+			fail_msg("row at line %d: rc %d '%s'", wl[i].line, rc, rc ? "" : buf);
+	}
+	for (i = 0; i < sizeof(cmp) / sizeof(cmp[0]); i++)
+		if (diff_workloads_cmp(cmp[i].old, cmp[i].new) != cmp[i].want)
+			fail_msg("row at line %d: %s", cmp[i].line,
+				 diff_workloads_key(diff_workloads_cmp(cmp[i].old, cmp[i].new)));
+	assert_string_equal(diff_workloads_key(DIFF_WL_PROGRAMS), "different programs");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -863,6 +914,7 @@ int main(void)
 		cmocka_unit_test(test_findings_print),
 		cmocka_unit_test(test_findings_cap),
 		cmocka_unit_test(test_findings_diff),
+		cmocka_unit_test(test_findings_diff_workloads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,6 @@
 /* Matching the findings of two runs (see diff.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,4 +150,89 @@ void diff_free(struct diff *d)
 		return;
 	free(d->e);
 	free(d);
+}
+
+/* --- workloads ---------------------------------------------------------------------------------- */
+
+static const char *skip_spaces(const char *s)
+{
+	while (*s == ' ')
+		s++;
+	return s;
+}
+
+int diff_workload(const char *cmdline, const char *options, char *buf, size_t n)
+{
+	static const char rec[] = "c2c-lite record ";
+	const char *p = NULL;
+	size_t len;
+
+	if (!cmdline)
+		return -ENOENT;
+	if (options && !strncmp(cmdline, rec, sizeof(rec) - 1)) {
+		p = skip_spaces(cmdline + sizeof(rec) - 1);
+		len = strlen(options);
+		if (len && !strncmp(p, options, len) && (!p[len] || p[len] == ' '))
+			p = skip_spaces(p + len);
+		else if (len)
+			p = NULL;      /* not as c2c-lite writes it */
+	}
+	if (!p && (p = strstr(cmdline, " -- ")))
+		p = skip_spaces(p + 4);
+	if (p && !strncmp(p, "-- ", 3))
+		p = skip_spaces(p + 3);
+	if (!p || !*p)
+		return -ENOENT;
+	snprintf(buf, n, "%s", p);
+	return 0;
+}
+
+/* The first word of @w, its shell quoting undone, without its directory; @rest: what follows. */
+static void program_of(const char *w, char *buf, size_t n, const char **rest)
+{
+	size_t o = 0;
+	char q = 0;
+
+	for (; *w && (q || *w != ' '); w++) {
+		if (!q && (*w == '\'' || *w == '"')) {
+			q = *w;
+			continue;
+		}
+		if (q && *w == q) {
+			q = 0;
+			continue;
+		}
+		if (!q && *w == '\\' && w[1])
+			w++;
+		if (*w == '/')
+			o = 0;
+		else if (o + 1 < n)
+			buf[o++] = *w;
+	}
+	buf[o < n ? o : n - 1] = 0;
+	*rest = skip_spaces(w);
+}
+
+enum diff_workloads diff_workloads_cmp(const char *old, const char *new)
+{
+	char a[256], b[256];
+	const char *ra, *rb;
+
+	if (!old || !new)
+		return DIFF_WL_UNKNOWN;
+	program_of(old, a, sizeof(a), &ra);
+	program_of(new, b, sizeof(b), &rb);
+	if (strcmp(a, b))
+		return DIFF_WL_PROGRAMS;
+	return strcmp(ra, rb) ? DIFF_WL_ARGS : DIFF_WL_SAME;
+}
+
+const char *diff_workloads_key(enum diff_workloads w)
+{
+	switch (w) {
+	case DIFF_WL_SAME: return "same";
+	case DIFF_WL_ARGS: return "other arguments";
+	case DIFF_WL_PROGRAMS: return "different programs";
+	case DIFF_WL_UNKNOWN: default: return "unknown";
+	}
 }

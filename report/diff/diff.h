@@ -44,4 +44,22 @@ void diff_free(struct diff *d);
 
 const char *diff_status_name(enum diff_status s);
 
+/* WORKLOADS. What each run recorded, from its recorded command line: for a c2c-lite trace the
+ * command after record's options (@options, as the trace keeps them), else what follows " -- ";
+ * the program is its first word without its directory. */
+enum diff_workloads {
+	DIFF_WL_UNKNOWN,              /* a run attached to running tasks, or a perf.data without
+				       * " -- ": nothing is said */
+	DIFF_WL_SAME,                 /* one program with the same arguments */
+	DIFF_WL_ARGS,                 /* one program with other arguments */
+	DIFF_WL_PROGRAMS,             /* different programs */
+};
+
+/* The workload of @cmdline into @buf; 0, or -ENOENT when none can be told. */
+int diff_workload(const char *cmdline, const char *options, char *buf, size_t n);
+/* How the workloads @old and @new (NULL: unknown) compare. */
+enum diff_workloads diff_workloads_cmp(const char *old, const char *new);
+/* Its key in the JSON: "unknown", "same", "other arguments", "different programs". */
+const char *diff_workloads_key(enum diff_workloads w);
+
 #endif

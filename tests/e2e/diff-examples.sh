@@ -2,7 +2,8 @@
 # `c2c-lite diff` on the before and after of a fix, recorded for real: examples/false_sharing
 # (two threads write buf1.a and buf1.b on one line) and examples/padded (the same with the
 # members on separate lines), both with the soft backend that works on this VM. The finding on
-# buf1 must be GONE, the same run against itself must give SAME, the reverse NEW; the JSON
+# buf1 must be GONE, the same run against itself must give SAME, the reverse NEW; the header
+# says the two runs are of different programs (not the run against itself); the JSON
 # validates against docs/diff-schema.json. Skips (77) where the soft backend cannot record.
 set -u
 BUILD=${BUILD:-build}
@@ -25,8 +26,14 @@ grep -qE '^# findings by their share of each run.s sampled time: [1-9][0-9]* gon
 grep -qE '^GONE +buf1 \(' "$tmp/fix.txt" || bad "buf1 is not gone"
 grep -q 'before: FALSE SHARING' "$tmp/fix.txt" || bad "buf1 was not false sharing before"
 grep -qE '^(NEW|GREW) ' "$tmp/fix.txt" && bad "the fix made something new or worse"
+# two programs: the header says so in one line
+[ "$(grep -c '^# the runs are of different programs' "$tmp/fix.txt")" -eq 1 ] ||
+	bad "no line saying the programs differ"
+grep -qF "# the runs are of different programs: '$EX/false_sharing 1' -> '$EX/padded 1'" \
+	"$tmp/fix.txt" || bad "the programs line: $(grep '^# the runs are' "$tmp/fix.txt")"
 "$C2C" diff "$tmp/false_sharing.c2c" "$tmp/false_sharing.c2c" >"$tmp/same.txt" 2>/dev/null
 grep -qE '^SAME +buf1 \(' "$tmp/same.txt" || bad "a run against itself is not SAME"
+grep -q '^# the runs are' "$tmp/same.txt" && bad "one program said to differ from itself"
 "$C2C" diff --json "$tmp/padded.c2c" "$tmp/false_sharing.c2c" >"$tmp/rev.json" 2>/dev/null ||
 	bad "diff --json"
 py=
@@ -39,6 +46,9 @@ import json, sys
 import jsonschema
 schema, doc = (json.load(open(p)) for p in sys.argv[1:])
 jsonschema.Draft202012Validator(schema).validate(doc)
+if doc["workloads"] != "different programs" or not doc["old"]["workload"].endswith("/padded 1"):
+    print("FAIL: reversed diff: workloads", doc["workloads"], doc["old"]["workload"])
+    sys.exit(1)
 new = [f for f in doc["findings"] if f["key"] == "buf1"]
 if not new or new[0]["status"] != "new" or new[0]["new"]["verdict"] != "false":
     print("FAIL: reversed diff: buf1 is not a new false-sharing finding:", new)
