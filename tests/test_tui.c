@@ -835,15 +835,27 @@ static void test_tui_draw_line_fit(void **state)
 		KEYS(f, 's');
 		assert_int_equal(f->v.full_symbols, !full);
 	}
-	/* a narrow screen cuts Source:Line first, from the left: its line number stays */
+	/* a narrow screen cuts Source:Line, then the symbol, then the data, each keeping its end
+	 * (the line number, the function, the member) after "..", the symbol its "[.] " */
 	assert_false(f->v.full_symbols);
 	draw(f, &g, 30, 60);
 	r = grid_find(&g, "      0x10  ");
 	h = grid_find(&g, "    Offset  Data");
 	assert_true(r > h && h > 0);
-	assert_true(f->v.line_w.src < (int)strlen(src));
-	assert_non_null(strstr(g.text[r], src + strlen(src) - (size_t)f->v.line_w.src));
-	assert_int_equal(col_of(&g, r, "[.] tui_fx_rea"), col_of(&g, h, "Symbol"));
+	{
+		const struct tui_widths *w = &f->v.line_w;
+		const char *sym = "tui_fx_reader", *data = "tui_fx_lines[1].c";
+		char want[128];
+
+		assert_true(w->src < (int)strlen(src) && w->sym < 4 + (int)strlen(sym) &&
+			    w->data < (int)strlen(data));
+		snprintf(want, sizeof(want), "  ..%s  [.] ..%s  ..%s",
+			 data + strlen(data) - (size_t)(w->data - 2),
+			 sym + strlen(sym) - (size_t)(w->sym - 6), src + strlen(src) - (size_t)(w->src - 2));
+		if (!strstr(g.text[r], want))
+			fail_msg("'%s' is not in '%s'", want, g.text[r]);
+		assert_int_equal(col_of(&g, r, "[.] .."), col_of(&g, h, "Symbol"));
+	}
 }
 
 /* The list's data column is as wide as what the lines hold, on a wide screen all of it. */

@@ -24,9 +24,11 @@ void tui_rowf(struct tui_ctx *c, int row, enum tui_attr a, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* The display columns of UTF-8 @text (as tui_clip() counts them). */
 int tui_cols(const char *text);
-/* @text in exactly @width columns: cut at the right (or with @tail, its last @width columns:
- * a source line keeps its line number) and padded with spaces, after two spaces. */
-void tui_cell(struct tui_buf *b, const char *text, int width, int tail);
+/* Two spaces, then @text in exactly @width columns, padded with spaces. Text too wide is cut at
+ * the right when @keep < 0, else it keeps its first @keep columns, then "..", then its last
+ * ones: the line number of a source line, the function of a qualified symbol ("[.] ..::run"),
+ * the member of a long data path. */
+void tui_cell(struct tui_buf *b, const char *text, int width, int keep);
 /* perf's banner: @word centred in dashes over @width columns. */
 void tui_banner(struct tui_buf *b, int width, const char *word);
 

@@ -13,8 +13,9 @@
 #include "report/resolve/maps.h"
 #include "tui/draw-int.h"
 
-/* The widest the compact data, symbol and Source:Line columns grow to fit their text, and the
- * narrowest they shrink to on a small screen. */
+/* The data, symbol and Source:Line columns: as wide as their text, cut down to the first
+ * widths (the MAX) to leave the first figure column on the screen, then to the second (the MIN)
+ * to stay on it themselves. */
 #define DATA_MAX 40
 #define SYM_MAX 34
 #define SRC_MAX 24
@@ -272,10 +273,15 @@ void tui_line_layout(struct tui_model *m, struct tui_view *v)
 		w.code = widen(w.code, tmp);
 	}
 	if (!v->full_symbols) {
-		w.data = w.data < DATA_MAX ? w.data : DATA_MAX;
-		w.sym = w.sym < SYM_MAX ? w.sym : SYM_MAX;
-		w.src = w.src < SRC_MAX ? w.src : SRC_MAX;
-		/* the offset and these four on the screen: a name is cut only when they cannot be */
+		int first = m->rm->nr_row_cols ?
+			    2 + rm_col(m->kind, m->display, m->rm->row_cols[0])->width : 0;
+
+		/* the offset, these four and the first figure on the screen ... */
+		excess = 2 + 8 + 2 + w.data + 2 + w.sym + 2 + w.src + 2 + w.code + first - v->cols;
+		excess = shrink(&w.src, SRC_MAX, excess);
+		excess = shrink(&w.sym, SYM_MAX, excess);
+		shrink(&w.data, DATA_MAX, excess);
+		/* ... or at least the offset and these four */
 		excess = 2 + 8 + 2 + w.data + 2 + w.sym + 2 + w.src + 2 + w.code - v->cols;
 		excess = shrink(&w.src, SRC_MIN, excess);
 		excess = shrink(&w.sym, SYM_MIN, excess);
@@ -300,9 +306,9 @@ void tui_line_row_text(struct tui_model *m, const struct tui_view *v, size_t row
 	tui_bufaddf(b, "  %8s", tmp);
 	tui_cell(b, r->data ? r->data : "-", v->line_w.data, 0);
 	tui_symbol(r, tmp, sizeof(tmp));
-	tui_cell(b, tmp, v->line_w.sym, 0);
+	tui_cell(b, tmp, v->line_w.sym, 4);   /* "[.] " */
 	tui_srcline(r, tmp, sizeof(tmp));
-	tui_cell(b, tmp, v->line_w.src, 1);
+	tui_cell(b, tmp, v->line_w.src, 0);
 	tui_code_text(r, tmp, sizeof(tmp));
 	tui_bufaddf(b, "  %*s", v->line_w.code, tmp);
 	for (i = 0; i < m->rm->nr_row_cols; i++) {
@@ -349,9 +355,9 @@ static void tui_line_header(struct tui_ctx *c, int row)
 	tui_row(c, row, TUI_ATTR_HEADER, c->b.s, v->hscroll);
 	tui_bufreset(&c->b);
 	tui_bufaddf(&c->b, "  %8s", "Offset");
-	tui_cell(&c->b, "Data", lw->data, 0);
-	tui_cell(&c->b, "Symbol", lw->sym, 0);
-	tui_cell(&c->b, "Source:Line", lw->src, 0);
+	tui_cell(&c->b, "Data", lw->data, -1);
+	tui_cell(&c->b, "Symbol", lw->sym, -1);
+	tui_cell(&c->b, "Source:Line", lw->src, -1);
 	tui_bufaddf(&c->b, "  %*s", lw->code, "Code address");
 	for (i = 0; i < m->rm->nr_row_cols; i++) {
 		const struct rm_col *ci = rm_col(m->kind, m->display, m->rm->row_cols[i]);

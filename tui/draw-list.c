@@ -11,17 +11,15 @@
 #include "tui/draw-int.h"
 
 #define TUI_VERDICT_W 13
-#define TUI_DATA_MAX 64      /* the widest the data column grows to fit what a line holds */
-#define TUI_DATA_MIN 24      /* the narrowest it shrinks to on a narrow screen */
+#define TUI_DATA_MIN 24      /* the narrowest the data column shrinks to on a narrow screen */
 
 static const struct rm_col *tui_col(const struct tui_model *m, size_t i)
 {
 	return rm_col(m->kind, m->display, m->rm->line_cols[i]);
 }
 
-/* The address as wide as the widest, the data as wide as what the lines hold (up to
- * TUI_DATA_MAX), narrowed on a small screen, not below TUI_DATA_MIN, to leave the first figure
- * column on it. */
+/* The address as wide as the widest, the data as wide as what the lines hold, narrowed (not
+ * below TUI_DATA_MIN) when that would push the first figure column off the screen. */
 void tui_list_layout(struct tui_model *m, struct tui_view *v)
 {
 	int addr = 8, data = 4, fixed, first = 0, room;
@@ -36,8 +34,6 @@ void tui_list_layout(struct tui_model *m, struct tui_view *v)
 		n = tui_cols(l->what ? l->what : "-");
 		data = n > data ? n : data;
 	}
-	if (data > TUI_DATA_MAX)
-		data = TUI_DATA_MAX;
 	if (m->rm->nr_line_cols)
 		first = 2 + tui_col(m, 0)->width;
 	fixed = 2 + 5 + 2 + addr + 2 + 2 + TUI_VERDICT_W;
@@ -96,7 +92,7 @@ void tui_list_row_text(struct tui_model *m, const struct tui_view *v, size_t row
 	tui_bufreset(b);
 	snprintf(tmp, sizeof(tmp), "0x%llx", (unsigned long long)l->addr);
 	tui_bufaddf(b, "  %5zu  %*s", row + 1, v->list_w.addr, tmp);
-	tui_cell(b, l->what ? l->what : "-", v->list_w.data, 0);
+	tui_cell(b, l->what ? l->what : "-", v->list_w.data, -1);
 	tui_bufaddf(b, "  %-*s", TUI_VERDICT_W, rm_verdict_short(l->verdict));
 	for (i = 0; i < m->rm->nr_line_cols; i++) {
 		rm_cell(m->rm, l, NULL, m->rm->line_cols[i], tmp, sizeof(tmp));

@@ -83,14 +83,22 @@ int tui_cols(const char *text)
 	return tui_clip(text, 0, INT_MAX / 2, NULL, 0);
 }
 
-void tui_cell(struct tui_buf *b, const char *text, int width, int tail)
+void tui_cell(struct tui_buf *b, const char *text, int width, int keep)
 {
 	size_t size = strlen(text) + 1;
 	char *cut = xmalloc(size);
 	int n = tui_cols(text), w;
 
-	w = tui_clip(text, tail && n > width ? n - width : 0, width, cut, size);
-	tui_bufaddf(b, "  %s%*s", cut, width > w ? width - w : 0, "");
+	if (n > width && keep >= 0 && width >= keep + 3) {
+		/* the head it keeps, "..", then its last columns */
+		w = tui_clip(text, 0, keep, cut, size);
+		tui_bufaddf(b, "  %s..", cut);
+		w += 2 + tui_clip(text, n - (width - keep - 2), width - keep - 2, cut, size);
+	} else {
+		tui_bufaddf(b, "  ");
+		w = tui_clip(text, 0, width, cut, size);
+	}
+	tui_bufaddf(b, "%s%*s", cut, width > w ? width - w : 0, "");
 	free(cut);
 }
 

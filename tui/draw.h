@@ -50,9 +50,10 @@ void tui_line_row_text(struct tui_model *m, const struct tui_view *v, size_t row
  * v->cols. What a row or line is comes first, sized to its text (up to a cap): the list's
  * address, data and verdict; a line row's offset, data, symbol, Source:Line and code address.
  * On a screen too narrow for them the list's data shrinks to leave the first figure column on
- * it, and a row's Source:Line, then symbol, then data shrink (each to a floor) to keep them on
- * it. The figures follow; sideways scrolling reaches those past the edge. With
- * v->full_symbols a row's texts are never cut. */
+ * it; a row's Source:Line, then symbol, then data shrink, first (to a cap) to leave the first
+ * figure on it, then (to a floor) to stay on it themselves, each keeping its end after "..".
+ * The figures follow; sideways scrolling reaches those past the edge. With v->full_symbols a
+ * row's texts are never cut. */
 void tui_list_layout(struct tui_model *m, struct tui_view *v);
 void tui_line_layout(struct tui_model *m, struct tui_view *v);
 /* The panel above a line's rows: its heading, verdict, advice, predicted gain and threads, and
