@@ -1,5 +1,6 @@
 /* The log hook (see include/c2c/log.h). Messages are formatted into a bounded buffer and handed to
  * the installed hook; the default hook writes them to stderr with the program name and level. */
+#include <errno.h>
 #include <stdio.h>
 
 #include "c2c/log.h"
@@ -7,6 +8,7 @@
 static c2c_log_fn log_hook;
 static void *log_ctx;
 static enum c2c_log_level log_level = C2C_LOG_INFO;
+static const char *log_command;
 
 static const char *const level_name[] = {
 	[C2C_LOG_ERROR] = "error",
@@ -64,4 +66,22 @@ int c2c_err(int err, const char *fmt, ...)
 	c2c_vlog(C2C_LOG_ERROR, fmt, ap);
 	va_end(ap);
 	return err;
+}
+
+void c2c_log_set_command(const char *name)
+{
+	log_command = name;
+}
+
+int c2c_usage(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	c2c_log(C2C_LOG_ERROR, "%s (see 'c2c-lite%s%s --help')", msg, log_command ? " " : "",
+		log_command ? log_command : "");
+	return -EINVAL;
 }

@@ -31,6 +31,12 @@ void c2c_vlog(enum c2c_log_level level, const char *fmt, va_list ap);
 /* Log an error and return @err (a negative errno), for `return c2c_err(-EBADMSG, ...)`. */
 int c2c_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The command running ("report"), named by the usage hint; main() sets it. NULL: none. */
+void c2c_log_set_command(const char *name);
+/* A usage error (exit status 2): one error line ending in the command's usage hint,
+ * "(see 'c2c-lite CMD --help')". Returns -EINVAL. */
+int c2c_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #define c2c_warn(...)  c2c_log(C2C_LOG_WARN, __VA_ARGS__)
 #define c2c_info(...)  c2c_log(C2C_LOG_INFO, __VA_ARGS__)
 #define c2c_debug(...) c2c_log(C2C_LOG_DEBUG, __VA_ARGS__)
