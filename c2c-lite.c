@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "c2c/cmds.h"
+#include "c2c/log.h"
+#include "report/cmdline.h"
 
 #define C2C_VERSION "0.1.0"
 
@@ -151,33 +153,6 @@ static int cmd_help(int argc, char **argv)
 	}
 }
 
-/* Options that `report` and `tui` share: with only these, `report` on a terminal can open the TUI.
- * The second column says whether the option takes a separate argument. */
-static const struct {
-	const char *name;
-	int has_arg;
-} tui_opts[] = {
-	{ "-i", 1 }, { "--input", 1 }, { "-d", 1 }, { "--display", 1 }, { "-c", 1 },
-	{ "--coalesce", 1 }, { "--cacheline-size", 1 }, { "-k", 1 }, { "--vmlinux", 1 },
-	{ "--symfs", 1 }, { "-q", 0 }, { "--quiet", 0 },
-};
-
-/* How many argv words a TUI-compatible option takes at @arg (0: not one). */
-static int tui_opt_words(const char *arg)
-{
-	for (size_t i = 0; i < sizeof(tui_opts) / sizeof(tui_opts[0]); i++) {
-		size_t n = strlen(tui_opts[i].name);
-
-		if (!strncmp(arg, tui_opts[i].name, n)) {
-			if (!arg[n])
-				return 1 + tui_opts[i].has_arg;
-			if (arg[n] == '=' || (arg[1] != '-' && n == 2))
-				return 1;  /* --input=FILE, -iFILE */
-		}
-	}
-	return 0;
-}
-
 /* The one place that chooses the report's front end, as perf c2c report does: the TUI when both
  * ends are a terminal and nothing asks for text (--stdio, --stats or a stdio-only option);
  * otherwise the stdio report. report/ itself never knows a TUI exists. */
@@ -186,7 +161,7 @@ static int report_wants_tui(int argc, char **argv)
 	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO) || getenv("C2C_NO_TUI"))
 		return 0;
 	for (int i = 1; i < argc;) {
-		int n = tui_opt_words(argv[i]);
+		int n = cmdline_tui_words(argv[i]);   /* the option policy: one the TUI takes */
 
 		if (!n)
 			return 0;
@@ -209,11 +184,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
 		return cmd_version(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "report") && report_wants_tui(argc - 1, argv + 1))
-		return cmd_tui(argc - 1, argv + 1);
 	for (c = commands; c->name; c++)
 		if (!strcmp(c->name, argv[1]))
-			return c->fn(argc - 1, argv + 1);
+			break;
+	c2c_log_set_command(c->name);        /* usage errors name its --help */
+	if (c->fn == cmd_report && report_wants_tui(argc - 1, argv + 1))
+		return cmd_tui(argc - 1, argv + 1);
+	if (c->name)
+		return c->fn(argc - 1, argv + 1);
 	fprintf(stderr, "c2c-lite: '%s' is not a c2c-lite command; see 'c2c-lite --help'\n", argv[1]);
 	return EXIT_USAGE;
 }

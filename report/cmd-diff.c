@@ -1,13 +1,13 @@
 /* `c2c-lite diff OLD NEW`: the before and after of a fix, finding by finding (report/diff/). Both
  * inputs go through the report session as `report` reads them; text or JSON out. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
+#include "c2c/opt.h"
 #include "report/cmdline.h"
 #include "report/diff/diff.h"
 #include "report/json/jw.h"
@@ -35,9 +35,13 @@ struct diff_opts {
 	uint32_t cl_size;
 	const char *vmlinux, *symfs;
 	int json;
+	struct cmdline_use use;     /* what was given, for the option policy (report/cmdline.h) */
 };
 
-enum { OPT_CL_SIZE = 256, OPT_SYMFS, OPT_JSON };
+enum {
+	OPT_CL_SIZE = CMDLINE_VAL(CMDLINE_CL_SIZE), OPT_SYMFS = CMDLINE_VAL(CMDLINE_SYMFS),
+	OPT_JSON = CMDLINE_VAL(CMDLINE_JSON),
+};
 
 static int parse_opts(struct diff_opts *o, int argc, char **argv)
 {
@@ -52,7 +56,8 @@ static int parse_opts(struct diff_opts *o, int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:k:vqh", lopts, NULL)) != -1) {
+	while ((c = c2c_getopt(argc, argv, "d:k:vqh", lopts)) != -1) {
+		cmdline_give(&o->use, c, optarg);
 		switch (c) {
 		case 'd':
 			if ((o->display = cmdline_display(optarg)) < 0)
@@ -68,37 +73,24 @@ static int parse_opts(struct diff_opts *o, int argc, char **argv)
 		case 'v': c2c_log_set_level(C2C_LOG_DEBUG); break;
 		case 'q': c2c_log_set_level(C2C_LOG_ERROR); break;
 		case 'h': fputs(diff_usage, stdout); return -1;
-		default:
-			fprintf(stderr, "see 'c2c-lite diff --help'\n");
-			return EXIT_USAGE;
+		default: return EXIT_USAGE;     /* c2c_getopt() said why */
 		}
 	}
 	if (argc - optind != 2) {
-		c2c_log(C2C_LOG_ERROR, "diff needs two inputs, OLD and NEW (see 'c2c-lite diff --help')");
+		c2c_usage("diff needs two inputs, OLD and NEW");
 		return EXIT_USAGE;
 	}
 	o->old = argv[optind];
 	o->new = argv[optind + 1];
-	return 0;
+	o->use.out = CMDLINE_OUT_DIFF;
+	return cmdline_check_output(&o->use) ? EXIT_USAGE : 0;
 }
 
-/* -d applies to PMU data only. */
-static int check(void *ctx, enum rm_kind kind, const struct trace_info *info)
-{
-	const struct diff_opts *o = ctx;
-
-	(void)info;
-	if (kind != RM_PMU && o->display >= 0)
-		return c2c_err(-EINVAL, "-d/--display does not apply to %s traces: they have no HITM "
-			       "or peer-snoop counts", rm_kind_name(kind));
-	return 0;
-}
-
-static int load(const struct diff_opts *o, const char *path, struct report_session **out)
+static int load(struct diff_opts *o, const char *path, struct report_session **out)
 {
 	struct rs_opts ro = { .input = path, .cl_size = o->cl_size, .display = o->display,
 			      .symfs = o->symfs, .vmlinux = o->vmlinux, .no_topdown = 1,
-			      .check = check, .check_ctx = (void *)o };
+			      .check = cmdline_check_input, .check_ctx = &o->use };
 
 	return rs_open(out, &ro);
 }
@@ -248,7 +240,7 @@ int cmd_diff(int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	if (load(&o, o.old, &a) || load(&o, o.new, &b)) {
 		rs_free(a);
-		return EXIT_FAIL;
+		return o.use.refused ? EXIT_USAGE : EXIT_FAIL;
 	}
 	d = diff_build(a->fs, b->fs);
 	err = o.json ? print_json(stdout, a, b, d) : print_text(stdout, a, b, d);

@@ -2,7 +2,6 @@
  * the cacheline table and prints perf 6.1's `perf c2c report --stdio` sections after a short header
  * of its own. Options parse into struct report_opts; errors become one line and exit status 1. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
+#include "c2c/opt.h"
 #include "report/aggregate/cltable.h"
 #include "report/cmdline.h"
 #include "report/json/json.h"
@@ -60,7 +60,7 @@ static const char report_usage[] =
 
 struct report_opts {
 	const char *input;
-	int stdio, stats, show_all, no_source, full_symbols, double_cl, node_info;
+	int stats, show_all, no_source, full_symbols, double_cl, node_info;
 	int display;                /* -1: from the trace's arch */
 	const char *coalesce;
 	enum cltab_coalesce keys[CLTAB_CO_MAX];
@@ -72,18 +72,25 @@ struct report_opts {
 	int map;                    /* --map: line maps */
 	int json;                   /* --json */
 	int csv;                    /* --csv[=TABLE]: enum csv_table + 1 */
-	int summary_given, text_opt; /* for refusing text options with --json/--csv */
 	uint32_t jobs;              /* -j; 0: not given */
 	int call_graph;             /* -1 --no-call-graph, 0 as the data has them, 1 + order */
 	int phys;                   /* --phys */
 	int regions;                /* --regions: the table of program regions */
 	const char *region;         /* --region NAME: only the samples inside it */
+	struct cmdline_use use;     /* what was given, for the option policy (report/cmdline.h) */
 };
 
+/* The long options without a short form, by their row of the option policy. */
 enum {
-	OPT_STDIO = 256, OPT_STATS, OPT_SHOW_ALL, OPT_NO_SOURCE, OPT_FULL_SYMBOLS, OPT_CL_SIZE,
-	OPT_DOUBLE_CL, OPT_SYMFS, OPT_SUMMARY, OPT_NO_DATA_NAMES, OPT_MAP, OPT_JSON, OPT_CSV,
-	OPT_NO_CALL_GRAPH, OPT_PHYS, OPT_REGIONS, OPT_REGION,
+	OPT_STDIO = CMDLINE_VAL(CMDLINE_STDIO), OPT_STATS = CMDLINE_VAL(CMDLINE_STATS),
+	OPT_SHOW_ALL = CMDLINE_VAL(CMDLINE_SHOW_ALL), OPT_NO_SOURCE = CMDLINE_VAL(CMDLINE_NO_SOURCE),
+	OPT_FULL_SYMBOLS = CMDLINE_VAL(CMDLINE_FULL_SYMBOLS),
+	OPT_CL_SIZE = CMDLINE_VAL(CMDLINE_CL_SIZE), OPT_DOUBLE_CL = CMDLINE_VAL(CMDLINE_DOUBLE_CL),
+	OPT_SYMFS = CMDLINE_VAL(CMDLINE_SYMFS), OPT_SUMMARY = CMDLINE_VAL(CMDLINE_SUMMARY),
+	OPT_NO_DATA_NAMES = CMDLINE_VAL(CMDLINE_NO_DATA_NAMES), OPT_MAP = CMDLINE_VAL(CMDLINE_MAP),
+	OPT_JSON = CMDLINE_VAL(CMDLINE_JSON), OPT_CSV = CMDLINE_VAL(CMDLINE_CSV),
+	OPT_NO_CALL_GRAPH = CMDLINE_VAL(CMDLINE_NO_CALL_GRAPH), OPT_PHYS = CMDLINE_VAL(CMDLINE_PHYS),
+	OPT_REGIONS = CMDLINE_VAL(CMDLINE_REGIONS), OPT_REGION = CMDLINE_VAL(CMDLINE_REGION),
 };
 
 /* perf c2c report's -g/--call-graph: perf's parameter list (print_type,threshold,order,key,
@@ -98,7 +105,7 @@ static int parse_call_graph(struct report_opts *o, const char *arg)
 	if (!arg)
 		return 0;
 	if (strlen(arg) >= sizeof(buf))
-		return c2c_err(-EINVAL, "--call-graph '%s' is too long", arg);
+		return c2c_usage("--call-graph '%s' is too long", arg);
 	strcpy(buf, arg);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "caller"))
@@ -107,40 +114,9 @@ static int parse_call_graph(struct report_opts *o, const char *arg)
 			o->call_graph = 1 + CALLERS_CALLEE;
 		else if (strcmp(tok, "graph") && strcmp(tok, "function") && strcmp(tok, "percent") &&
 			 (strtod(tok, &end), end == tok || *end))
-			return c2c_err(-EINVAL, "--call-graph '%s': c2c-lite draws the graph with "
-				       "percentages, keyed by function, in caller or callee order",
-				       tok);
+			return c2c_usage("--call-graph '%s': c2c-lite draws the graph with "
+					 "percentages, keyed by function, in caller or callee order", tok);
 	}
-	return 0;
-}
-
-/* perf's setup_coalesce(): tokens in user order; "offset" is accepted and ignored. */
-static int parse_coalesce(struct report_opts *o, const char *s)
-{
-	static const char *const names[] = {
-		[CLTAB_CO_PID] = "pid", [CLTAB_CO_TID] = "tid", [CLTAB_CO_IADDR] = "iaddr",
-		[CLTAB_CO_DSO] = "dso",
-	};
-	char buf[256], *tok, *save = NULL;
-	int i;
-
-	if (strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	o->nr_keys = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "offset"))
-			continue;
-		for (i = 0; i < 4 && strcmp(tok, names[i]); i++)
-			;
-		if (i == 4) {
-			c2c_log(C2C_LOG_ERROR, "unrecognized sort token '%s' in --coalesce", tok);
-			return -EINVAL;
-		}
-		if (o->nr_keys < CLTAB_CO_MAX)
-			o->keys[o->nr_keys++] = (enum cltab_coalesce)i;
-	}
-	o->coalesce = s;
 	return 0;
 }
 
@@ -174,7 +150,8 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:d:c:Nk:j:gvqh", lopts, NULL)) != -1) {
+	while ((c = c2c_getopt(argc, argv, "i:d:c:Nk:j:gvqh", lopts)) != -1) {
+		cmdline_give(&o->use, c, optarg);
 		switch (c) {
 		case 'g':
 			if (parse_call_graph(o, optarg))
@@ -182,15 +159,16 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 			break;
 		case OPT_NO_CALL_GRAPH: o->call_graph = -1; break;
 		case 'i': o->input = optarg; break;
-		case OPT_STDIO: o->stdio = 1; break;
+		case OPT_STDIO: break;      /* the text report: the output without --json/--csv */
 		case OPT_STATS: o->stats = 1; break;
 		case 'd':
 			if ((o->display = cmdline_display(optarg)) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'c':
-			if (parse_coalesce(o, optarg))
+			if (cmdline_coalesce(optarg, o->keys, &o->nr_keys))
 				return EXIT_USAGE;
+			o->coalesce = optarg;
 			break;
 		case 'N': o->node_info++; break;
 		case OPT_SHOW_ALL: o->show_all = 1; break;
@@ -202,8 +180,7 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		case OPT_REGION: o->region = optarg; break;
 		case OPT_CSV:
 			if ((o->csv = optarg ? csv_table_parse(optarg) + 1 : CSV_LINES + 1) <= 0) {
-				c2c_log(C2C_LOG_ERROR, "--csv '%s': the tables are lines, rows and "
-					"members", optarg);
+				c2c_usage("--csv '%s': the tables are lines, rows and members", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -223,64 +200,25 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
 		case OPT_SUMMARY:
 			v = strtol(optarg, &end, 10);
 			if (!*optarg || *end || v < 0 || v > 100000) {
-				c2c_log(C2C_LOG_ERROR, "--summary '%s' is not a line count", optarg);
+				c2c_usage("--summary '%s' is not a line count", optarg);
 				return EXIT_USAGE;
 			}
 			o->summary = (int)v;
-			o->summary_given = 1;
 			break;
 		case 'v': c2c_log_set_level(C2C_LOG_DEBUG); break;
 		case 'q': c2c_log_set_level(C2C_LOG_ERROR); break;
 		case 'h': fputs(report_usage, stdout); return -1;
-		default:
-			fprintf(stderr, "see 'c2c-lite report --help'\n");
-			return EXIT_USAGE;
+		default: return EXIT_USAGE;     /* c2c_getopt() said why */
 		}
 	}
 	if (optind < argc) {
-		c2c_log(C2C_LOG_ERROR, "unexpected argument '%s'", argv[optind]);
+		c2c_usage("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	if (o->node_info > 2)
 		o->node_info = 2;
-	if (o->json && o->csv) {
-		c2c_log(C2C_LOG_ERROR, "--json and --csv: choose one");
-		return EXIT_USAGE;
-	}
-	if ((o->json || o->csv) && (o->stats || o->node_info || o->no_source || o->full_symbols ||
-				    o->map || o->no_data_names || o->summary_given || o->regions)) {
-		c2c_log(C2C_LOG_ERROR, "--stats, -N, --no-source, --full-symbols, --map, "
-			"--no-data-names, --summary and --regions shape the text report: they do not "
-			"apply to --%s, which holds everything", o->json ? "json" : "csv");
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* What a soft or watch trace cannot show: refused with the reason, never ignored. */
-static int check_options(void *ctx, enum rm_kind kind, const struct trace_info *info)
-{
-	const struct report_opts *o = ctx;
-	const char *what = kind == RM_SOFT ? "soft-backend" : "watch-backend";
-
-	(void)info;
-	if (kind == RM_PMU)
-		return 0;
-	if (o->display >= 0)
-		return c2c_err(-EINVAL, "-d/--display does not apply to %s traces: they have no HITM "
-			       "or peer-snoop counts (lines rank by %s)", what,
-			       kind == RM_SOFT ? "sampled time" : "transfers");
-	if (o->node_info)
-		return c2c_err(-EINVAL, "-N/--node-info does not apply to %s traces: per-node "
-			       "figures need a PMU's data source", what);
-	if (o->jobs > 1)
-		return c2c_err(-EINVAL, "-j/--jobs %u does not apply to %s traces: their estimate is "
-			       "built by one thread", o->jobs, what);
-	if (o->nr_keys != 1 || o->keys[0] != CLTAB_CO_IADDR)
-		return c2c_err(-EINVAL, "-c/--coalesce %s does not apply to %s traces: their rows "
-			       "are per offset and code address; the summary names the threads of "
-			       "each member", o->coalesce, what);
-	return 0;
+	o->use.out = o->json ? CMDLINE_OUT_JSON : o->csv ? CMDLINE_OUT_CSV : CMDLINE_OUT_TEXT;
+	return cmdline_check_output(&o->use) ? EXIT_USAGE : 0;
 }
 
 static void print_header(FILE *f, const struct report_session *s)
@@ -433,7 +371,7 @@ static int print_estimate(const struct report_opts *o, struct report_session *s)
 	return 0;
 }
 
-static int run(const struct report_opts *o)
+static int run(struct report_opts *o)
 {
 	struct rs_opts ro = {
 		.input = o->input, .cl_size = o->cl_size, .double_cl = o->double_cl,
@@ -441,7 +379,7 @@ static int run(const struct report_opts *o)
 		.node_stats = o->node_info != 0,
 		.jobs = o->jobs ? o->jobs : cmdline_default_jobs(), .symfs = o->symfs, .vmlinux = o->vmlinux,
 		.verbose = c2c_log_get_level() >= C2C_LOG_DEBUG,
-		.check = check_options, .check_ctx = (void *)o,
+		.check = cmdline_check_input, .check_ctx = &o->use,
 		.no_callchains = o->call_graph < 0,
 		.phys = o->phys,
 		.region = o->region,
@@ -484,5 +422,7 @@ int cmd_report(int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	if (!o.input)
 		o.input = source_default_input();
-	return run(&o) ? EXIT_FAIL : EXIT_OK;
+	if (run(&o))
+		return o.use.refused ? EXIT_USAGE : EXIT_FAIL;
+	return EXIT_OK;
 }

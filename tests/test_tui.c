@@ -660,29 +660,6 @@ static void test_tui_view_resize_keeps_selection(void **state)
 		    f->v.list.sel < f->v.list.top + (size_t)tui_view_body_rows(&f->v, TUI_SCR_LIST));
 }
 
-static void test_tui_coalesce_parse(void **state)
-{
-	static const struct {
-		int line;
-		const char *s;
-		int rc, nr;
-	} rows[] = {
-		{ __LINE__, "iaddr", 0, 1 }, { __LINE__, "tid,iaddr", 0, 2 },
-		{ __LINE__, "offset,pid,dso", 0, 2 }, { __LINE__, "bogus", -1, 0 },
-		{ __LINE__, "", -1, 0 },
-	};
-	struct tui_coalesce c;
-	size_t i;
-
-	(void)state;
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		int rc = tui_coalesce_parse(rows[i].s, &c);
-
-		if ((rc < 0 ? -1 : 0) != rows[i].rc || (!rc && c.nr != rows[i].nr))
-			fail_msg("row at line %d: rc %d nr %d", rows[i].line, rc, c.nr);
-	}
-}
-
 /* --- drawing ----------------------------------------------------------------------------------- */
 
 struct grid {
@@ -1198,7 +1175,6 @@ int main(void)
 		T(test_tui_view_toggles_and_text_screens),
 		T(test_tui_view_coalesce_reload),
 		T(test_tui_view_resize_keeps_selection),
-		cmocka_unit_test(test_tui_coalesce_parse),
 		T(test_tui_draw_list),
 		T(test_tui_draw_line),
 		T(test_tui_draw_line_fit),

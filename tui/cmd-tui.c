@@ -3,7 +3,6 @@
  * screen is up; errors are printed again on stderr once the terminal is restored. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
+#include "c2c/opt.h"
 #include "report/cmdline.h"
 #include "report/read/source.h"
 #include "tui/draw.h"
@@ -35,11 +35,12 @@ static const char tui_usage[] =
 	"  -q, --quiet             errors only (no warnings on the status line)\n"
 	"  -h, --help              this text ('c2c-lite help tui': the manual)\n";
 
-enum { OPT_CL_SIZE = 256, OPT_SYMFS };
+enum { OPT_CL_SIZE = CMDLINE_VAL(CMDLINE_CL_SIZE), OPT_SYMFS = CMDLINE_VAL(CMDLINE_SYMFS) };
 
 struct tui_cmd {
 	struct tui_load_opts lo;
-	struct tui_coalesce co;
+	struct cmdline_use use;      /* what was given, for the option policy (report/cmdline.h) */
+	const char *coalesce;        /* -c as given */
 	struct tui_term *term;
 	struct tui_model *m;
 	struct tui_view v;
@@ -72,7 +73,8 @@ static int tui_parse_opts(struct tui_cmd *c, int argc, char **argv)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "i:d:c:k:qh", lopts, NULL)) != -1) {
+	while ((o = c2c_getopt(argc, argv, "i:d:c:k:qh", lopts)) != -1) {
+		cmdline_give(&c->use, o, optarg);
 		switch (o) {
 		case 'i': c->lo.input = optarg; break;
 		case 'd':
@@ -80,13 +82,9 @@ static int tui_parse_opts(struct tui_cmd *c, int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'c':
-			if (tui_coalesce_parse(optarg, &c->co)) {
-				fprintf(stderr, "c2c-lite: bad --coalesce '%s' (pid, tid, iaddr, dso)\n",
-					optarg);
+			if (cmdline_coalesce(optarg, c->lo.coalesce, &c->lo.nr_coalesce))
 				return EXIT_USAGE;
-			}
-			memcpy(c->lo.coalesce, c->co.key, sizeof(c->co.key));
-			c->lo.nr_coalesce = c->co.nr;
+			c->coalesce = optarg;
 			break;
 		case OPT_CL_SIZE:
 			if (cmdline_cl_size(optarg, &c->lo.cl_size))
@@ -96,16 +94,16 @@ static int tui_parse_opts(struct tui_cmd *c, int argc, char **argv)
 		case OPT_SYMFS: c->lo.symfs = optarg; break;
 		case 'q': c2c_log_set_level(C2C_LOG_ERROR); break;
 		case 'h': fputs(tui_usage, stdout); return -1;
-		default:
-			fprintf(stderr, "see 'c2c-lite tui --help'\n");
-			return EXIT_USAGE;
+		default: return EXIT_USAGE;     /* c2c_getopt() said why */
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "c2c-lite: unexpected argument '%s'\n", argv[optind]);
+		c2c_usage("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	return 0;
+	c->use.out = CMDLINE_OUT_TUI;
+	c->lo.use = &c->use;
+	return cmdline_check_output(&c->use) ? EXIT_USAGE : 0;
 }
 
 static uint64_t tui_now_ms(void)
@@ -232,8 +230,8 @@ static int tui_run(struct tui_cmd *c)
 	if (!err) {
 		s = tui_term_screen(c->term);
 		tui_view_init(&c->v, c->m, s->rows, s->cols);
-		if (c->co.name)
-			snprintf(c->v.coalesce_name, sizeof(c->v.coalesce_name), "%s", c->co.name);
+		if (c->coalesce)
+			snprintf(c->v.coalesce_name, sizeof(c->v.coalesce_name), "%s", c->coalesce);
 		tui_loop(c);
 	}
 	tui_term_close(c->term);
@@ -245,7 +243,7 @@ static int tui_run(struct tui_cmd *c)
 		fprintf(stderr, "c2c-lite: %s\n", c->err);
 	else if (err)
 		fprintf(stderr, "c2c-lite: cannot load '%s': %s\n", c->lo.input, strerror(-err));
-	return err ? EXIT_FAIL : EXIT_OK;
+	return !err ? EXIT_OK : c->use.refused ? EXIT_USAGE : EXIT_FAIL;
 }
 
 int cmd_tui(int argc, char **argv)

@@ -32,23 +32,6 @@ static void tui_model_sync(struct tui_model *m)
 	m->tdsym = (struct td_agg_sym_ctx){ .maps = s->maps, .sym = s->sym };
 }
 
-/* -d and -c are views of PMU data: refused, with the reason, on soft and watch traces. */
-static int tui_check(void *ctx, enum rm_kind kind, const struct trace_info *info)
-{
-	const struct tui_load_opts *o = ctx;
-
-	(void)info;
-	if (kind == RM_PMU)
-		return 0;
-	if (o->display >= 0)
-		return c2c_err(-EINVAL, "-d/--display does not apply to %s traces: they have no HITM "
-			       "or peer-snoop counts", rm_kind_name(kind));
-	if (o->nr_coalesce && (o->nr_coalesce != 1 || o->coalesce[0] != CLTAB_CO_IADDR))
-		return c2c_err(-EINVAL, "-c/--coalesce does not apply to %s traces: their rows are "
-			       "per offset and code address", rm_kind_name(kind));
-	return 0;
-}
-
 int tui_model_load(struct tui_model **out, const struct tui_load_opts *o, tui_progress_fn progress,
 		   void *ctx)
 {
@@ -57,7 +40,7 @@ int tui_model_load(struct tui_model **out, const struct tui_load_opts *o, tui_pr
 		.input = o->input, .cl_size = o->cl_size, .display = o->display,
 		.nr_coalesce = o->nr_coalesce, .remodel = 1, .node_stats = 1, .symfs = o->symfs,
 		.vmlinux = o->vmlinux, .progress = progress, .progress_ctx = ctx,
-		.check = tui_check, .check_ctx = (void *)o,
+		.check = o->use ? cmdline_check_input : NULL, .check_ctx = o->use,
 		.jobs = cmdline_default_jobs(),   /* as report's default */
 	};
 	int rc;

@@ -14,6 +14,8 @@
 
 #include "report/model/session.h"
 
+struct cmdline_use;
+
 struct tui_load_opts {
 	const char *input;            /* trace or perf.data */
 	uint32_t cl_size;             /* 0: the session's default */
@@ -21,6 +23,8 @@ struct tui_load_opts {
 	enum cltab_coalesce coalesce[CLTAB_CO_MAX];
 	int nr_coalesce;              /* 0: offset,iaddr */
 	const char *symfs, *vmlinux;
+	struct cmdline_use *use;      /* the options given, checked against the input
+				       * (report/cmdline.h); NULL: none */
 };
 
 /* Called every few thousand records while loading; @total is the file size in bytes. A non-zero

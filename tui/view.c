@@ -25,34 +25,6 @@ const struct tui_coalesce tui_coalesce_presets[] = {
 };
 const int tui_nr_coalesce_presets = sizeof(tui_coalesce_presets) / sizeof(tui_coalesce_presets[0]);
 
-int tui_coalesce_parse(const char *s, struct tui_coalesce *out)
-{
-	static const char *const names[] = {
-		[CLTAB_CO_PID] = "pid", [CLTAB_CO_TID] = "tid", [CLTAB_CO_IADDR] = "iaddr",
-		[CLTAB_CO_DSO] = "dso",
-	};
-	const char *p = s;
-
-	memset(out, 0, sizeof(*out));
-	out->name = s;
-	while (*p) {
-		size_t n = strcspn(p, ","), k;
-
-		if (n == 6 && !strncmp(p, "offset", 6)) {   /* perf accepts and ignores it */
-			p += n + (p[n] == ',');
-			continue;
-		}
-		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-			if (strlen(names[k]) == n && !strncmp(p, names[k], n))
-				break;
-		if (k == sizeof(names) / sizeof(names[0]) || out->nr == CLTAB_CO_MAX)
-			return -EINVAL;
-		out->key[out->nr++] = (enum cltab_coalesce)k;
-		p += n + (p[n] == ',');
-	}
-	return out->nr ? 0 : -EINVAL;
-}
-
 /* --- state helpers ---------------------------------------------------------------------------- */
 
 int tui_view_warn_rows(const struct tui_view *v)

@@ -62,8 +62,6 @@ struct tui_coalesce {
 };
 extern const struct tui_coalesce tui_coalesce_presets[];
 extern const int tui_nr_coalesce_presets;
-/* Parse a -c value ("tid,iaddr"); 0 or -EINVAL. */
-int tui_coalesce_parse(const char *s, struct tui_coalesce *out);
 
 /* Sort keys of the list: the model's order (cost), the address, or a declared column. */
 enum { TUI_SORT_COST = -1, TUI_SORT_ADDRESS = -2 };

@@ -380,7 +380,7 @@ int rs_open(struct report_session **out, const struct rs_opts *o)
 	s->kind = rs_kind(s->info);
 	s->display = o->display >= 0 ? (enum cltab_display)o->display
 		     : rs_default_display(s->info);
-	if (o->check && (rc = o->check(o->check_ctx, s->kind, s->info)))
+	if (o->check && (rc = o->check(o->check_ctx, s)))
 		goto err;
 	if (s->kind == RM_PMU)
 		s->cl_size = o->cl_size ? o->cl_size : host_cl_size(s->info);

@@ -23,6 +23,8 @@
 #include "report/aggregate/topdown-agg.h"
 #include "report/aggregate/topdown-time.h"
 
+struct report_session;
+
 struct rs_opts {
 	const char *input;
 	uint32_t cl_size;             /* 0: this machine's (perf's rule), else the trace's, else 64 */
@@ -41,9 +43,10 @@ struct rs_opts {
 	int phys;                     /* --phys: lines by physical address (a one-line error when
 				       * no sample carries one) */
 	const char *region;           /* keep only the samples inside this program region */
-	/* called once the input is open and its kind known, before anything is read: a negative
-	 * return (with its one-line error through the log hook) stops rs_open() */
-	int (*check)(void *ctx, enum rm_kind kind, const struct trace_info *info);
+	/* called once the input is open and its kind known (s->src, s->info, s->kind), before
+	 * anything is read: a negative return (with its one-line error through the log hook) stops
+	 * rs_open(); report/cmdline.h's option policy */
+	int (*check)(void *ctx, const struct report_session *s);
 	void *check_ctx;
 	/* called every 65536 records with the records read and the file's size (0: unknown); a
 	 * non-zero return stops the load with -EINTR */

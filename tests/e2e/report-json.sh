@@ -87,7 +87,7 @@ grep -q '"what": "buf1 (struct pair, 16 bytes)"' "$tmp/soft.json" || bad "soft j
 for o in --stats --map --no-source "--summary 1"; do
 	# shellcheck disable=SC2086
 	"$C2C" report --json $o -i "$tmp/soft.c2c" >/dev/null 2>"$tmp/o.err" && bad "--json $o accepted"
-	grep -q "do not apply to --json" "$tmp/o.err" || bad "--json $o: $(cat "$tmp/o.err")"
+	grep -q -- "$o does not apply to --json" "$tmp/o.err" || bad "--json $o: $(cat "$tmp/o.err")"
 done
 "$C2C" report --csv=bogus -i "$tmp/soft.c2c" >/dev/null 2>&1 && bad "--csv=bogus accepted"
 
