@@ -61,7 +61,7 @@ static int cmd_version(int argc, char **argv)
 {
 	(void)argv;
 	if (argc > 1) {
-		fprintf(stderr, "c2c-lite version: takes no arguments\n");
+		c2c_usage("version takes no arguments");
 		return EXIT_USAGE;
 	}
 	printf("c2c-lite %s\n", C2C_VERSION);
@@ -118,7 +118,7 @@ static int cmd_help(int argc, char **argv)
 	char page[64];
 
 	if (argc > 2) {
-		fprintf(stderr, "c2c-lite help: one command at a time (see 'c2c-lite --help')\n");
+		c2c_usage("help takes one command at a time");
 		return EXIT_USAGE;
 	}
 	if (topic && !strcmp(topic, "trace")) {
@@ -127,8 +127,7 @@ static int cmd_help(int argc, char **argv)
 		for (c = commands; c->name && strcmp(c->name, topic); c++)
 			;
 		if (!c->name) {
-			fprintf(stderr, "c2c-lite help: '%s' is not a c2c-lite command (see "
-				"'c2c-lite --help')\n", topic);
+			c2c_usage("help: '%s' is not a c2c-lite command", topic);
 			return EXIT_USAGE;
 		}
 	}
@@ -187,11 +186,12 @@ int main(int argc, char **argv)
 	for (c = commands; c->name; c++)
 		if (!strcmp(c->name, argv[1]))
 			break;
-	c2c_log_set_command(c->name);        /* usage errors name its --help */
+	if (c->fn != cmd_help && c->fn != cmd_version)
+		c2c_log_set_command(c->name);    /* usage errors name its --help */
 	if (c->fn == cmd_report && report_wants_tui(argc - 1, argv + 1))
 		return cmd_tui(argc - 1, argv + 1);
 	if (c->name)
 		return c->fn(argc - 1, argv + 1);
-	fprintf(stderr, "c2c-lite: '%s' is not a c2c-lite command; see 'c2c-lite --help'\n", argv[1]);
+	c2c_usage("'%s' is not a c2c-lite command", argv[1]);
 	return EXIT_USAGE;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "c2c/cmds.h"
+#include "c2c/log.h"
 #include "record/doctor.h"
 #include "record/sysfs.h"
 
@@ -47,8 +48,8 @@ int cmd_doctor(int argc, char **argv)
 			fputs(doctor_usage, stdout);
 			return EXIT_OK;
 		} else {
-			fprintf(stderr, "c2c-lite doctor: unknown option '%s' (see 'c2c-lite doctor "
-				"--help')\n", argv[i]);
+			c2c_usage("%s '%s'", argv[i][0] == '-' ? "unknown option" :
+				  "unexpected argument", argv[i]);
 			return EXIT_USAGE;
 		}
 	}

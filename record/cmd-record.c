@@ -2,7 +2,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "c2c/cmds.h"
 #include "c2c/confirm.h"
 #include "c2c/log.h"
+#include "c2c/opt.h"
 #include "c2c/trace.h"
 #include "c2c/xalloc.h"
 #include "c2c/unwind.h"
@@ -21,6 +21,7 @@
 #include "record/rate-plan.h"
 #include "record/session.h"
 #include "record/sysfs.h"
+#include "record/workload.h"
 
 static const char record_usage[] =
 	"usage: c2c-lite record [options] [-- command [args]]\n"
@@ -118,15 +119,14 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static int parse_u64(const char *s, const char *opt, uint64_t *v)
+/* A number: 0 or -EINVAL, said by the caller (one line, what the option needs). */
+static int parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
 
 	errno = 0;
 	*v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || s[0] == '-')
-		return c2c_err(-EINVAL, "option '%s' needs a number, not '%s'", opt, s);
-	return 0;
+	return errno || end == s || *end || s[0] == '-' ? -EINVAL : 0;
 }
 
 /* A bound of --watch-overhead or --soft-overhead: a percentage from 1 to @max as a fraction,
@@ -143,8 +143,8 @@ static int parse_bound(const char *s, const char *opt, uint64_t max, double *out
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (errno || end == s || *end || s[0] == '-' || !v || v > max)
-		return c2c_err(-EINVAL, "%s needs a percentage from 1 to %llu or 'unlimited', not "
-			       "'%s'", opt, (unsigned long long)max, s);
+		return c2c_usage("%s needs a percentage from 1 to %llu or 'unlimited', not "
+				 "'%s'", opt, (unsigned long long)max, s);
 	*out = (double)v / 100;
 	return 0;
 }
@@ -158,9 +158,8 @@ static int parse_pids(const char *s, struct record_opts *o)
 	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
 		uint64_t v;
 
-		err = parse_u64(tok, "-p/-t", &v);
-		if (!err && (v == 0 || v > 0x7fffffff))
-			err = c2c_err(-EINVAL, "bad process id '%s'", tok);
+		if (parse_u64(tok, &v) || v == 0 || v > 0x7fffffff)
+			err = c2c_usage("bad process id '%s'", tok);
 		if (err)
 			break;
 		o->pids = xgrow(o->pids, &cap, o->nr_pids + 1, sizeof(*o->pids));
@@ -188,17 +187,17 @@ static int parse_mmap_pages(const char *arg, struct record_opts *o)
 	uint64_t v;
 
 	if ((comma ? (size_t)(comma - arg) : strlen(arg)) >= sizeof(data))
-		return c2c_err(-EINVAL, "-m needs N or N,M pages (powers of two), not '%s'", arg);
+		return c2c_usage("-m needs N or N,M pages (powers of two), not '%s'", arg);
 	snprintf(data, sizeof(data), "%.*s", (int)(comma ? comma - arg : (long)strlen(arg)), arg);
 	if (data[0] || !comma) {
 		if (parse_pages(data, &v))
-			return c2c_err(-EINVAL, "-m needs a power of two of pages, not '%s'", arg);
+			return c2c_usage("-m needs a power of two of pages, not '%s'", arg);
 		o->mmap_pages = (unsigned int)v;
 	}
 	if (comma) {
 		if (parse_pages(comma + 1, &v))
-			return c2c_err(-EINVAL, "-m N,M needs a power of two of AUX pages, not '%s'",
-				       arg);
+			return c2c_usage("-m N,M needs a power of two of AUX pages, not '%s'",
+					 arg);
 		o->aux_pages = (unsigned int)v;
 	}
 	return 0;
@@ -268,20 +267,20 @@ static int parse_call_graph(const char *s, struct record_opts *o)
 		}
 		if (size && (errno || end == size + 1 || *end || size[1] == '-' || v < 8 ||
 			     v > C2C_UNWIND_STACK_MAX))
-			return c2c_err(-EINVAL, "--call-graph dwarf,SIZE: SIZE is 8 to %u bytes, not "
-				       "'%s'", C2C_UNWIND_STACK_MAX, size + 1);
+			return c2c_usage("--call-graph dwarf,SIZE: SIZE is 8 to %u bytes, not "
+					 "'%s'", C2C_UNWIND_STACK_MAX, size + 1);
 		o->ev.callchain = 2;
 		o->ev.stack_user = (uint32_t)((v + 7) & ~7ull);   /* perf rounds up to 8 */
 		return 0;
 	}
 	if (n == 3 && !strncmp(s, "lbr", 3) && !size)
 		return sysfs_exists("/sys/bus/event_source/devices/cpu/caps/branches") ?
-		       c2c_err(-ENOTSUP, "--call-graph lbr: c2c-lite does not read LBR call stacks "
-			       "yet; use -g (fp)") :
-		       c2c_err(-ENOTSUP, "--call-graph lbr: this machine's PMU has no LBR (no "
-			       "%s/sys/bus/event_source/devices/cpu/caps/branches); use -g (fp)",
-			       sysfs_root());
-	return c2c_err(-EINVAL, "--call-graph '%s': the modes are fp, dwarf[,SIZE] and lbr", s);
+		       c2c_usage("--call-graph lbr: c2c-lite does not read LBR call stacks "
+				 "yet; use -g (fp)") :
+		       c2c_usage("--call-graph lbr: this machine's PMU has no LBR (no "
+				 "%s/sys/bus/event_source/devices/cpu/caps/branches); use -g (fp)",
+				 sysfs_root());
+	return c2c_usage("--call-graph '%s': the modes are fp, dwarf[,SIZE] and lbr", s);
 }
 
 static int parse_backend(const char *s, struct record_opts *o)
@@ -296,7 +295,7 @@ static int parse_backend(const char *s, struct record_opts *o)
 			o->backend = (int)i;
 			return 0;
 		}
-	return c2c_err(-EINVAL, "unknown backend '%s' (auto, hw, soft or watch)", s);
+	return c2c_usage("unknown backend '%s' (auto, hw, soft or watch)", s);
 }
 
 /* One option; 1: handled and stop (help/list), 0 go on, <0 usage error. */
@@ -314,8 +313,8 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 		o->watch[o->nr_watch++] = optarg;
 		return 0;
 	case OPT_WATCH_STEP:
-		if (parse_u64(optarg, "--watch-step", &v) || !v || v > 60000)
-			return c2c_err(-EINVAL, "--watch-step needs 1..60000 ms, not '%s'", optarg);
+		if (parse_u64(optarg, &v) || !v || v > 60000)
+			return c2c_usage("--watch-step needs 1..60000 ms, not '%s'", optarg);
 		o->watch_step_ms = (unsigned int)v;
 		return 0;
 	case OPT_WATCH_OVERHEAD:
@@ -333,18 +332,18 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 		return 0;
 	case 'o': o->output = optarg; return 0;
 	case 'l':
-		if (parse_u64(optarg, "--ldlat", &v) || !v || v > 0xffff)
-			return c2c_err(-EINVAL, "--ldlat needs 1..65535 cycles, not '%s'", optarg);
+		if (parse_u64(optarg, &v) || !v || v > 0xffff)
+			return c2c_usage("--ldlat needs 1..65535 cycles, not '%s'", optarg);
 		o->ev.ldlat = (unsigned int)v;
 		return 0;
 	case 'c':
-		if (parse_u64(optarg, "-c", &v) || !v)
-			return c2c_err(-EINVAL, "-c needs a period > 0, not '%s'", optarg);
+		if (parse_u64(optarg, &v) || !v)
+			return c2c_usage("-c needs a period > 0, not '%s'", optarg);
 		o->ev.period = v;
 		return 0;
 	case 'F':
-		if (parse_u64(optarg, "-F", &v) || !v)
-			return c2c_err(-EINVAL, "-F needs a frequency > 0, not '%s'", optarg);
+		if (parse_u64(optarg, &v) || !v)
+			return c2c_usage("-F needs a frequency > 0, not '%s'", optarg);
 		o->ev.freq = v;
 		return 0;
 	case 'm':
@@ -359,14 +358,14 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 	case OPT_DURATION:
 		o->duration = strtod(optarg, &end);
 		if (end == optarg || *end || o->duration <= 0)
-			return c2c_err(-EINVAL, "--duration needs seconds > 0, not '%s'", optarg);
+			return c2c_usage("--duration needs seconds > 0, not '%s'", optarg);
 		return 0;
 	case OPT_NO_INHERIT: o->ev.no_inherit = 1; return 0;
 	case OPT_TOPDOWN: o->topdown = 1; return 0;
 	case OPT_NO_TOPDOWN: o->topdown = 0; return 0;
 	case OPT_ZSTD:
-		if (parse_u64(optarg, "--zstd", &v) || v > 22)
-			return c2c_err(-EINVAL, "--zstd needs a level 0..22, not '%s'", optarg);
+		if (parse_u64(optarg, &v) || v > 22)
+			return c2c_usage("--zstd needs a level 0..22, not '%s'", optarg);
 		o->zstd_level = (int)v;
 		return 0;
 	case 'v': c2c_log_set_level(C2C_LOG_DEBUG); return 0;
@@ -380,29 +379,29 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 static int check_backend(const struct record_opts *o)
 {
 	if (o->nr_events && o->backend != RECORD_BACKEND_AUTO && o->backend != RECORD_BACKEND_HW)
-		return c2c_err(-EINVAL, "-e cannot be combined with --backend=%s",
-			       o->backend == RECORD_BACKEND_SOFT ? "soft" : "watch");
+		return c2c_usage("-e cannot be combined with --backend=%s",
+				 o->backend == RECORD_BACKEND_SOFT ? "soft" : "watch");
 	if (o->nr_watch && o->backend != RECORD_BACKEND_WATCH)
-		return c2c_err(-EINVAL, "--watch needs --backend=watch");
+		return c2c_usage("--watch needs --backend=watch");
 	if (o->backend == RECORD_BACKEND_WATCH && !o->nr_watch)
-		return c2c_err(-EINVAL, "--backend=watch needs at least one --watch SPEC");
+		return c2c_usage("--backend=watch needs at least one --watch SPEC");
 	if (o->backend == RECORD_BACKEND_WATCH && (o->ev.system_wide || o->nr_pids > 1))
-		return c2c_err(-EINVAL, "--backend=watch records one program: a command or one -p PID");
+		return c2c_usage("--backend=watch records one program: a command or one -p PID");
 	if (o->watch_budget && o->backend != RECORD_BACKEND_WATCH)
-		return c2c_err(-EINVAL, "--watch-overhead needs --backend=watch");
+		return c2c_usage("--watch-overhead needs --backend=watch");
 	if (o->watch_step_ms && o->backend != RECORD_BACKEND_WATCH)
-		return c2c_err(-EINVAL, "--watch-step needs --backend=watch");
+		return c2c_usage("--watch-step needs --backend=watch");
 	if (o->soft_budget && (o->backend == RECORD_BACKEND_HW || o->backend == RECORD_BACKEND_WATCH ||
 			       o->nr_events))
-		return c2c_err(-EINVAL, "--soft-overhead needs the soft backend (--backend=soft, or "
-			       "the default on a machine without memory sampling)");
+		return c2c_usage("--soft-overhead needs the soft backend (--backend=soft, or "
+				 "the default on a machine without memory sampling)");
 	if (o->no_confirm && (o->backend == RECORD_BACKEND_HW || o->backend == RECORD_BACKEND_WATCH ||
 			      o->nr_events))
-		return c2c_err(-EINVAL, "--no-confirm applies to the soft backend (--backend=soft, or "
-			       "the default on a machine without memory sampling)");
+		return c2c_usage("--no-confirm applies to the soft backend (--backend=soft, or "
+				 "the default on a machine without memory sampling)");
 	if (o->no_confirm && o->ev.system_wide)
-		return c2c_err(-EINVAL, "--no-confirm: with -a the soft backend confirms nothing "
-			       "(its watchpoints follow a command or -p/-t)");
+		return c2c_usage("--no-confirm: with -a the soft backend confirms nothing "
+				 "(its watchpoints follow a command or -p/-t)");
 	return 0;
 }
 
@@ -542,7 +541,7 @@ static int exit_status(int err, const struct record_opts *o, const struct record
 		return EXIT_FAIL;
 	}
 	if (r->exec_errno)          /* the shell's codes: not found, found but not runnable */
-		return r->exec_errno == ENOENT ? 127 : 126;
+		return WORKLOAD_EXEC_STATUS(r->exec_errno);
 	if (err)
 		return EXIT_FAIL;
 	/* the user ended it: a normal end, whatever the stopped workload says */
@@ -569,7 +568,7 @@ static int check_rate(struct record_opts *o)
 
 	o->kernel_max_rate = req.kernel_max = rate_kernel_max();
 	if (rate_plan(&req, &p))
-		return c2c_err(p.err, "%s", p.reason);
+		return c2c_usage("%s", p.reason);
 	return 0;
 }
 
@@ -650,17 +649,17 @@ static int check_first(const struct record_opts *o)
 		/* as when the exec fails later: no trace, not even an older one under the name */
 		if (strcmp(out, "-") && !stat(out, &st) && S_ISREG(st.st_mode))
 			unlink(out);
-		return e == ENOENT ? 127 : 126;
+		return WORKLOAD_EXEC_STATUS(e);
 	}
 	return check_output(out) ? EXIT_FAIL : -1;
 }
 
+/* A usage error (@msg, or NULL when c2c_getopt() or the option's parser said it), or the end of
+ * a refused recording: frees @o's lists, returns EXIT_USAGE. */
 static int usage_error(struct record_opts *o, const char *msg)
 {
-	if (!msg)                   /* getopt or the option's parser said what */
-		fprintf(stderr, "see 'c2c-lite record --help'\n");
-	else if (*msg)
-		fprintf(stderr, "c2c-lite record: %s (see 'c2c-lite record --help')\n", msg);
+	if (msg)
+		c2c_usage("%s", msg);
 	free(o->events);
 	free(o->pids);
 	free(o->watch);
@@ -675,7 +674,7 @@ int cmd_record(int argc, char **argv)
 	int c, err = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:o:l:c:F:m:p:t:aC:ukgvqh", longopts, NULL)) != -1) {
+	while ((c = c2c_getopt(argc, argv, "+e:o:l:c:F:m:p:t:aC:ukgvqh", longopts)) != -1) {
 		err = parse_opt(c, &o, &ecap, &wcap);
 		if (err)
 			break;
@@ -698,9 +697,9 @@ int cmd_record(int argc, char **argv)
 		return usage_error(&o, "-o -: standard output is a terminal; redirect it to a file "
 				   "or a pipe");
 	if (check_rate(&o))
-		return usage_error(&o, "");
+		return usage_error(&o, NULL);
 	if ((c = check_first(&o)) >= 0) {
-		usage_error(&o, "");      /* frees */
+		usage_error(&o, NULL);    /* frees */
 		return c;
 	}
 	{

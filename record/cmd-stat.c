@@ -1,7 +1,6 @@
 /* `c2c-lite stat`: count a workload, processes or every CPU and print the counts, with the
  * TopDown breakdown for the whole run or per interval (like `perf stat [--topdown] [-I MS]`). */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
+#include "c2c/opt.h"
 #include "c2c/xalloc.h"
 #include "record/stat.h"
 #include "record/sysfs.h"
@@ -244,7 +244,7 @@ static int parse_num(const char *s, const char *opt, unsigned long *v)
 	errno = 0;
 	*v = strtoul(s, &end, 10);
 	if (errno || end == s || *end || s[0] == '-' || !*v)
-		return c2c_err(-EINVAL, "option '%s' needs a number above 0, not '%s'", opt, s);
+		return c2c_usage("%s needs a number above 0, not '%s'", opt, s);
 	return 0;
 }
 
@@ -373,7 +373,7 @@ static int parse(struct cmd_stat *s, int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:I:ap:uqh", longopts, NULL)) != -1) {
+	while ((c = c2c_getopt(argc, argv, "+e:I:ap:uqh", longopts)) != -1) {
 		switch (c) {
 		case 'e':
 			s->events = xgrow(s->events, &s->ecap, s->o.nr_events + 1, sizeof(*s->events));
@@ -390,8 +390,10 @@ static int parse(struct cmd_stat *s, int argc, char **argv)
 			s->all_cpus = 1;
 			break;
 		case 'p':
-			if (parse_num(optarg, "-p", &v) || v > 0x7fffffff)
-				return c2c_err(-EINVAL, "bad process id '%s'", optarg);
+			if (parse_num(optarg, "-p", &v))
+				return -EINVAL;
+			if (v > 0x7fffffff)
+				return c2c_usage("bad process id '%s'", optarg);
 			s->pid = (pid_t)v;
 			break;
 		case 'u':
@@ -400,7 +402,7 @@ static int parse(struct cmd_stat *s, int argc, char **argv)
 		case OPT_DURATION:
 			s->duration = strtod(optarg, &end);
 			if (end == optarg || *end || s->duration <= 0)
-				return c2c_err(-EINVAL, "--duration needs seconds > 0, not '%s'", optarg);
+				return c2c_usage("--duration needs seconds > 0, not '%s'", optarg);
 			break;
 		case 'q':
 			c2c_log_set_level(C2C_LOG_ERROR);
@@ -408,15 +410,15 @@ static int parse(struct cmd_stat *s, int argc, char **argv)
 		case 'h':
 			return 1;
 		default:
-			return -EINVAL;
+			return -EINVAL;     /* c2c_getopt() said why */
 		}
 	}
 	if (optind < argc)
 		s->argv = argv + optind;
 	if (s->all_cpus && s->pid)
-		return c2c_err(-EINVAL, "options '-a' and '-p' cannot be used together");
+		return c2c_usage("options '-a' and '-p' cannot be used together");
 	if (!s->argv && !s->pid && !s->all_cpus)
-		return c2c_err(-EINVAL, "give a command after '--', -p or -a");
+		return c2c_usage("give a command after '--', -p or -a");
 	s->o.events = s->events;
 	return 0;
 }
@@ -429,9 +431,7 @@ int cmd_stat(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	err = parse(&s, argc, argv);
 	if (err) {
-		if (err < 0)
-			fprintf(stderr, "see 'c2c-lite stat --help'\n");
-		else
+		if (err > 0)
 			fputs(stat_usage, stdout);
 		free(s.events);
 		return err < 0 ? EXIT_USAGE : EXIT_OK;
@@ -450,5 +450,7 @@ int cmd_stat(int argc, char **argv)
 	free(s.prev);
 	free(s.td_prev);
 	free(s.events);
+	if (s.w.exec_errno)          /* the shell's codes, as record's */
+		return WORKLOAD_EXEC_STATUS(s.w.exec_errno);
 	return err ? EXIT_FAIL : status;
 }

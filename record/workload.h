@@ -4,6 +4,7 @@
 #ifndef C2C_RECORD_WORKLOAD_H
 #define C2C_RECORD_WORKLOAD_H
 
+#include <errno.h>
 #include <sys/types.h>
 
 struct workload {
@@ -20,6 +21,9 @@ struct workload {
 void workload_init(struct workload *w);
 /* Fork the child; it waits for workload_start() before exec'ing @argv. */
 int workload_fork(struct workload *w, char **argv);
+/* The exit status of a command whose workload could not start, as the shell's: 127 when its exec
+ * failed with ENOENT (not found), 126 otherwise (found but not runnable). */
+#define WORKLOAD_EXEC_STATUS(e) ((e) == ENOENT ? 127 : 126)
 /* Release the child; -errno (logged, and kept in exec_errno) when its exec failed. */
 int workload_start(struct workload *w, const char *name);
 /* Reap the child if it ended (@block: wait for it); 1 when it is done. */

@@ -2,7 +2,6 @@
  * write the same records as a c2c-lite trace, then print both sizes and the bytes per sample. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
+#include "c2c/opt.h"
 #include "c2c/trace.h"
 #include "report/read/perfdata.h"
 #include "report/resolve/maps.h"
@@ -54,7 +54,7 @@ static int parse_opts(int argc, char **argv, struct convert_opts *o)
 	char *end;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:o:qh", lopts, NULL)) != -1) {
+	while ((c = c2c_getopt(argc, argv, "i:o:qh", lopts)) != -1) {
 		switch (c) {
 		case 'i': o->input = optarg; break;
 		case 'o': o->output = optarg; break;
@@ -65,7 +65,7 @@ static int parse_opts(int argc, char **argv, struct convert_opts *o)
 			if (optarg) {
 				o->zstd_level = (int)strtol(optarg, &end, 10);
 				if (*end || o->zstd_level < 1 || o->zstd_level > 22) {
-					fprintf(stderr, "c2c-lite: bad zstd level '%s' (1..22)\n", optarg);
+					c2c_usage("--zstd '%s' is not a level (1..22)", optarg);
 					return -1;
 				}
 			}
@@ -74,15 +74,17 @@ static int parse_opts(int argc, char **argv, struct convert_opts *o)
 			fputs(convert_usage, stdout);
 			return 1;
 		default:
-			fprintf(stderr, "see 'c2c-lite convert --help'\n");
-			return -1;
+			return -1;          /* c2c_getopt() said why */
 		}
 	}
 	if (optind < argc)
 		o->input = argv[optind++];
-	if (optind < argc || !o->output) {
-		fputs(o->output ? "c2c-lite: too many arguments\n" : "c2c-lite: convert needs -o OUT\n",
-		      stderr);
+	if (optind < argc) {
+		c2c_usage("unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (!o->output) {
+		c2c_usage("convert needs -o OUT");
 		return -1;
 	}
 	return 0;
@@ -170,15 +172,14 @@ int cmd_convert(int argc, char **argv)
 	if (perfdata_reader_open_opts(&pr, o.input, o.keep_aux ? PERFDATA_KEEP_AUX : 0) < 0)
 		return EXIT_FAIL;
 	if (o.keep_aux && perfdata_reader_info(pr)->backend != TRACE_BACKEND_SPE) {
-		fprintf(stderr, "c2c-lite: --keep-aux: '%s' holds no Arm SPE recording\n", o.input);
+		c2c_usage("--keep-aux: '%s' holds no Arm SPE recording", o.input);
 		perfdata_reader_free(pr);
 		return EXIT_USAGE;
 	}
 	wo.zstd_level = o.zstd_level;
 	to_stdout = !strcmp(o.output, "-");
 	if (to_stdout && isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "c2c-lite convert: -o -: standard output is a terminal; redirect it "
-			"to a file or a pipe\n");
+		c2c_usage("-o -: standard output is a terminal; redirect it to a file or a pipe");
 		perfdata_reader_free(pr);
 		return EXIT_USAGE;
 	}

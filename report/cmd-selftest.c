@@ -6,7 +6,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
+#include "c2c/opt.h"
 #include "report/diff/hwcheck.h"
 #include "report/model/session.h"
 
@@ -73,7 +73,7 @@ static int parse(struct st_opts *o, int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:qh", lopts, NULL)) != -1) {
+	while ((c = c2c_getopt(argc, argv, "o:qh", lopts)) != -1) {
 		switch (c) {
 		case OPT_HW: o->hw = 1; break;
 		case OPT_COMPARE: o->compare = 1; break;
@@ -83,31 +83,28 @@ static int parse(struct st_opts *o, int argc, char **argv)
 		case OPT_EXAMPLES: o->examples = optarg; break;
 		case OPT_SECONDS:
 			if (strtod(optarg, &end) <= 0 || *end || end == optarg) {
-				c2c_log(C2C_LOG_ERROR, "--seconds '%s' is not a positive duration",
-					optarg);
+				c2c_usage("--seconds '%s' is not a positive duration", optarg);
 				return EXIT_USAGE;
 			}
 			o->seconds = optarg;
 			break;
 		case 'q': o->quiet = 1; c2c_log_set_level(C2C_LOG_ERROR); break;
 		case 'h': fputs(selftest_usage, stdout); return -1;
-		default:
-			fprintf(stderr, "see 'c2c-lite selftest --help'\n");
-			return EXIT_USAGE;
+		default: return EXIT_USAGE;     /* c2c_getopt() said why */
 		}
 	}
 	if (o->hw == o->compare) {
-		c2c_log(C2C_LOG_ERROR, "selftest: give --hw or --compare (see --help)");
+		c2c_usage("give --hw or --compare");
 		return EXIT_USAGE;
 	}
 	if (o->compare) {
 		if (o->outdir || o->examples || o->seconds) {
-			c2c_log(C2C_LOG_ERROR, "-o, --examples and --seconds apply to --hw, which "
-				"records; --compare reads two recordings");
+			c2c_usage("-o, --examples and --seconds apply to --hw, which records; "
+				  "--compare reads two recordings");
 			return EXIT_USAGE;
 		}
 		if (argc - optind != 2) {
-			c2c_log(C2C_LOG_ERROR, "--compare takes two files: PERF.DATA TRACE");
+			c2c_usage("--compare takes two files: PERF.DATA TRACE");
 			return EXIT_USAGE;
 		}
 		o->perf_data = argv[optind];
@@ -115,12 +112,12 @@ static int parse(struct st_opts *o, int argc, char **argv)
 		return 0;
 	}
 	if (o->perf_stat || o->expect) {
-		c2c_log(C2C_LOG_ERROR, "--perf-stat and --expect apply to --compare; --hw runs perf "
-			"stat itself and knows what its examples contend on");
+		c2c_usage("--perf-stat and --expect apply to --compare; --hw runs perf stat itself "
+			  "and knows what its examples contend on");
 		return EXIT_USAGE;
 	}
 	if (optind < argc) {
-		c2c_log(C2C_LOG_ERROR, "unexpected argument '%s'", argv[optind]);
+		c2c_usage("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	return 0;

@@ -240,7 +240,7 @@ static int tui_run(struct tui_cmd *c)
 	tui_model_free(c->m);
 	tui_term_reraise();
 	if (err && c->err[0])
-		fprintf(stderr, "c2c-lite: %s\n", c->err);
+		fprintf(stderr, "c2c-lite: error: %s\n", c->err);
 	else if (err)
 		fprintf(stderr, "c2c-lite: cannot load '%s': %s\n", c->lo.input, strerror(-err));
 	return !err ? EXIT_OK : c->use.refused ? EXIT_USAGE : EXIT_FAIL;

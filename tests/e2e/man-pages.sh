@@ -39,7 +39,7 @@ code_opts() {
 	{
 		grep -oE '\{ "[a-z][a-z0-9-]*", (no|required|optional)_argument' "$1" |
 			sed 's/{ "\([^"]*\)".*/--\1/'
-		grep -oE 'getopt_long\(argc, argv, "[^"]*"' "$1" | sed 's/.*"\(.*\)"/\1/' |
+		grep -oE '(getopt_long|c2c_getopt)\(argc, argv, "[^"]*"' "$1" | sed 's/.*"\(.*\)"/\1/' |
 			tr -d ':+' | grep -o . | sed 's/^/-/'
 		grep -oE 'strcmp\(argv\[i\], "-[^"]*"\)' "$1" | sed 's/.*"\(.*\)".*/\1/'
 	} | sort -u

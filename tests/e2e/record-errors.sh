@@ -7,7 +7,7 @@ check 1 "no PMU 'nopmu'" -e nopmu/event=1/ -o "$TMP/x" -- true
 check 2 "power of two" -m 3 -e cpu-clock -o "$TMP/x" -- true
 check 2 "power of two of AUX pages" -m 8,3 -e cpu-clock -o "$TMP/x" -- true
 check 1 "AUX area size applies to Arm SPE events only" -m 8,4 -e cpu-clock -o "$TMP/x" -- true
-check 2 "needs a number" -c abc -e cpu-clock -o "$TMP/x" -- true
+check 2 "-c needs a period > 0, not 'abc'" -c abc -e cpu-clock -o "$TMP/x" -- true
 check 2 "give a command" -e cpu-clock
 check 1 "no process or thread" -e cpu-clock -p 2147483646 -o "$TMP/x"
 check 1 "cannot create trace" -e cpu-clock -o /nonexistent/dir/x -- true
@@ -51,6 +51,49 @@ first 1 "cannot create trace '$TMP': Is a directory" --backend=soft -o "$TMP" --
 printf 'old' >"$TMP/old"
 first 1 "no process or thread" -o "$TMP/old" -p 2147483646
 [ "$(cat "$TMP/old")" = old ] || fail "the check of -o changed an existing file"
+# usage errors of record, stat and doctor: exit 2 and one line, c2c-lite's prefix, what is wrong
+# and the command's usage hint (getopt's own messages were two lines, prefixed 'record:'; a bad
+# number said two errors)
+USAGE_ERR=$TMP/err
+. tests/e2e/lib/usage.sh
+for cmd in record stat doctor; do
+	usage $cmd "unknown option '--bogus'" --bogus
+	usage $cmd "unknown option '-Z'" -Z
+done
+usage record "option '--no-' is ambiguous: --no-inherit, --no-topdown, --no-confirm" --no- -- true
+usage record "option '--no-inherit' takes no argument" --no-inherit=1 -- true
+usage record "option '-F' needs an argument" -F
+usage record "option '--freq' needs an argument" --freq
+usage record "-F needs a frequency > 0, not 'abc'" -F abc -- true
+usage record "-F needs a frequency > 0, not '0'" -F 0 -- true
+usage record "bad process id 'x'" -p x
+usage record "bad process id '0'" -t 0
+usage record "--ldlat needs 1..65535 cycles, not '70000'" -l 70000 -- true
+usage record "--zstd needs a level 0..22, not '23'" --zstd 23 -- true
+usage record "--duration needs seconds > 0, not '-1'" --duration -1 -- true
+usage record "unknown backend 'nope'" --backend=nope -- true
+usage record "--soft-overhead needs a percentage from 1 to 100 or 'unlimited', not '0'" \
+	--soft-overhead 0 -- true
+usage record "--watch-step needs 1..60000 ms" --watch-step 0 -- true
+usage record "--call-graph 'xyz': the modes are fp, dwarf[,SIZE] and lbr" --call-graph xyz -- true
+usage record "-c and -F exclude each other" -c 100 -F 100 -- true
+usage record "--watch needs --backend=watch" --watch x -- true
+usage record "give a command after '--', -p, -t or -a"
+usage stat "option '-I' needs an argument" -I
+usage stat "-I needs a number above 0, not 'abc'" -I abc -- true
+usage stat "-p needs a number above 0, not 'x'" -p x
+usage stat "--duration needs seconds > 0, not 'y'" --duration y -- true
+usage stat "options '-a' and '-p' cannot be used together" -a -p 1
+usage stat "give a command after '--', -p or -a"
+usage doctor "unexpected argument 'x'" x
+# a workload that cannot start: the shell's codes, for stat as for record
+for cmd in record stat; do
+	"$C2C" $cmd -- "$TMP/nope" >/dev/null 2>"$TMP/err"; rc=$?
+	[ $rc -eq 127 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "cannot run '$TMP/nope'" "$TMP/err" ||
+		fail "$cmd -- nope: exit $rc, want 127: $(cat "$TMP/err")"
+	"$C2C" $cmd -- "$TMP/file" >/dev/null 2>"$TMP/err"; rc=$?
+	[ $rc -eq 126 ] || fail "$cmd -- (not executable): exit $rc, want 126: $(cat "$TMP/err")"
+done
 "$C2C" record -e list >"$TMP/list" || fail "-e list failed"
 grep -q page-faults "$TMP/list" || fail "-e list lacks page-faults"
 echo "ok"
