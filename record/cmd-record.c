@@ -56,7 +56,7 @@ static const char record_usage[] =
 	"                        the workload's standard output goes to standard error)\n"
 	"  -l, --ldlat CYCLES    load-latency threshold (default 30)\n"
 	"  -c, --count PERIOD    sample every PERIOD events\n"
-	"  -F, --freq HZ         sample HZ times a second (default %llu; at most\n"
+	"  -F, --freq HZ         sample HZ times a second (default %llu%s; at most\n"
 	"                        kernel.perf_event_max_sample_rate)\n"
 	"  -m, --mmap-pages N[,M]  ring buffer data pages per CPU, a power of two (default 128),\n"
 	"                        and AUX area pages per CPU for Arm SPE (default 4 MiB, 128 KiB\n"
@@ -86,16 +86,16 @@ static const char record_usage[] =
 	"(128+N when signal N killed it, 127 or 126 when it could not start); 1 when recording\n"
 	"failed, 2 for a usage error.\n";
 
-/* The usage text, its default rate from the rate plan. */
+/* The usage text, its default rate from this machine's rate plan (the kernel's cap included). */
 static void print_usage(void)
 {
 	struct rate_req req = { .ns_per_sample = -1 };
 	struct rate_plan p;
 	unsigned long long f;
 
-	rate_plan(&req, &p);
+	rate_plan_here(&req, &p);
 	f = (unsigned long long)p.freq;
-	printf(record_usage, f, f, f);
+	printf(record_usage, f, f, f, p.source == RATE_KERNEL_CAP ? " here, the kernel's cap" : "");
 }
 
 static volatile sig_atomic_t stop_sig;
@@ -320,7 +320,7 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 	case OPT_WATCH_OVERHEAD:
 		return parse_bound(optarg, "--watch-overhead", 100000, &o->watch_budget);
 	case OPT_SOFT_OVERHEAD:
-		return parse_bound(optarg, "--soft-overhead", 100, &o->soft_budget);
+		return parse_bound(optarg, "--soft-overhead", 100, &o->rate.budget);
 	case OPT_NO_CONFIRM: o->no_confirm = 1; return 0;
 	case 'e':
 		if (!strcmp(optarg, "list")) {
@@ -339,12 +339,12 @@ static int parse_opt(int c, struct record_opts *o, size_t *ecap, size_t *wcap)
 	case 'c':
 		if (parse_u64(optarg, &v) || !v)
 			return c2c_usage("-c needs a period > 0, not '%s'", optarg);
-		o->ev.period = v;
+		o->rate.period = v;
 		return 0;
 	case 'F':
 		if (parse_u64(optarg, &v) || !v)
 			return c2c_usage("-F needs a frequency > 0, not '%s'", optarg);
-		o->ev.freq = v;
+		o->rate.freq = v;
 		return 0;
 	case 'm':
 		return parse_mmap_pages(optarg, o);
@@ -391,7 +391,7 @@ static int check_backend(const struct record_opts *o)
 		return c2c_usage("--watch-overhead needs --backend=watch");
 	if (o->watch_step_ms && o->backend != RECORD_BACKEND_WATCH)
 		return c2c_usage("--watch-step needs --backend=watch");
-	if (o->soft_budget && (o->backend == RECORD_BACKEND_HW || o->backend == RECORD_BACKEND_WATCH ||
+	if (o->rate.budget && (o->backend == RECORD_BACKEND_HW || o->backend == RECORD_BACKEND_WATCH ||
 			       o->nr_events))
 		return c2c_usage("--soft-overhead needs the soft backend (--backend=soft, or "
 				 "the default on a machine without memory sampling)");
@@ -473,7 +473,7 @@ static void report_result(const struct record_opts *o, const struct record_resul
 	if (r->backend == TRACE_BACKEND_SOFT && r->confirm_status == C2C_CONFIRM_ON)
 	{
 		/* under 100 columns (cli-quiet.sh); the windows and the bound under -v */
-		c2c_info("watchpoints: %llu accesses seen on %llu line%s, armed %.2g%% of the work",
+		c2c_info("watchpoints: %llu accesses seen on %llu line%s, armed %.3g%% of the work",
 			 (unsigned long long)r->confirm_hits, (unsigned long long)r->confirm_lines,
 			 r->confirm_lines == 1 ? "" : "s", r->confirm_seen * 100);
 		c2c_debug("watchpoints: %llu windows; their traps were bounded to %.2g%% of the "
@@ -557,17 +557,16 @@ static int exit_status(int err, const struct record_opts *o, const struct record
 }
 
 /* The rate asked (-F, -c, --soft-overhead) against the kernel's cap, before anything is set up:
- * rate_plan() (record/rate-plan.h) refuses what cannot be met (-F above
+ * the plan (rate_plan_here(), record/rate-plan.h) refuses what cannot be met (-F above
  * kernel.perf_event_max_sample_rate, with the limit and the way to raise it; -c with -F; a
- * bound with either). The session plans again once the backend and its cost are known. */
-static int check_rate(struct record_opts *o)
+ * bound with either). record_run() makes the same plan for its events. */
+static int check_rate(const struct record_opts *o)
 {
-	struct rate_req req = { .freq = o->ev.freq, .period = o->ev.period,
-				.budget = o->soft_budget, .ns_per_sample = -1 };
+	struct rate_req req = o->rate;
 	struct rate_plan p;
 
-	o->kernel_max_rate = req.kernel_max = rate_kernel_max();
-	if (rate_plan(&req, &p))
+	req.ns_per_sample = -1;
+	if (rate_plan_here(&req, &p))
 		return c2c_usage("%s", p.reason);
 	return 0;
 }

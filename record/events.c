@@ -540,18 +540,18 @@ static void set_period(struct ev_desc *e, const struct events_opts *o)
 {
 	if (e->role == EV_ROLE_TRACKING) {
 		/* perf 6.1 gives -c to every event, the AUX tracking dummy's period 1 included */
-		e->attr.sample_period = e->aux_tracking && o->period ? o->period : 1;
+		e->attr.sample_period = e->aux_tracking && o->rate.period ? o->rate.period : 1;
 		return;
 	}
 	if (e->role == EV_ROLE_TD_SLOTS || e->role == EV_ROLE_TD_METRIC)
 		return;
 	if (e->attr.freq || e->attr.sample_period)
 		return;                     /* set by the event's own terms */
-	if (o->period) {
-		e->attr.sample_period = o->period;
+	if (o->rate.period) {
+		e->attr.sample_period = o->rate.period;
 	} else {
 		e->attr.freq = 1;
-		e->attr.sample_freq = o->freq ? o->freq : EV_DEFAULT_FREQ;
+		e->attr.sample_freq = o->rate.freq ? o->rate.freq : RATE_DEFAULT_HZ;
 	}
 }
 
@@ -642,7 +642,7 @@ static int spe_options(struct ev_list *l, const struct events_opts *o, int *aux)
 	if (n > 1)
 		return c2c_err(-EINVAL, "only one Arm SPE event can be recorded at a time (perf: "
 			       "'There may be only one arm_spe_x event')");
-	if (o->freq)
+	if (o->rate.source == RATE_GIVEN_FREQ)   /* a default or capped rate is no -F */
 		return c2c_err(-EINVAL, "-F does not apply to Arm SPE: the SPE driver samples every "
 			       "N operations and refuses frequency mode; use -c N");
 	move_to_front(l, spe);
@@ -652,10 +652,10 @@ static int spe_options(struct ev_list *l, const struct events_opts *o, int *aux)
 			       e->attr.type, sysfs_root(), PMU_DEVICES);
 	interval = pmu_cap_u64(&p, "min_interval", EV_SPE_DEFAULT_INTERVAL);
 	e->attr.freq = 0;
-	e->attr.sample_period = o->period ? o->period : interval;
-	if (o->period && o->period < interval)
+	e->attr.sample_period = o->rate.period ? o->rate.period : interval;
+	if (o->rate.period && o->rate.period < interval)
 		c2c_warn("-c %llu is below %s's minimum interval: the driver samples every %llu "
-			 "operations", (unsigned long long)o->period, p.name,
+			 "operations", (unsigned long long)o->rate.period, p.name,
 			 (unsigned long long)interval);
 	/* per-CPU buffers: timestamps unless the event string said otherwise */
 	if (!e->ts_given && !pmu_format(&p, "ts_enable", fmt, sizeof(fmt)) &&
@@ -700,10 +700,10 @@ int events_finalize(struct ev_list *l, const struct events_opts *o)
 		return c2c_err(-EINVAL, "-g/--call-graph: Arm SPE records come from the AUX buffer "
 			       "and carry no callchain");
 	/* IBS programs period >> 4 into MaxCnt: 16..0xffff0 in steps of 16 (ibs.c) */
-	if (l->backend == TRACE_BACKEND_IBS && o->period &&
-	    ((o->period & 0xf) || o->period < 0x10 || o->period > 0xffff0))
+	if (l->backend == TRACE_BACKEND_IBS && o->rate.period &&
+	    ((o->rate.period & 0xf) || o->rate.period < 0x10 || o->rate.period > 0xffff0))
 		return c2c_err(-EINVAL, "-c %llu: AMD IBS periods are multiples of 16 from 16 to "
-			       "1048560", (unsigned long long)o->period);
+			       "1048560", (unsigned long long)o->rate.period);
 	for (size_t i = 0; i < l->nr; i++)
 		if (!l->ev[i].backend)
 			l->ev[i].backend = l->backend;

@@ -25,8 +25,7 @@
 
 #define EV_CPUS_MAX 4096
 
-/* perf record's defaults. */
-#define EV_DEFAULT_FREQ   RATE_DEFAULT_HZ   /* record/rate-plan.h decides the rate */
+/* perf record's defaults (the rate: record/rate-plan.h). */
 #define EV_DEFAULT_LDLAT  30
 /* perf record's SPE buffers (arm_spe_recording_options): the AUX area is 4 MiB for privileged
  * users, 128 KiB otherwise, when the data ring of an unprivileged user also shrinks to 256 KiB. */
@@ -84,8 +83,8 @@ struct ev_list {
 
 struct events_opts {
 	unsigned int ldlat;        /* 0: the default (30; AMD caps/ldlat: no filter) */
-	uint64_t period;           /* -c: sample_period (freq 0) */
-	uint64_t freq;             /* -F: sample_freq (0: EV_DEFAULT_FREQ unless period) */
+	struct rate_plan rate;     /* the sampling rate (rate_plan_here()): a period of events
+				    * (-c) or a frequency; zeroed: the default frequency */
 	int all_user, all_kernel;
 	int system_wide;           /* -a/-C: per-CPU events for every task, dummy tracking event */
 	int workload;              /* a forked workload: enable_on_exec */

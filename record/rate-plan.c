@@ -107,7 +107,11 @@ static void plan_soft(const struct rate_req *in, struct rate_plan *p)
 
 int rate_plan(const struct rate_req *in, struct rate_plan *p)
 {
+	struct rate_req req = *in;     /* @in may be p->req */
+
 	memset(p, 0, sizeof(*p));
+	p->req = req;
+	in = &p->req;
 	if (in->freq && in->period) {
 		snprintf(p->reason, sizeof(p->reason), "-c and -F exclude each other");
 		return p->err = -EINVAL;
@@ -157,4 +161,21 @@ int rate_plan(const struct rate_req *in, struct rate_plan *p)
 	else if (in->ns_per_sample > 0)
 		plan_soft(in, p);
 	return 0;
+}
+
+int rate_plan_here(const struct rate_req *in, struct rate_plan *out)
+{
+	struct rate_req req = *in;
+
+	req.kernel_max = rate_kernel_max();
+	return rate_plan(&req, out);
+}
+
+int rate_replan(struct rate_plan *p, int soft, double ns_per_sample)
+{
+	struct rate_req req = p->req;
+
+	req.soft = soft;
+	req.ns_per_sample = ns_per_sample;
+	return rate_plan(&req, p);
 }

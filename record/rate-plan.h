@@ -2,9 +2,11 @@
  * (-F, -c, --soft-overhead), the kernel's cap (kernel.perf_event_max_sample_rate) and, for the
  * soft backend, what one sample was measured to cost a thread here (soft_calibrate(),
  * record/backend-soft.h), and returns the frequency or period, where it came from, and the text
- * that says why. Pure: no I/O. record (cmd-record.c checks the options with it before anything
- * is set up; session.c plans again once the backend is known and the cost measured), doctor and
- * the usage text all read it. */
+ * that says why. Pure: no I/O. rate_plan_here() is the plan of this machine (its kernel's cap
+ * read), which record (cmd-record.c refuses with it what cannot be met before anything is set
+ * up; session.c makes the plan its events take and, once the soft backend's cost is measured,
+ * rate_replan()s it), doctor and record's usage text all take: what travels between them is
+ * what the user asked (struct rate_req), never a flag of what was decided. */
 #ifndef C2C_RECORD_RATE_PLAN_H
 #define C2C_RECORD_RATE_PLAN_H
 
@@ -51,6 +53,7 @@ struct rate_req {
 };
 
 struct rate_plan {
+	struct rate_req req;   /* what it was planned for */
 	uint64_t freq;         /* the frequency (Hz), or 0 with ... */
 	uint64_t period;       /* ... a period of events (-c) */
 	enum rate_source source;
@@ -63,8 +66,14 @@ struct rate_plan {
 	int err;               /* 0, or -EINVAL: the options cannot be met (reason says why) */
 };
 
-/* Plan the rate for @in into @out. Returns out->err. */
+/* Plan the rate for @in into @out. Returns out->err. A plan zeroed and never made means the
+ * default: RATE_DEFAULT_HZ. */
 int rate_plan(const struct rate_req *in, struct rate_plan *out);
+/* rate_plan() of @in with this machine's kernel cap (rate_kernel_max()) for in->kernel_max. */
+int rate_plan_here(const struct rate_req *in, struct rate_plan *out);
+/* Plan @p's request again for the backend known (@soft) and a sample's measured cost @ns
+ * (struct rate_req.ns_per_sample). */
+int rate_replan(struct rate_plan *p, int soft, double ns_per_sample);
 
 /* A sentence for the source, e.g. "the kernel's perf_event_max_sample_rate". */
 const char *rate_source_name(enum rate_source s);

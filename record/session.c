@@ -111,8 +111,6 @@ struct sess {
 	unsigned int cf_nr_tids;
 	uint64_t win_armed0, win_hits0;  /* readings at the window's start */
 	double next_window;
-	double soft_ns;              /* soft: a sample's measured cost (0: not measured) */
-	uint64_t soft_freq;          /* ... at this rate */
 	uint64_t max_time;           /* the latest sample time drained */
 	char cf_reason[256];         /* why a confirmation watchpoint did not open */
 };
@@ -1369,22 +1367,17 @@ static int watch_prepare(struct sess *s)
 	return 0;
 }
 
-/* What the user asked of the rate (record/rate-plan.h), for the backend known (@soft) or not. */
-static struct rate_req rate_request(const struct sess *s, int soft)
+/* Before the events are built: the rate they take, the one plan of this machine for what the
+ * user asked (the default comes down to the kernel's cap). */
+static int rate_first(struct sess *s)
 {
-	return (struct rate_req){ .freq = s->o->ev.freq, .period = s->o->ev.period,
-				  .budget = s->o->soft_budget, .soft = soft,
-				  .kernel_max = s->o->kernel_max_rate, .ns_per_sample = -1 };
-}
+	struct rate_req req = s->o->rate;
 
-/* Before the events are built: the default frequency comes down to the kernel's cap. */
-static void rate_cap(struct sess *s)
-{
-	struct rate_req req = rate_request(s, 0);
-	struct rate_plan p;
-
-	if (!rate_plan(&req, &p) && p.source == RATE_KERNEL_CAP)
-		s->eo.freq = p.freq;
+	req.soft = 0;                      /* the backend is not known yet */
+	req.ns_per_sample = -1;
+	if (rate_plan_here(&req, &s->eo.rate))   /* cmd-record.c refused it already */
+		return c2c_err(s->eo.rate.err, "%s", s->eo.rate.reason);
+	return 0;
 }
 
 static void rate_say(const struct rate_plan *p)
@@ -1401,34 +1394,30 @@ static void rate_say(const struct rate_plan *p)
  * decides); the rate is said when it is not the one asked. */
 static int plan_rate(struct sess *s)
 {
-	struct rate_req req = rate_request(s, s->l.backend == TRACE_BACKEND_SOFT);
+	struct rate_plan *p = &s->eo.rate;
+	int soft = s->l.backend == TRACE_BACKEND_SOFT, err, by_freq = 0;
 	struct ev_desc *e = NULL;
-	struct rate_plan p;
-	int err, by_freq = 0;
+	double ns;
 
-	if ((err = rate_plan(&req, &p)))     /* cmd-record.c refused it already */
-		return c2c_err(err, "%s", p.reason);
+	rate_replan(p, soft, -1);
 	for (size_t i = 0; i < s->l.nr; i++) {
 		by_freq |= s->l.ev[i].attr.freq;
-		if (req.soft && !e && s->l.ev[i].backend == TRACE_BACKEND_SOFT)
+		if (soft && !e && s->l.ev[i].backend == TRACE_BACKEND_SOFT)
 			e = &s->l.ev[i];
 	}
 	if (!by_freq)                        /* periods only (SPE, watchpoints): no rate to say */
 		return 0;
-	if (p.measure && e && e->attr.freq) {
-		if ((err = soft_calibrate(&e->attr, &req.ns_per_sample)))
+	if (p->measure && e && e->attr.freq) {
+		if ((err = soft_calibrate(&e->attr, &ns)))
 			return err;
-		rate_plan(&req, &p);
-		s->soft_ns = req.ns_per_sample;   /* what the confirmation's bound is left with */
-		s->soft_freq = p.freq;
+		rate_replan(p, soft, ns);     /* its share: what the confirmation's bound leaves */
 		c2c_debug("soft backend: a sample costs the sampled thread about %.1f us here "
 			  "(measured): %.2g%% of its time at %llu Hz (--soft-overhead PCT bounds it, "
-			  "-F sets the rate)", req.ns_per_sample / 1e3,
-			  req.ns_per_sample * (double)e->attr.sample_freq / 1e7,
+			  "-F sets the rate)", ns / 1e3, ns * (double)e->attr.sample_freq / 1e7,
 			  (unsigned long long)e->attr.sample_freq);
-		e->attr.sample_freq = p.freq;
+		e->attr.sample_freq = p->freq;
 	}
-	rate_say(&p);
+	rate_say(p);
 	return 0;
 }
 
@@ -1462,7 +1451,8 @@ static int setup(struct sess *s)
 {
 	int err, watch = s->o->backend == RECORD_BACKEND_WATCH;
 
-	rate_cap(s);
+	if ((err = rate_first(s)))
+		return err;
 	if (!watch && (err = build_events(s)))
 		return err;
 	if ((err = read_cpus(s)))
@@ -1472,7 +1462,7 @@ static int setup(struct sess *s)
 		return err;
 	if (watch && ((err = watch_prepare(s)) || (err = build_events(s))))
 		return err;
-	if (s->o->soft_budget && s->l.backend != TRACE_BACKEND_SOFT)
+	if (s->o->rate.budget && s->l.backend != TRACE_BACKEND_SOFT)
 		return c2c_err(-EINVAL, "--soft-overhead applies to the soft backend; this machine "
 			       "records with its memory events (--backend=soft to use it)");
 	if ((err = plan_rate(s)))
@@ -1592,8 +1582,8 @@ static void confirm_hook(enum c2c_log_level level, const char *msg, void *ctx)
  * cycle's bound: what the samples leave of --soft-overhead. */
 static int confirm_prepare(struct sess *s)
 {
-	double budget = s->o->soft_budget ? s->o->soft_budget : SOFT_BUDGET_DEFAULT, ns_per_hit = 0,
-	       share;
+	double budget = s->o->rate.budget ? s->o->rate.budget : SOFT_BUDGET_DEFAULT,
+	       ns_per_hit = 0, share;
 	struct watch_plan none = { 0 };
 	char why[256] = "";
 	c2c_log_fn old;
@@ -1616,8 +1606,7 @@ static int confirm_prepare(struct sess *s)
 		budget = SOFT_BUDGET_DEFAULT;
 	} else {
 		/* what the sampling rate leaves; unmeasured (-F, -c): what the rate does not aim at */
-		share = s->soft_ns > 0 ? s->soft_ns * (double)s->soft_freq / 1e9
-			: budget * SOFT_BUDGET_AIM;
+		share = s->eo.rate.share > 0 ? s->eo.rate.share : budget * SOFT_BUDGET_AIM;
 		budget = budget - share > budget * 0.05 ? budget - share : budget * 0.05;
 	}
 	watch_duty_init(&s->cduty, budget, ns_per_hit, &none);
@@ -1626,7 +1615,7 @@ static int confirm_prepare(struct sess *s)
 	s->crun.ns_per_hit = ns_per_hit;
 	confirm_sel_init(&s->sel, machine_cacheline(), C2C_CONFIRM_SLOTS);
 	c2c_debug("soft backend: confirmation by watchpoints: a hit costs %.0f ns here, the traps "
-		  "are bounded to %.2g%% of the workload's time", ns_per_hit, budget * 100);
+		  "are bounded to %.3g%% of the workload's time", ns_per_hit, budget * 100);
 	return 0;
 }
 

@@ -32,10 +32,10 @@ struct record_opts {
 	unsigned int watch_step_ms;  /* rotation step when words outnumber debug registers */
 	double watch_budget;         /* trap time allowed per ns of the workload's own (0: the
 				      * default, C2C_WATCH_BUDGET_DEFAULT; < 0: unlimited) */
-	double soft_budget;          /* soft backend: sample time allowed per ns of the sampled
-				      * threads' own (0: the default, SOFT_BUDGET_DEFAULT; < 0:
-				      * unlimited); with the rest, rate_plan()'s request */
-	uint64_t kernel_max_rate;    /* kernel.perf_event_max_sample_rate, 0: unknown */
+	struct rate_req rate;        /* what the user asked of the rate: -F, -c, --soft-overhead
+				      * (budget: sample time allowed per ns of the sampled threads'
+				      * own, 0: SOFT_BUDGET_DEFAULT, < 0: unlimited); record_run()
+				      * plans it (record/rate-plan.h) into ev.rate */
 	int no_confirm;              /* soft: --no-confirm, no watchpoints beside the samples */
 	const char **events;         /* -e strings; none: the machine's memory events */
 	size_t nr_events;

@@ -76,22 +76,28 @@ struct row {
 #define MEMBER (F_INH | F_FREQ | F_MDATA | F_SIDA | F_EXG)
 #define OTHER (F_DIS | F_INH | F_FREQ | F_EOE | F_MDATA | F_SIDA | F_EXG)
 #define WL { .workload = 1 }
+/* the rate plans of -c N and -F N (record/rate-plan.h) */
+#define PERIOD(n) .rate = { .period = (n), .source = RATE_GIVEN_PERIOD }
+#define FREQ(n) .rate = { .freq = (n), .source = RATE_GIVEN_FREQ }
+/* the default lowered to a kernel cap of 1000 Hz */
+#define WL_CAPPED { .workload = 1, .rate = { .freq = 1000, .source = RATE_KERNEL_CAP } }
 /* SPE: the event is no tracking event (mmap_data goes to the dummy); dummy:u tracks, with
  * context switches */
 #define SPE_WL  (F_DIS | F_INH | F_EOE | F_SIDA | F_EXG)
 #define DUMMY_U (F_EXK | F_EXHV | F_INH | F_SIDA | F_EXG | F_TRACK | F_MDATA | F_CSW)
-#define SPE_ROWS(m, type, period) \
-	{ __LINE__, m, WL, 0, "arm_spe_0", TRACE_BACKEND_SPE, 2, { \
+#define SPE_ROWS_OPTS(m, opts, type, period) \
+	{ __LINE__, m, opts, 0, "arm_spe_0", TRACE_BACKEND_SPE, 2, { \
 		{ type, 0x600000003ull, 0, 30, ST_SPE, 0x14, period, SPE_WL, 0, EV_ROLE_SAMPLER }, \
 		{ 1, 9, 0, 0, ST_SPE, 0x14, 1, DUMMY_U | F_DIS | F_EOE, 1, EV_ROLE_TRACKING }, \
 	} }
+#define SPE_ROWS(m, type, period) SPE_ROWS_OPTS(m, WL, type, period)
 
 static const struct row rows[] = {
 	{ __LINE__, "skylake-sp", WL, 0, "skylake", TRACE_BACKEND_PEBS, 2, {
 		{ 4, 0x1cd, 30, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, TRK | F_P(3), 0, EV_ROLE_SAMPLER },
 		{ 4, 0x82d0, 0, 0, ST_C2C_X86 | ST_ID, 0x14, 4000, OTHER | F_P(3), 1, EV_ROLE_SAMPLER },
 	} },
-	{ __LINE__, "skylake-sp", { .workload = 1, .ldlat = 50, .period = 1000 }, 0, "skylake",
+	{ __LINE__, "skylake-sp", { .workload = 1, .ldlat = 50, PERIOD(1000) }, 0, "skylake",
 	  TRACE_BACKEND_PEBS, 2, {
 		{ 4, 0x1cd, 50, 0, (ST_C2C_X86 & ~ST_PERIOD) | ST_ID, 0x14, 1000,
 		  (TRK & ~F_FREQ) | F_P(3), 0, EV_ROLE_SAMPLER },
@@ -140,12 +146,14 @@ static const struct row rows[] = {
 		{ 11, 0, 256, 0, ST_C2C_X86, 0x14, 4000, TRK & ~F_EXG, 0, EV_ROLE_SAMPLER },
 	} },
 	{ __LINE__, "zen5", { .workload = 1, .ldlat = 100 }, -EINVAL, NULL, 0, 0, { { 0 } } },
-	{ __LINE__, "zen4", { .workload = 1, .period = 100 }, -EINVAL, NULL, 0, 0, { { 0 } } },
-	{ __LINE__, "zen4", { .workload = 1, .period = 4096 }, 0, "ibs_op", TRACE_BACKEND_IBS, 1, {
+	{ __LINE__, "zen4", { .workload = 1, PERIOD(100) }, -EINVAL, NULL, 0, 0, { { 0 } } },
+	{ __LINE__, "zen4", { .workload = 1, PERIOD(4096) }, 0, "ibs_op", TRACE_BACKEND_IBS, 1, {
 		{ 11, 0, 0, 0, ST_C2C_X86 & ~ST_PERIOD, 0x14, 4096, TRK & ~F_EXG & ~F_FREQ, 0,
 		  EV_ROLE_SAMPLER },
 	} },
 	SPE_ROWS("neoverse-n1", 10, 1024),
+	/* a default frequency the kernel's cap lowered is no -F: SPE takes its period */
+	SPE_ROWS_OPTS("neoverse-n1", WL_CAPPED, 10, 1024),
 	SPE_ROWS("neoverse-v1", 11, 512),
 	SPE_ROWS("neoverse-n2", 9, 1024),
 	{ __LINE__, "neoverse-n1", { .workload = 1, .stores_only = 1 }, 0, "arm_spe_0",
@@ -179,14 +187,14 @@ static const struct row rows[] = {
 		  EV_ROLE_TRACKING },
 	} },
 	/* -c: perf 6.1 gives the period to every event, the dummy's 1 included */
-	{ __LINE__, "neoverse-n1", { .workload = 1, .period = 2048, .no_inherit = 1 }, 0,
+	{ __LINE__, "neoverse-n1", { .workload = 1, PERIOD(2048), .no_inherit = 1 }, 0,
 	  "arm_spe_0", TRACE_BACKEND_SPE, 2, {
 		{ 10, 0x600000003ull, 0, 30, ST_SPE, 0x14, 2048, SPE_WL & ~F_INH, 0,
 		  EV_ROLE_SAMPLER },
 		{ 1, 9, 0, 0, ST_SPE, 0x14, 2048, (DUMMY_U & ~F_INH) | F_DIS | F_EOE, 1,
 		  EV_ROLE_TRACKING },
 	} },
-	{ __LINE__, "neoverse-n1", { .workload = 1, .freq = 1000 }, -EINVAL, NULL, 0, 0, { { 0 } } },
+	{ __LINE__, "neoverse-n1", { .workload = 1, FREQ(1000) }, -EINVAL, NULL, 0, 0, { { 0 } } },
 	{ __LINE__, "neoverse-n1", { .workload = 1, .ldlat = 4096 }, -EINVAL, NULL, 0, 0, { { 0 } } },
 	{ __LINE__, "power9", WL, 0, "POWER9", TRACE_BACKEND_POWER, 2, {
 		{ 4, 0x34340401e0ull, 0, 0, ST_C2C_W | ST_ID, 0x14, 4000, TRK, 0, EV_ROLE_SAMPLER },
@@ -626,7 +634,7 @@ static void test_events_strings(void **state)
 /* Software events get no data-source bits; several events get PERF_SAMPLE_ID. */
 static void test_events_software_finalize(void **state)
 {
-	struct events_opts o = { .workload = 1, .period = 1 };
+	struct events_opts o = { .workload = 1, PERIOD(1) };
 	struct ev_list l;
 
 	(void)state;

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "record/rate-plan.h"
 
@@ -220,6 +223,58 @@ static void test_soft_monotone(void **state)
 	}
 }
 
+/* The plan of this machine: the kernel's cap read where record, doctor and the usage text read
+ * it (C2C_SYSFS_ROOT stands for /), the request kept in the plan, and a plan made again for the
+ * soft backend's measured cost from that request alone: nothing else travels. */
+static void test_here_and_again(void **state)
+{
+	char root[] = "/tmp/c2c-test-rate-XXXXXX", path[256];
+	struct rate_req r = { .budget = 0.05, .ns_per_sample = -1 };
+	struct rate_plan p;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/proc", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/sys", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/sys/kernel", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/sys/kernel/perf_event_max_sample_rate", root);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("1000\n", f);
+	fclose(f);
+	setenv("C2C_SYSFS_ROOT", root, 1);
+	assert_int_equal(rate_kernel_max(), 1000);
+	assert_int_equal(rate_plan_here(&r, &p), 0);
+	assert_int_equal(p.freq, 1000);
+	assert_int_equal(p.source, RATE_KERNEL_CAP);
+	assert_int_equal(p.req.kernel_max, 1000);
+	assert_true(p.req.budget == 0.05);
+	/* the soft backend, then its cost measured: 44 us a sample takes 4.4% at 1000 Hz, over
+	 * the aim of 75% of 5%: lowered to 850 Hz, from the cap the request kept */
+	assert_int_equal(rate_replan(&p, 1, -1), 0);
+	assert_true(p.measure);
+	assert_int_equal(rate_replan(&p, 1, 44000), 0);
+	assert_int_equal(p.source, RATE_CALIBRATED);
+	assert_int_equal(p.freq, 850);
+	assert_int_equal(p.req.kernel_max, 1000);
+	/* -F over the cap read here: refused with it */
+	r = (struct rate_req){ .freq = 1001, .ns_per_sample = -1 };
+	assert_int_equal(rate_plan_here(&r, &p), -EINVAL);
+	assert_non_null(strstr(p.reason, "limit of 1000 samples"));
+	/* no cap readable: the default, and any -F */
+	unlink(path);
+	r = (struct rate_req){ .ns_per_sample = -1 };
+	assert_int_equal(rate_plan_here(&r, &p), 0);
+	assert_int_equal(p.source, RATE_DEFAULT);
+	assert_int_equal(p.freq, RATE_DEFAULT_HZ);
+	unsetenv("C2C_SYSFS_ROOT");
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_soft_bound),
 		cmocka_unit_test(test_soft_and_cap),
 		cmocka_unit_test(test_soft_monotone),
+		cmocka_unit_test(test_here_and_again),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -91,7 +91,7 @@ static void record_on(struct run *out, int topdown, const char *machine)
 	const char *build = getenv("BUILD");
 	char *argv[] = { wl, (char *)"spin", (char *)"0.3", NULL };
 	struct record_opts o = { .topdown = topdown, .argv = argv, .cmdline = "test",
-				 .options = "", .ev = { .freq = 1000 } };
+				 .options = "", .rate = { .freq = 1000 } };
 	struct trace_reader *r;
 	struct trace_event ev;
 	int fd = mkstemp(out_path);

@@ -1088,7 +1088,7 @@ static void test_sperec_topdown_refused(void **state)
 /* Options that do not apply are refused before anything opens. */
 static void test_sperec_refusals(void **state)
 {
-	struct record_opts f = { .ev = { .freq = 1000 } }, m = { .aux_pages = 1 };
+	struct record_opts f = { .rate = { .freq = 1000 } }, m = { .aux_pages = 1 };
 	struct record_result res;
 	struct got g;
 
