@@ -693,12 +693,37 @@ static void row_software(struct doctor *d, const struct doctor_env *env)
 		    "events open (-e page-faults gives data addresses of faults)");
 }
 
+/* The rate record samples at without -F or -c, as its plan gives it (record/rate-plan.h): the
+ * default, or the kernel's cap below it; the soft backend's own bound is its row's. */
+static void row_rate(struct doctor *d)
+{
+	struct rate_req req = { .ns_per_sample = -1 };
+	struct rate_plan p;
+	uint64_t max;
+
+	rate_plan_here(&req, &p);
+	max = p.req.kernel_max;
+	if (p.source == RATE_KERNEL_CAP)
+		add(d, "sample-rate", DOCTOR_INFO, NULL, "record samples at %llu Hz without -F or -c, "
+		    "the kernel's perf_event_max_sample_rate, under the default %u Hz (sysctl -w "
+		    "kernel.perf_event_max_sample_rate=%u raises it)", (unsigned long long)p.freq,
+		    RATE_DEFAULT_HZ, RATE_DEFAULT_HZ);
+	else if (max)
+		add(d, "sample-rate", DOCTOR_INFO, NULL, "record samples at %llu Hz without -F or -c "
+		    "(the default; -F up to %llu, kernel.perf_event_max_sample_rate)",
+		    (unsigned long long)p.freq, (unsigned long long)max);
+	else
+		add(d, "sample-rate", DOCTOR_INFO, NULL, "record samples at %llu Hz without -F or -c "
+		    "(the default; kernel.perf_event_max_sample_rate unreadable: the kernel may refuse "
+		    "-F above its cap)", (unsigned long long)p.freq);
+}
+
 #if defined(__x86_64__)
 /* The soft backend records here: what a sample costs a thread, and the rate record takes (the
  * one rate plan, record/rate-plan.h, with the kernel's cap). */
 static void row_soft_ok(struct doctor *d, const struct perf_event_attr *a)
 {
-	struct rate_req req = { .soft = 1, .kernel_max = rate_kernel_max(), .ns_per_sample = 0 };
+	struct rate_req req = { .soft = 1, .ns_per_sample = 0 };
 	const char *sep, *src;
 	struct rate_plan p;
 
@@ -707,7 +732,7 @@ static void row_soft_ok(struct doctor *d, const struct perf_event_attr *a)
 		    "registers, decoded into data accesses (estimates of where time goes)");
 		return;
 	}
-	rate_plan(&req, &p);
+	rate_plan_here(&req, &p);
 	sep = p.source == RATE_DEFAULT ? "" : ", ";
 	src = p.source == RATE_DEFAULT ? "" : rate_source_name(p.source);
 	if (req.ns_per_sample <= 0)
@@ -963,6 +988,7 @@ int doctor_run(struct doctor *d, const struct doctor_env *env)
 	row_rdpmc(d, &h.ci);
 	row_hw(d, &h);
 	row_software(d, env);
+	row_rate(d);
 	row_soft(d, env);
 	row_watch(d, env);
 	row_stat(d, env);

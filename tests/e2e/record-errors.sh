@@ -30,6 +30,24 @@ grep -q "sampling at 1000 Hz, the kernel's perf_event_max_sample_rate" "$TMP/err
 C2C_SYSFS_ROOT=$root "$C2C" record -e cpu-clock -F 1001 -o "$TMP/x" -- true 2>"$TMP/err" &&
 	fail "-F 1001 above a limit of 1000 was accepted"
 grep -q "limit of 1000 samples" "$TMP/err" || fail "fake limit: $(cat "$TMP/err")"
+# the one rate plan: record's usage text and doctor say the rate record takes, the cap included
+C2C_SYSFS_ROOT=$root "$C2C" record --help >"$TMP/help" || fail "record --help"
+grep -q "sample HZ times a second (default 1000 here, the kernel's cap;" "$TMP/help" ||
+	fail "record --help under a cap of 1000: $(grep -A1 'freq HZ' "$TMP/help")"
+grep -q "the rate is lowered from 1000 Hz" "$TMP/help" || fail "--soft-overhead's rate under a cap"
+C2C_SYSFS_ROOT=$root "$C2C" doctor >"$TMP/doc" 2>&1
+grep -q "sample-rate .*record samples at 1000 Hz without -F or -c, the kernel's perf_event_max_sample_rate" \
+	"$TMP/doc" || fail "doctor under a cap of 1000: $(grep sample-rate "$TMP/doc")"
+echo 100000 >"$root/proc/sys/kernel/perf_event_max_sample_rate"
+C2C_SYSFS_ROOT=$root "$C2C" doctor >"$TMP/doc" 2>&1
+grep -q "sample-rate .*record samples at 4000 Hz without -F or -c (the default; -F up to 100000" \
+	"$TMP/doc" || fail "doctor without a cap: $(grep sample-rate "$TMP/doc")"
+C2C_SYSFS_ROOT=$root "$C2C" record --help >"$TMP/help" || fail "record --help"
+n=$(sed -n 's/.*sample HZ times a second (default \([0-9]*\);.*/\1/p' "$TMP/help")
+[ "$n" = 4000 ] || fail "record --help without a cap: default '$n'"
+# the manual states the same default (it cannot ask the plan)
+sed 's/\\-/-/g; s/\\f[BIR]//g' docs/man/man1/c2c-lite-record.1 | tr '\n' ' ' |
+	grep -q "times a second (default $n)" || fail "c2c-lite-record(1) does not give -F's default $n"
 # errors first: a -p or -t that does not exist and an output that cannot be written are found
 # before the backend is set up (with the default backend, the soft one's cost measured): the
 # error line and nothing else, -v included, and no trace
