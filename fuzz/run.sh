@@ -53,7 +53,9 @@ max_len_of() {
 READERS="lib/trace_read.c lib/trace_info.c report/read/perfdata.c report/read/perfdata-attr.c
 	report/read/perfdata-spe.c report/read/perfdata-feat.c report/read/perfdata-queue.c report/read/perfdata-rec.c
 	record/fnbounds.c"
-REPORT="report/aggregate/cltable.c report/resolve/maps.c report/aggregate/dsrc.c
+REPORT="report/aggregate/cltable.c report/aggregate/cltable-feed.c report/aggregate/cltable-accum.c
+	report/aggregate/cltable-shard.c report/aggregate/cltable-finish.c report/aggregate/cltable-results.c
+	report/resolve/maps.c report/aggregate/dsrc.c
 	report/read/spe.c report/read/spe-pkt.c report/read/spe-rec.c
 	report/aggregate/topdown-agg.c report/aggregate/estimate.c report/aggregate/watch-model.c"
 build_lib() {

@@ -4,7 +4,7 @@
  *
  * fuzz_perfdata_input() and fuzz_trace_input() run one input through a reader and then through
  * what `c2c-lite report` does with the reader's output: the cacheline table with the trace_info
- * topology (report/aggregate/cltable.c) or the estimate table of soft and watch traces, the
+ * topology (report/aggregate/cltable*.c) or the estimate table of soft and watch traces, the
  * process model of the side-band records (report/resolve/maps.c), the TopDown aggregation, and
  * the report model (report/model/: naming without symbols, judgement, findings) with the
  * summary and the stdio report (written to /dev/null). Symbols are not resolved (that would open files the input
