@@ -1,6 +1,6 @@
 /* Internals of the symbols session (report/resolve/symbols.h), shared by symbols.c (session, strings,
  * caches), sym-file.c (finding and loading ELF files), sym-code.c (functions, lines, inline
- * frames), sym-data.c (variables and member paths), sym-type.c (types of accesses, from the
+ * frames), sym-data.c (variables and member paths), sym-type*.c (types of accesses, from the
  * instruction) and sym-kernel.c (kallsyms, vmlinux).
  * Nothing here is visible outside report/resolve/sym-*.c and report/resolve/symbols.c. */
 #ifndef C2C_REPORT_SYM_INT_H
@@ -194,7 +194,7 @@ void sym_inline_release(struct sym_file *f);
 /* sym-data.c */
 int sym_data_vaddr(struct sym_session *s, struct sym_file *f, uint64_t vaddr,
 		   struct sym_data_info *out);
-/* Types, shared with sym-type.c. sym_die_type: the DW_AT_type of @die (through
+/* Types, shared with sym-type*.c. sym_die_type: the DW_AT_type of @die (through
  * DW_AT_abstract_origin), 0 or -1. sym_type_peel: @t through typedefs and qualifiers.
  * sym_type_size: bytes, 0 when unknown. sym_type_name: "struct _buf", "long int *".
  * sym_type_path: append the member path of byte @off in @t (".a.b[3] (+2)"); with
