@@ -57,7 +57,8 @@ REPORT="report/aggregate/cltable.c report/aggregate/cltable-feed.c report/aggreg
 	report/aggregate/cltable-shard.c report/aggregate/cltable-finish.c report/aggregate/cltable-results.c
 	report/resolve/maps.c report/aggregate/dsrc.c
 	report/read/spe.c report/read/spe-pkt.c report/read/spe-rec.c
-	report/aggregate/topdown-agg.c report/aggregate/estimate.c report/aggregate/watch-model.c"
+	report/aggregate/topdown-agg.c report/aggregate/estimate.c report/aggregate/estimate-confirm.c
+	report/aggregate/estimate-finish.c report/aggregate/estimate-results.c report/aggregate/watch-model.c"
 build_lib() {
 	local kind=$1 flags=$2 lib=$out/libc2c-$1.a s o f objs=() stale=0
 	mkdir -p "$out/obj-$kind"

@@ -1,6 +1,6 @@
 /* cmocka suite of the soft backend's confirmation by watchpoints, on plain data: the choice of
  * candidate lines and the words each window arms (record/confirm.c), the window and run blobs
- * (lib/confirm.c), the folding of hits window by window (report/aggregate/estimate.c) and the
+ * (lib/confirm.c), the folding of hits window by window (report/aggregate/estimate-confirm.c) and
  * judgement of a confirmed line (report/model/confirm.c). */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* cmocka suite of report/aggregate/estimate.c, the report model and findings built from it
+/* cmocka suite of report/aggregate/estimate*.c, the report model and findings built from it
  * (report/model/) and report/stdio/stdio-estimate.c: hand-built soft and watch sample streams go
  * through estim_feed() with a maps model holding one anonymous and one file mapping; the test
  * names the file mapping's bytes ("buf1.a", "buf1.b") the way rm_name() would. */

@@ -1,7 +1,13 @@
 /* estimate: folds soft and watch samples into cachelines, offsets and (offset, code address)
  * sites, counts unrecovered soft samples by reason, then judges each line (true, false or no
  * sharing) from which threads read and write which offsets. Invariant: every sample fed lands
- * either in exactly one line, offset and site, or in exactly one unrecovered bucket. */
+ * either in exactly one line, offset and site, or in exactly one unrecovered bucket.
+ *
+ * The table's files: estimate.c (this one: samples folded into lines, offsets and sites),
+ * estimate-confirm.c (the soft backend's confirmation hits, replayed window by window),
+ * estimate-finish.c (estim_finish(): the watch model, inferred samples charged, order, symbols)
+ * and estimate-results.c (the public view of a finished table); estimate-int.h their shared
+ * structs. Callers include report/aggregate/estimate.h only. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
@@ -9,67 +15,7 @@
 
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
-#include "report/aggregate/dsrc.h"
-#include "report/aggregate/estimate.h"
-
-enum estim_kind { ESTIM_K_LOAD, ESTIM_K_STORE, ESTIM_K_ATOMIC, ESTIM_K_UNKNOWN };
-
-enum { ESTIM_READ = 1, ESTIM_WRITE = 2 };
-
-struct estim {
-	struct estim_opts opts;
-	struct estim_totals tot;
-	struct estim_line **lines;       /* creation order, display order after finish */
-	size_t nr_lines, cap_lines;
-	struct estim_line **hash;        /* open addressing, power-of-two size */
-	size_t hash_size;
-	int finished;
-	struct callers *callers;         /* with opts.callchains */
-	uint32_t nr_site_ids;
-	struct estim_pend *pend;         /* inferred samples, charged by estim_finish() */
-	size_t nr_pend, cap_pend;
-	struct estim_unattr *ua;         /* samples without a data address, by (ip, reason) */
-	size_t nr_ua, cap_ua;
-	uint32_t *ua_hash;               /* index + 1 into ua, open addressing */
-	size_t ua_hash_size;
-	struct c2c_confirm_window *win;  /* soft: the confirmation windows, in trace order */
-	size_t nr_win, cap_win;
-	uint8_t *confirm_event;          /* opts.confirm_event, copied */
-	uint64_t t0;                     /* the first sample's time (buckets, estimate.h) */
-	int have_t0;
-};
-
-/* What one sample contributes, after decoding and map lookup. */
-struct estim_in {
-	uint64_t addr, al_addr, phys, ip, code_al, weight, time;
-	uint64_t sip;                    /* the sampled IP (ip: the access instruction) */
-	uint32_t span;                   /* its time bucket (ESTIM_SPAN_NS since the first) */
-	int inferred;                    /* one of several candidate accesses */
-	unsigned int back;
-	uint32_t tid, cpu;
-	int32_t pid;
-	uint8_t cpumode;
-	enum estim_kind kind;
-	const struct maps_map *dmap, *cmap;
-	const struct maps_thread *thread;
-	uint32_t chain;                  /* callers id, 0: none */
-};
-
-/* One candidate access of an inferred soft sample: what differs from the sample's estim_in. */
-struct estim_cand {
-	uint64_t addr, al_addr, ip, code_al;
-	enum estim_kind kind;
-	const struct maps_map *dmap, *cmap;
-};
-
-#define ESTIM_CAND_MAX (1 + TRACE_ALT_MAX)
-
-/* An inferred sample waiting for estim_finish() to charge it to one of its candidates. */
-struct estim_pend {
-	struct estim_in in;
-	struct estim_cand c[ESTIM_CAND_MAX];
-	uint8_t n, one_line;
-};
+#include "report/aggregate/estimate-int.h"
 
 double estim_pct(uint64_t part, uint64_t whole)
 {
@@ -118,7 +64,7 @@ static void estim_counts_add(struct estim_counts *c, const struct estim_in *in)
 	}
 }
 
-static int estim_is_write(enum estim_kind k)
+int estim_is_write(enum estim_kind k)
 {
 	return k == ESTIM_K_STORE || k == ESTIM_K_ATOMIC;
 }
@@ -146,8 +92,6 @@ struct estim *estim_new(const struct estim_opts *opts)
 		e->callers = callers_new();
 	return e;
 }
-
-static void estim_cf_free(struct estim_confirm *cf);
 
 static void estim_line_free(struct estim_line *l)
 {
@@ -196,15 +140,6 @@ void estim_free(struct estim *e)
 
 /* --- line keys (report/aggregate/cltable.h's dcacheline key) ------------------------------------------ */
 
-struct estim_key {
-	uint8_t cpumode;
-	int has_map, anon;
-	uint32_t maj, min;
-	uint64_t ino, gen;
-	int32_t pid;
-	uint64_t cl;
-};
-
 static void estim_key_of(struct estim_key *k, uint8_t cpumode, const struct maps_map *dmap,
 			 int32_t pid, uint64_t cl)
 {
@@ -222,7 +157,7 @@ static void estim_key_of(struct estim_key *k, uint8_t cpumode, const struct maps
 	k->cl = cl;
 }
 
-static void estim_line_key(const struct estim_line *l, struct estim_key *k)
+void estim_line_key(const struct estim_line *l, struct estim_key *k)
 {
 	if (l->phys)
 		estim_key_of(k, 0, NULL, 0, l->cl);
@@ -230,12 +165,12 @@ static void estim_line_key(const struct estim_line *l, struct estim_key *k)
 		estim_key_of(k, l->cpumode, l->dmap, l->key_pid, l->cl);
 }
 
-static int estim_u64_cmp(uint64_t a, uint64_t b)
+int estim_u64_cmp(uint64_t a, uint64_t b)
 {
 	return (a > b) - (a < b);
 }
 
-static int estim_key_cmp(const struct estim_key *a, const struct estim_key *b)
+int estim_key_cmp(const struct estim_key *a, const struct estim_key *b)
 {
 	int c;
 
@@ -294,7 +229,7 @@ static void estim_hash_grow(struct estim *e)
 }
 
 /* The line of @in, created when @create and new (NULL when not found otherwise). */
-static struct estim_line *estim_line_of(struct estim *e, const struct estim_in *in, int create)
+struct estim_line *estim_line_of(struct estim *e, const struct estim_in *in, int create)
 {
 	uint64_t mask = ~(uint64_t)(e->opts.cl_size - 1);
 	struct estim_key k, lk;
@@ -363,7 +298,7 @@ static int estim_site_cmp(uint32_t off_a, uint64_t ip_a, uint32_t off_b, uint64_
 	return estim_u64_cmp(ip_a, ip_b);
 }
 
-static size_t estim_site_pos(const struct estim_line *l, uint32_t offset, uint64_t ip, int *found)
+size_t estim_site_pos(const struct estim_line *l, uint32_t offset, uint64_t ip, int *found)
 {
 	size_t lo = 0, hi = l->nr_site;
 
@@ -493,7 +428,7 @@ static void estim_site_sip(struct estim_site *s, uint64_t ip)
 	}
 }
 
-static void estim_add(struct estim *e, const struct estim_in *in)
+void estim_add(struct estim *e, const struct estim_in *in)
 {
 	struct estim_line *l = estim_line_of(e, in, 1);
 	uint32_t offset = (uint32_t)(in->addr & (e->opts.cl_size - 1));
@@ -671,7 +606,7 @@ static int estim_cands(struct estim *e, struct maps *maps, struct maps_thread *t
 	return n;
 }
 
-static void estim_use_cand(struct estim_in *in, const struct estim_cand *c)
+void estim_use_cand(struct estim_in *in, const struct estim_cand *c)
 {
 	in->addr = c->addr;
 	in->al_addr = c->al_addr;
@@ -683,8 +618,8 @@ static void estim_use_cand(struct estim_in *in, const struct estim_cand *c)
 }
 
 /* The CPU, kind and addresses of a sample with a data address, and their maps. */
-static void estim_locate(struct maps *maps, struct maps_thread *th, const struct trace_sample *ts,
-			 struct estim_in *in)
+void estim_locate(struct maps *maps, struct maps_thread *th, const struct trace_sample *ts,
+		  struct estim_in *in)
 {
 	struct maps_loc loc;
 
@@ -753,307 +688,6 @@ static void estim_feed_sample(struct estim *e, struct maps *maps, const struct t
 	e->nr_pend++;
 }
 
-/* --- soft: confirmation hits and windows (estimate.h) ---------------------------------------- */
-
-struct estim_chit {
-	struct watch_access a;
-	size_t after;            /* window blobs read before the hit */
-	ssize_t win;             /* its window (estim_finish), -1: none */
-};
-
-static int estim_is_confirm(const struct estim *e, const struct trace_sample *s)
-{
-	return e->opts.mode == ESTIM_SOFT && e->opts.confirm_event && s->event < e->opts.nr_events &&
-	       e->opts.confirm_event[s->event];
-}
-
-static struct estim_confirm *estim_cf(struct estim_line *l)
-{
-	if (!l->cf)
-		l->cf = xcalloc(1, sizeof(*l->cf));
-	return l->cf;
-}
-
-static void estim_cf_free(struct estim_confirm *cf)
-{
-	if (!cf)
-		return;
-	free(cf->acc);
-	free(cf->coarm);
-	free(cf->hit);
-	free(cf);
-}
-
-static void estim_cf_count(struct estim_confirm *cf, uint32_t offset, uint32_t size,
-			   const struct estim_in *in)
-{
-	size_t i;
-
-	for (i = 0; i < cf->nr_acc; i++)
-		if (cf->acc[i].offset == offset && cf->acc[i].thread == in->thread)
-			break;
-	if (i == cf->nr_acc) {
-		size_t pos = 0;
-
-		while (pos < cf->nr_acc && cf->acc[pos].offset <= offset)
-			pos++;
-		cf->acc = xgrow(cf->acc, &cf->cap_acc, cf->nr_acc + 1, sizeof(*cf->acc));
-		memmove(cf->acc + pos + 1, cf->acc + pos, (cf->nr_acc - pos) * sizeof(*cf->acc));
-		memset(&cf->acc[pos], 0, sizeof(cf->acc[pos]));
-		cf->acc[pos].offset = offset;
-		cf->acc[pos].thread = in->thread;
-		cf->acc[pos].ip = in->ip;
-		cf->acc[pos].code_al = in->code_al;
-		cf->acc[pos].cmap = in->cmap;
-		cf->acc[pos].t_first = in->time;
-		cf->nr_acc++;
-		i = pos;
-	}
-	if (in->time < cf->acc[i].t_first)
-		cf->acc[i].t_first = in->time;
-	if (in->time > cf->acc[i].t_last)
-		cf->acc[i].t_last = in->time;
-	if (size > cf->acc[i].size)
-		cf->acc[i].size = size;
-	switch (in->kind) {
-	case ESTIM_K_STORE: cf->acc[i].writes++; break;
-	case ESTIM_K_ATOMIC: cf->acc[i].atomics++; break;
-	default: cf->acc[i].reads++; break;
-	}
-}
-
-/* A confirmation hit: counted on its line, kept for the model. */
-static void estim_feed_hit(struct estim *e, struct maps *maps, const struct trace_sample *ts)
-{
-	struct maps_thread *th = maps_findnew_thread(maps, (int32_t)ts->pid, (int32_t)ts->tid);
-	struct estim_in in = { .ip = ts->ip, .time = ts->time, .tid = ts->tid,
-			       .pid = (int32_t)ts->pid, .cpumode = ts->cpumode, .thread = th };
-	struct estim_confirm *cf;
-	struct estim_chit *h;
-	struct estim_line *l;
-	uint32_t offset, size;
-
-	e->tot.confirm_hits++;
-	if (!(ts->flags & TRACE_SAMPLE_HAS_ADDR) || (e->opts.phys &&
-	    (!(ts->flags & TRACE_SAMPLE_HAS_PHYS) || !ts->phys_addr)))
-		return;
-	in.phys = ts->phys_addr;
-	estim_locate(maps, th, ts, &in);
-	l = estim_line_of(e, &in, 1);
-	cf = estim_cf(l);
-	offset = (uint32_t)(in.addr & (e->opts.cl_size - 1));
-	size = (ts->flags & TRACE_SAMPLE_HAS_WEIGHT) && ts->weight && ts->weight <= 8 ?
-	       (uint32_t)ts->weight : 0;
-	if (size && offset + size > e->opts.cl_size)
-		size = e->opts.cl_size - offset;
-	cf->hits++;
-	estim_cf_count(cf, offset, size, &in);
-	if (in.cpu == TRACE_CPU_NONE)
-		return;
-	cf->hit = xgrow(cf->hit, &cf->cap_hit, cf->nr_hit + 1, sizeof(*cf->hit));
-	h = &cf->hit[cf->nr_hit++];
-	h->a = (struct watch_access){ .time = in.time, .cpu = in.cpu, .tid = in.tid, .ip = in.ip,
-				      .addr = l->cl + offset, .size = size ? size : 1,
-				      .is_write = estim_is_write(in.kind) };
-	h->after = e->nr_win;
-	h->win = -1;
-}
-
-static void estim_feed_blob(struct estim *e, const struct trace_blob *b)
-{
-	struct c2c_confirm_window w;
-
-	if (e->opts.mode != ESTIM_SOFT)
-		return;
-	if (b->kind == TRACE_BLOB_CONFIRM_RUN) {
-		if (c2c_confirm_run_parse(b->data, b->size, &e->tot.confirm))
-			e->tot.confirm_bad++;
-		else
-			e->tot.have_confirm = 1;
-		return;
-	}
-	if (b->kind != TRACE_BLOB_CONFIRM_WINDOW)
-		return;
-	if (c2c_confirm_window_parse(b->data, b->size, &w)) {
-		e->tot.confirm_bad++;
-		return;
-	}
-	e->win = xgrow(e->win, &e->cap_win, e->nr_win + 1, sizeof(*e->win));
-	e->win[e->nr_win++] = w;
-	e->tot.confirm_windows++;
-}
-
-/* Bit of the 8-byte word holding line offset @off. */
-static uint32_t estim_word_bit(uint32_t off)
-{
-	return off / 8 < 32 ? 1u << (off / 8) : 0;
-}
-
-/* The words window @w armed on the line at @vaddr (0: none). */
-static uint32_t estim_win_words(const struct c2c_confirm_window *w, uint64_t vaddr, uint32_t cl)
-{
-	uint32_t bits = 0;
-
-	for (uint32_t i = 0; i < w->nr_words; i++)
-		if ((w->word[i].addr & ~(uint64_t)(cl - 1)) == vaddr)
-			bits |= estim_word_bit((uint32_t)(w->word[i].addr & (cl - 1)));
-	return bits;
-}
-
-static int estim_chit_cmp(const void *pa, const void *pb)
-{
-	const struct estim_chit *a = pa, *b = pb;
-
-	if (a->win != b->win)
-		return (a->win > b->win) - (a->win < b->win);
-	if (a->a.time != b->a.time)
-		return (a->a.time > b->a.time) - (a->a.time < b->a.time);
-	return (a->a.cpu > b->a.cpu) - (a->a.cpu < b->a.cpu);
-}
-
-static void estim_cf_model(struct estim *e, struct estim_line *l, struct watch_access *acc,
-			   size_t n)
-{
-	struct estim_confirm *cf = l->cf;
-	struct watch_model *m;
-
-	if (!n || watch_model_new(&m, e->opts.cl_size))
-		return;
-	if (!watch_model_add_all(m, acc, n) && watch_model_nr_lines(m) == 1) {
-		const struct watch_line *wl = watch_model_line(m, 0);
-
-		watch_stats_add(&cf->ws, &wl->total);
-		for (size_t i = 0; i < wl->nr_sites; i++)
-			for (size_t k = 0; k < cf->nr_acc; k++)
-				if (cf->acc[k].offset == wl->sites[i].offset &&
-				    (uint32_t)cf->acc[k].thread->tid == wl->sites[i].tid) {
-					watch_stats_add(&cf->acc[k].ws, &wl->sites[i].st);
-					break;
-				}
-	}
-	watch_model_free(m);
-}
-
-static int estim_vaddr_cmp(const void *pa, const void *pb)
-{
-	const struct estim_line *a = *(struct estim_line *const *)pa;
-	const struct estim_line *b = *(struct estim_line *const *)pb;
-
-	if (a->vaddr != b->vaddr)
-		return (a->vaddr > b->vaddr) - (a->vaddr < b->vaddr);
-	return (a->seq > b->seq) - (a->seq < b->seq);
-}
-
-/* The windows of every line, then each line's hits replayed window by window. */
-static void estim_cf_finish(struct estim *e)
-{
-	struct estim_line **by = xmalloc((e->nr_lines ? e->nr_lines : 1) * sizeof(*by));
-	size_t i, k;
-
-	if (e->nr_lines) {
-		memcpy(by, e->lines, e->nr_lines * sizeof(*by));
-		qsort(by, e->nr_lines, sizeof(*by), estim_vaddr_cmp);
-	}
-	for (k = 0; k < e->nr_win && e->nr_lines; k++) {
-		const struct c2c_confirm_window *w = &e->win[k];
-		uint64_t vaddr = w->line & ~(uint64_t)(e->opts.cl_size - 1);
-		size_t lo = 0, hi = e->nr_lines;
-
-		while (lo < hi) {        /* the first line at vaddr or above */
-			size_t mid = (lo + hi) / 2;
-
-			if (by[mid]->vaddr < vaddr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (i = lo; i < e->nr_lines && by[i]->vaddr == vaddr; i++) {
-			struct estim_line *l = by[i];
-			uint32_t bits = l->phys ? 0 : estim_win_words(w, l->vaddr, e->opts.cl_size);
-			struct estim_confirm *cf;
-			size_t c;
-
-			if (!bits)
-				continue;
-			cf = estim_cf(l);
-			if (!cf->windows++)
-				e->tot.confirm_lines++;
-			cf->armed_ns += w->armed_ns;
-			for (c = 0; c < cf->nr_coarm && cf->coarm[c].words != bits; c++)
-				;
-			if (c == cf->nr_coarm) {
-				cf->coarm = xgrow(cf->coarm, &cf->cap_coarm, c + 1, sizeof(*cf->coarm));
-				memset(&cf->coarm[c], 0, sizeof(cf->coarm[c]));
-				cf->coarm[c].words = bits;
-				cf->nr_coarm++;
-			}
-			cf->coarm[c].windows++;
-			cf->coarm[c].armed_ns += w->armed_ns;
-		}
-	}
-	free(by);
-	for (i = 0; i < e->nr_lines; i++) {
-		struct estim_line *l = e->lines[i];
-		struct estim_confirm *cf = l->cf;
-		struct watch_access *acc;
-		size_t n = 0, start;
-
-		if (!cf)
-			continue;
-		for (k = 0; k < cf->nr_hit; k++) {
-			struct estim_chit *h = &cf->hit[k];
-			uint32_t bit = estim_word_bit((uint32_t)(h->a.addr & (e->opts.cl_size - 1)));
-
-			if (h->after < e->nr_win &&
-			    (estim_win_words(&e->win[h->after], l->vaddr, e->opts.cl_size) & bit))
-				h->win = (ssize_t)h->after;
-			else if (h->after > 0 && (estim_win_words(&e->win[h->after - 1], l->vaddr,
-								  e->opts.cl_size) & bit))
-				h->win = (ssize_t)h->after - 1;
-			if (h->win < 0)
-				cf->unplaced++;
-			else
-				for (size_t c = 0; c < cf->nr_coarm; c++)
-					if (cf->coarm[c].words == estim_win_words(&e->win[h->win],
-										   l->vaddr, e->opts.cl_size))
-						cf->coarm[c].hits++;
-		}
-		if (cf->nr_hit)
-			qsort(cf->hit, cf->nr_hit, sizeof(*cf->hit), estim_chit_cmp);
-		acc = xmalloc((cf->nr_hit ? cf->nr_hit : 1) * sizeof(*acc));
-		for (k = 0; k <= cf->nr_hit; k++) {
-			if (k < cf->nr_hit && cf->hit[k].win < 0)
-				continue;
-			if (n && (k == cf->nr_hit || cf->hit[k].win != cf->hit[start].win)) {
-				estim_cf_model(e, l, acc, n);
-				n = 0;
-			}
-			if (k == cf->nr_hit)
-				break;
-			if (!n)
-				start = k;
-			acc[n++] = cf->hit[k].a;
-		}
-		free(acc);
-		free(cf->hit);
-		cf->hit = NULL;
-		cf->nr_hit = cf->cap_hit = 0;
-		for (k = 0; k < cf->nr_acc && e->opts.code_sym; k++)
-			cf->acc[k].has_code = !e->opts.code_sym(e->opts.sym_ctx, cf->acc[k].cmap,
-								cf->acc[k].ip, cf->acc[k].code_al,
-								&cf->acc[k].code);
-		/* the co-armed sets by armed time */
-		for (k = 1; k < cf->nr_coarm; k++)
-			for (size_t j = k; j > 0 && cf->coarm[j].armed_ns > cf->coarm[j - 1].armed_ns;
-			     j--) {
-				struct estim_coarm t = cf->coarm[j];
-
-				cf->coarm[j] = cf->coarm[j - 1];
-				cf->coarm[j - 1] = t;
-			}
-	}
-}
-
 static void estim_feed_lost(struct estim *e, const struct trace_lost *lo)
 {
 	if (lo->kind == TRACE_LOST_RECORDS)
@@ -1081,376 +715,4 @@ void estim_feed(struct estim *e, struct maps *maps, const struct trace_event *ev
 	case TRACE_REC_LOST: estim_feed_lost(e, &ev->lost); break;
 	default: break;
 	}
-}
-
-/* --- watch model ---------------------------------------------------------------------------- */
-
-static void estim_watch_sites(struct estim_line *l, const struct watch_line *wl)
-{
-	size_t i, pos;
-	int found;
-
-	l->ws = wl->total;
-	for (i = 0; i < l->nr_off; i++)
-		if (l->off[i].offset < WATCH_LINE_MAX)
-			l->off[i].ws = wl->by_offset[l->off[i].offset];
-	for (i = 0; i < wl->nr_sites; i++) {
-		struct estim_site *s;
-		size_t k;
-
-		pos = estim_site_pos(l, wl->sites[i].offset, wl->sites[i].ip, &found);
-		if (!found)
-			continue;
-		s = &l->site[pos];
-		watch_stats_add(&s->ws, &wl->sites[i].st);
-		for (k = 0; k < s->nr_tc; k++)
-			if ((uint32_t)s->tc[k].thread->tid == wl->sites[i].tid)
-				watch_stats_add(&s->tc[k].ws, &wl->sites[i].st);
-	}
-}
-
-static void estim_watch_line(struct estim *e, struct estim_line *l)
-{
-	struct watch_model *m;
-	size_t i, n = 0;
-
-	if (!l->nr_acc)
-		return;
-	if (watch_model_new(&m, e->opts.cl_size)) {
-		e->tot.model_errors += l->nr_acc;
-		return;
-	}
-	for (i = 0; i < l->nr_acc; i++) {
-		if (l->acc[i].cpu > 4095)
-			e->tot.model_errors++;
-		else
-			l->acc[n++] = l->acc[i];
-	}
-	if (watch_model_add_all(m, l->acc, n))
-		e->tot.model_errors += n;
-	else if (watch_model_nr_lines(m) == 1)
-		estim_watch_sites(l, watch_model_line(m, 0));
-	watch_model_free(m);
-	free(l->acc);
-	l->acc = NULL;
-	l->nr_acc = l->cap_acc = 0;
-}
-
-/* --- ordering and symbols ------------------------------------------------------------------- */
-
-static int estim_desc(uint64_t a, uint64_t b)
-{
-	return (a < b) - (a > b);
-}
-
-static int estim_line_cmp(const void *pa, const void *pb, void *arg)
-{
-	const struct estim_line *a = *(struct estim_line *const *)pa;
-	const struct estim_line *b = *(struct estim_line *const *)pb;
-	const struct estim *e = arg;
-	struct estim_key ka, kb;
-	int c;
-
-	if (e->opts.mode == ESTIM_WATCH) {
-		if ((c = estim_desc(a->ws.hitm, b->ws.hitm)) ||
-		    (c = estim_desc(a->ws.inval, b->ws.inval)))
-			return c;
-	} else if ((c = estim_desc(a->c.weight, b->c.weight))) {
-		return c;
-	}
-	if ((c = estim_desc(a->c.samples, b->c.samples)))
-		return c;
-	estim_line_key(a, &ka);
-	estim_line_key(b, &kb);
-	if ((c = estim_key_cmp(&ka, &kb)))
-		return c;
-	return estim_u64_cmp(a->seq, b->seq);
-}
-
-static int estim_frame_sym(void *ctx, const struct callers_frame *f, const char **symbol,
-			   uint64_t *start)
-{
-	const struct estim *e = ctx;
-	struct estim_code code = { 0 };
-
-	if (!f->map || e->opts.code_sym(e->opts.sym_ctx, f->map, f->ip, f->al, &code) ||
-	    !code.symbol)
-		return -1;
-	*symbol = code.symbol;
-	*start = f->ip - code.sym_offset;
-	return 0;
-}
-
-static void estim_resolve(struct estim *e, struct estim_line *l)
-{
-	size_t i, k;
-
-	for (i = 0; i < l->nr_site && e->opts.code_sym; i++) {
-		struct estim_site *s = &l->site[i];
-
-		s->has_code = !e->opts.code_sym(e->opts.sym_ctx, s->cmap, s->ip, s->code_al,
-						&s->code);
-	}
-	for (i = 0; i < l->nr_site && e->callers; i++) {
-		struct estim_site *s = &l->site[i];
-
-		s->nr_callers = callers_of_row(e->callers, s->id, &s->callers);
-		for (k = 0; k < s->nr_callers; k++)
-			callers_resolve(e->callers, s->callers[k].chain,
-					e->opts.code_sym ? estim_frame_sym : NULL, e);
-	}
-}
-
-const struct callers *estim_callers(const struct estim *e)
-{
-	return e->callers;
-}
-
-static int estim_u64_sort(const void *a, const void *b)
-{
-	return estim_u64_cmp(*(const uint64_t *)a, *(const uint64_t *)b);
-}
-
-static uint32_t estim_count_ips(const struct estim_line *l)
-{
-	uint64_t *ip;
-	uint32_t n = 0;
-	size_t i;
-
-	if (!l->nr_site)
-		return 0;
-	ip = xmalloc(l->nr_site * sizeof(*ip));
-	for (i = 0; i < l->nr_site; i++)
-		ip[i] = l->site[i].ip;
-	qsort(ip, l->nr_site, sizeof(*ip), estim_u64_sort);
-	for (i = 0; i < l->nr_site; i++)
-		n += !i || ip[i] != ip[i - 1];
-	free(ip);
-	return n;
-}
-
-/* Samples of thread @th that a candidate's site saw exactly (not inferred). */
-static uint64_t estim_exact(struct estim *e, const struct estim_in *in)
-{
-	struct estim_line *l = estim_line_of(e, in, 0);
-	uint32_t offset = (uint32_t)(in->addr & (e->opts.cl_size - 1));
-	size_t pos;
-	int found;
-
-	if (!l)
-		return 0;
-	pos = estim_site_pos(l, offset, in->ip, &found);
-	if (!found)
-		return 0;
-	for (size_t i = 0; i < l->site[pos].nr_tc; i++)
-		if (l->site[pos].tc[i].thread == in->thread)
-			return l->site[pos].tc[i].c.samples - l->site[pos].tc[i].c.inferred;
-	return 0;
-}
-
-/* The samples of one thread with one set of candidates share a credit per candidate. */
-struct estim_group {
-	const struct maps_thread *thread;
-	uint64_t ip[ESTIM_CAND_MAX], addr[ESTIM_CAND_MAX];
-	uint8_t n;
-	double credit[ESTIM_CAND_MAX];
-};
-
-static struct estim_group *estim_group_of(struct estim_group **g, size_t *nr, size_t *cap,
-					  const struct estim_pend *p)
-{
-	for (size_t i = 0; i < *nr; i++) {
-		struct estim_group *x = &(*g)[i];
-		int same = x->thread == p->in.thread && x->n == p->n;
-
-		for (int k = 0; same && k < p->n; k++)
-			same = x->ip[k] == p->c[k].ip && x->addr[k] == p->c[k].addr;
-		if (same)
-			return x;
-	}
-	*g = xgrow(*g, cap, *nr + 1, sizeof(**g));
-	memset(&(*g)[*nr], 0, sizeof(**g));
-	(*g)[*nr].thread = p->in.thread;
-	(*g)[*nr].n = p->n;
-	for (int k = 0; k < p->n; k++) {
-		(*g)[*nr].ip[k] = p->c[k].ip;
-		(*g)[*nr].addr[k] = p->c[k].addr;
-	}
-	return &(*g)[(*nr)++];
-}
-
-/* Charge each inferred sample to one of its candidates, in proportion to the samples its
- * thread was seen taking at each exactly: the samples of one thread and one set of candidates
- * share a credit per candidate, each sample adds its shares and goes to the largest credit,
- * which pays one. A thread seen at none of them exactly: the recorder's pick (the first). */
-static void estim_charge_inferred(struct estim *e)
-{
-	struct estim_group *g = NULL;
-	size_t nr_g = 0, cap_g = 0;
-
-	for (size_t i = 0; i < e->nr_pend; i++) {
-		struct estim_pend *p = &e->pend[i];
-		struct estim_group *x = estim_group_of(&g, &nr_g, &cap_g, p);
-		double sum = 0, seen[ESTIM_CAND_MAX];
-		int pick = 0;
-
-		for (int k = 0; k < p->n; k++) {
-			struct estim_in in = p->in;
-
-			estim_use_cand(&in, &p->c[k]);
-			sum += seen[k] = (double)estim_exact(e, &in);
-		}
-		if (sum > 0) {
-			for (int k = 0; k < p->n; k++) {
-				x->credit[k] += seen[k] / sum;
-				if (x->credit[k] > x->credit[pick])
-					pick = k;
-			}
-			x->credit[pick] -= 1;
-		} else {
-			e->tot.inferred_unseen++;
-		}
-		e->tot.inferred++;
-		e->tot.inferred_weight += p->in.weight;
-		e->tot.inferred_one_line += p->one_line;
-		estim_use_cand(&p->in, &p->c[pick]);
-		estim_add(e, &p->in);
-	}
-	free(g);
-	free(e->pend);
-	e->pend = NULL;
-	e->nr_pend = e->cap_pend = 0;
-}
-
-static int estim_unattr_cmp(const void *pa, const void *pb)
-{
-	const struct estim_unattr *a = pa, *b = pb;
-	int c;
-
-	if ((c = estim_desc(a->weight, b->weight)) || (c = estim_desc(a->samples, b->samples)) ||
-	    (c = estim_u64_cmp(a->ip, b->ip)))
-		return c;
-	return (a->reason > b->reason) - (a->reason < b->reason);
-}
-
-/* Sort the code addresses without a data address and resolve the heaviest. */
-static void estim_finish_unattr(struct estim *e)
-{
-	free(e->ua_hash);
-	e->ua_hash = NULL;
-	e->ua_hash_size = 0;
-	if (e->nr_ua > 1)
-		qsort(e->ua, e->nr_ua, sizeof(*e->ua), estim_unattr_cmp);
-	for (size_t i = 0; i < e->nr_ua && i < ESTIM_UNATTR_RESOLVE && e->opts.code_sym; i++)
-		e->ua[i].has_code = !e->opts.code_sym(e->opts.sym_ctx, e->ua[i].cmap, e->ua[i].ip,
-						      e->ua[i].code_al, &e->ua[i].code);
-}
-
-size_t estim_unattr(const struct estim *e, const struct estim_unattr **out)
-{
-	*out = e->ua;
-	return e->nr_ua;
-}
-
-void estim_finish(struct estim *e)
-{
-	size_t i;
-
-	if (e->finished)
-		return;
-	e->finished = 1;
-	estim_charge_inferred(e);
-	estim_finish_unattr(e);
-	estim_cf_finish(e);
-	for (i = 0; i < e->nr_lines; i++) {
-		struct estim_line *l = e->lines[i];
-
-		estim_watch_line(e, l);
-		l->nr_ips = estim_count_ips(l);
-		e->tot.unknown_kind += l->c.unknown;
-		estim_resolve(e, l);
-	}
-	if (e->nr_lines)
-		qsort_r(e->lines, e->nr_lines, sizeof(*e->lines), estim_line_cmp, e);
-}
-
-/* --- results -------------------------------------------------------------------------------- */
-
-const struct estim_opts *estim_opts(const struct estim *e)
-{
-	return &e->opts;
-}
-
-const struct estim_totals *estim_totals(const struct estim *e)
-{
-	return &e->tot;
-}
-
-size_t estim_nr_lines(const struct estim *e)
-{
-	return e->nr_lines;
-}
-
-const struct estim_line *estim_line(const struct estim *e, size_t i)
-{
-	return i < e->nr_lines ? e->lines[i] : NULL;
-}
-
-static int estim_counts_eq(const struct estim_counts *a, const struct estim_counts *b)
-{
-	return a->weight == b->weight && a->samples == b->samples && a->loads == b->loads &&
-	       a->stores == b->stores && a->atomics == b->atomics && a->unknown == b->unknown &&
-	       a->inferred == b->inferred;
-}
-
-static void estim_counts_sum(struct estim_counts *d, const struct estim_counts *s)
-{
-	d->weight += s->weight;
-	d->samples += s->samples;
-	d->loads += s->loads;
-	d->stores += s->stores;
-	d->atomics += s->atomics;
-	d->unknown += s->unknown;
-	d->inferred += s->inferred;
-}
-
-static int estim_check_line(const struct estim_line *l)
-{
-	struct estim_counts off = { 0 }, site = { 0 };
-	size_t i;
-
-	for (i = 0; i < l->nr_off; i++)
-		estim_counts_sum(&off, &l->off[i].c);
-	for (i = 0; i < l->nr_site; i++)
-		estim_counts_sum(&site, &l->site[i].c);
-	if (!estim_counts_eq(&off, &l->c) || !estim_counts_eq(&site, &l->c))
-		return c2c_err(-EBADMSG, "estimate: line %#llx: offsets or sites do not add up",
-			       (unsigned long long)l->addr);
-	if (l->c.samples != l->c.loads + l->c.stores + l->c.atomics + l->c.unknown)
-		return c2c_err(-EBADMSG, "estimate: line %#llx: kinds do not add up",
-			       (unsigned long long)l->addr);
-	return 0;
-}
-
-int estim_check(const struct estim *e)
-{
-	uint64_t samples = 0, weight = 0, unrec = 0, unrec_w = 0;
-	size_t i;
-	int err;
-
-	for (i = 0; i < e->nr_lines; i++) {
-		if ((err = estim_check_line(e->lines[i])))
-			return err;
-		samples += e->lines[i]->c.samples;
-		weight += e->lines[i]->c.weight;
-	}
-	for (i = 0; i < ESTIM_NR_REASONS; i++) {
-		unrec += e->tot.reason[i];
-		unrec_w += e->tot.reason_weight[i];
-	}
-	if (samples != e->tot.recovered || weight != e->tot.recovered_weight ||
-	    samples + unrec != e->tot.samples || weight + unrec_w != e->tot.weight)
-		return c2c_err(-EBADMSG, "estimate: totals do not equal the lines plus the "
-			       "unrecovered samples");
-	return 0;
 }
