@@ -1,4 +1,4 @@
-/* Tests of the soft backend decoder (record/soft-decode.c). Every instruction's bytes below were
+/* Tests of the soft backend decoder (record/soft-decode*.c). Every instruction's bytes below were
  * produced by GNU as 2.40 and checked with objdump -d; the comment beside them is objdump's text.
  * All rows use one register file (std_regs) so that expected addresses can be read off it. */
 #include <errno.h>
