@@ -4,8 +4,8 @@
 # yielding often, so each runs on both:
 #   - the trace gives samples their goroutine (trace-dump's task=), and some goroutine was
 #     sampled on two threads (else the test proves nothing);
-#   - "padded" (a line per counter) has no finding in the program's data: judged by OS thread,
-#     each line was written by both threads and read as TRUE SHARING;
+#   - "padded" (a line per counter): no counter is written by several threads; judged by OS
+#     thread, each line was written by both threads and read as TRUE SHARING;
 #   - unpadded, main.slots is FALSE SHARING, each counter it shows written by a goroutine of
 #     its own (comm/G<goid>), in stdio and in JSON (threads with "goroutine" numbers).
 # Skips (77) without go or when the soft backend cannot record here.
@@ -34,11 +34,13 @@ done
 	END { printf "padded: %d samples with a goroutine, %d goroutines sampled on two threads\n", n, moved
 		exit !(n > 100 && moved > 0) }' || { echo "FAIL: the trace gives no goroutine that ran on two threads"; fail=1; }
 
-# padded: nothing to fix in the program's own data
+# padded: no counter is written by two threads. (Go does not align main.pads: its first
+# element may share a line with the runtime's variable before it, runtime.gcController, which
+# a loaded run can find contended; that line is a real one, not a goroutine seen twice.)
 sed -n '/What to fix/,/in the language runtime/p' "$tmp/padded.txt" >"$tmp/padded.fix"
-if grep -q "main.pads" "$tmp/padded.fix"; then
-	echo "FAIL [padded]: a line per goroutine is judged contended:"
-	grep -A3 "main.pads" "$tmp/padded.fix" | head -4
+if grep -E '^ *0x[0-9a-f]+ +main\.pads\[[0-7]\]\.n .* threads \(' "$tmp/padded.fix"; then
+	echo "FAIL [padded]: a goroutine's own counter is judged written by several threads:"
+	grep -B2 -A3 "main.pads" "$tmp/padded.fix" | head -8
 	fail=1
 fi
 
