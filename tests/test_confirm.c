@@ -392,6 +392,39 @@ static void test_fold_apart(void **state)
 	fx_free(f);
 }
 
+/* A stop flag: two threads read it in their loops, a third sets it once, all on the same armed
+ * word. The line moved once in 2000 watched accesses: not contended, although who wrote which
+ * bytes alone would call it true sharing (a fixed variant was flagged so under load). The same
+ * accesses on two words never armed together say nothing of transfers: still judged. */
+static void test_read_mostly(void **state)
+{
+	static const int flag[] = { 0, -1 };
+	struct fx *f = fx_new();
+	const struct rm_line *l;
+	char text[512];
+
+	(void)state;
+	for (int i = 0; i < 50; i++) {
+		feed(f, 0, 1, 0, LINE, LD);
+		feed(f, 0, 2, 1, LINE, LD);
+	}
+	for (int i = 0; i < 1000; i++) {
+		feed(f, 1, 1, 0, LINE, LD);
+		feed(f, 1, 2, 1, LINE, LD);
+	}
+	feed(f, 1, 3, 0, LINE, AT);
+	window(f, flag);
+	l = finish(f);
+	assert_true(l->confirm->judged);
+	assert_true(l->confirm->xfers + l->confirm->inval >= 1);
+	assert_true((l->confirm->xfers + l->confirm->inval) * RM_WATCH_FLOOR < l->confirm->hits);
+	assert_int_equal(l->verdict, RM_V_NONE);
+	rm_confirm_text(l, text, sizeof(text));
+	if (!strstr(text, "fewer than one transfer per 1000 accesses, not contended"))
+		fail_msg("text '%s'", text);
+	fx_free(f);
+}
+
 /* Failure 5: an SPSC ring's indexes, each written by one side and read by the other; the
  * samples saw the consumer's loads of tail only. Not false sharing. */
 static void test_spsc_true(void **state)
@@ -523,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_fold_coarmed),
 		cmocka_unit_test(test_fold_lock_and_data),
 		cmocka_unit_test(test_fold_apart),
+		cmocka_unit_test(test_read_mostly),
 		cmocka_unit_test(test_spsc_true),
 		cmocka_unit_test(test_elements),
 		cmocka_unit_test(test_not_judged),

@@ -332,6 +332,25 @@ static void rebuild_members(struct rm_line *l, const struct rm_confirm *c, doubl
 	}
 }
 
+/* Every word the watched accesses touched was armed with all the others in some window: a
+ * transfer between any two of them would have been seen. */
+static int all_coarmed(const struct rm_confirm *c)
+{
+	uint32_t used = 0;
+
+	for (size_t i = 0; i < c->nr_acc; i++) {
+		uint32_t lo = c->acc[i].offset / 8, hi = (c->acc[i].offset +
+				(c->acc[i].size ? c->acc[i].size : 1) - 1) / 8;
+
+		for (uint32_t w = lo; w <= hi && w < 32; w++)
+			used |= 1u << w;
+	}
+	for (size_t i = 0; i < c->nr_coarm; i++)
+		if ((c->coarm[i].words & used) == used)
+			return 1;
+	return 0;
+}
+
 void rm_confirm_judge(const struct rm_model *m, struct rm_line *l)
 {
 	struct rm_confirm *c = l->confirm;
@@ -356,6 +375,15 @@ void rm_confirm_judge(const struct rm_model *m, struct rm_line *l)
 		return;
 	}
 	c->judged = 1;
+	if ((double)(c->xfers + c->inval) * RM_WATCH_FLOOR < (double)c->hits && all_coarmed(c)) {
+		/* the line hardly moved while it was watched: read-mostly, not contended, however
+		 * the samples' time there was split (soft: time at a load is not time missing) */
+		l->verdict = RM_V_NONE;
+		l->true_cost = l->false_cost = 0;
+		for (size_t i = 0; i < l->nr_mem; i++)
+			l->mem[i].true_cost = l->mem[i].false_cost = l->mem[i].cost = 0;
+		return;
+	}
 	rebuild_members(l, c, &tx, &fx, &tb, &fb);
 	/* the transfers say that the line moved; who wrote which bytes says why (findings.h's
 	 * rule on the watched accesses: a transfer between two threads that both write the bytes
@@ -476,7 +504,10 @@ void rm_confirm_text(const struct rm_line *l, char *buf, size_t n)
 	else if (len < n)
 		len += (size_t)snprintf(buf + len, n - len, "; no transfer between words armed "
 					"together");
-	if (len < n && c->by_bytes)
+	if (len < n && l->verdict == RM_V_NONE && c->hits)
+		len += (size_t)snprintf(buf + len, n - len, ": fewer than one transfer per %d "
+					"accesses, not contended", RM_WATCH_FLOOR);
+	else if (len < n && c->by_bytes)
 		len += (size_t)snprintf(buf + len, n - len, ": judged by who wrote which bytes");
 	else if (len < n)
 		len += (size_t)snprintf(buf + len, n - len, ": judged by the transfers");

@@ -10,7 +10,6 @@
 #include "report/resolve/symbols.h"
 
 #define SOFT_FLOOR 0.01          /* soft: contention under 1% of a line's time is none */
-#define WATCH_FLOOR 1000         /* watch: under 1 transfer per 1000 accesses is none */
 #define MAX_NAMED 4              /* members, threads named in one sentence */
 
 /* --- members ------------------------------------------------------------------------------------ */
@@ -423,7 +422,7 @@ static void judge_line(const struct rm_model *m, struct rm_line *l)
 			l->verdict = RM_V_NONE;
 		break;
 	case RM_WATCH:
-		if (conflict * WATCH_FLOOR < l->v[RM_COL_SAMPLES])
+		if (conflict * RM_WATCH_FLOOR < l->v[RM_COL_SAMPLES])
 			l->verdict = RM_V_NONE;
 		break;
 	}
