@@ -841,8 +841,8 @@ static int inst_of(const struct sym_data_info *d, int rc, uint64_t addr, uint64_
 
 /* A scalar named through a pointer to it (Rust's AtomicUsize::fetch_add reaches the counter as
  * atomic_add's "*dst", a usize) inside an instance another row of the line names as a struct
- * ("*b", an ArcData<u64>): the scalar is that struct's member ("b->ref_count"), and the object
- * is the struct, not a library function's parameter. */
+ * ("*b", an ArcData<u64>) by code of the same file: the scalar is that struct's member
+ * ("b->ref_count"), and the object is the struct, not a library function's parameter. */
 static void contained_scalars(struct sym_session *sym, const struct rm_line *l,
 			      struct sym_data_info *nd, const int *nrc)
 {
@@ -857,7 +857,11 @@ static void contained_scalars(struct sym_session *sym, const struct rm_line *l,
 			const struct sym_data_info *q = &nd[j];
 			uint64_t qa = l->vaddr + l->row[j].offset;
 
-			if (j == k || !inst_of(q, nrc[j], qa, &olo) || rm_scalar_type(q->type) ||
+			/* the struct as the same program's code sees it: not the allocator's view
+			 * of the same bytes (a freed object is glibc's tcache_entry) */
+			if (j == k || !l->row[j].code.dso || !l->row[k].code.dso ||
+			    strcmp(l->row[j].code.dso, l->row[k].code.dso) ||
+			    !inst_of(q, nrc[j], qa, &olo) || rm_scalar_type(q->type) ||
 			    q->var_size <= nd[k].var_size || lo < olo ||
 			    lo + nd[k].var_size > olo + q->var_size || !q->type_ref.dwarf ||
 			    !(mem = sym_member_at(sym, q, a - olo)))
