@@ -12,7 +12,8 @@
  * armed: a loaded machine, a short window) split nothing reliably: the rule of findings.h is then
  * applied to the watched accesses, every access weighing 1 (other threads writing the same bytes
  * are true sources, other threads writing bytes this thread does not write are false ones, among
- * accesses seen within CONFIRM_SLACK_NS of each other). No source at all: NOT CONTENDED. When
+ * accesses seen within CONFIRM_SLACK_NS of each other, or overlapping in time when both were seen
+ * within one window). No source at all: NOT CONTENDED. When
  * the watchpoints saw fewer threads than the samples there and too few transfers, or no access
  * at all, the samples' verdict stands and the line says so. Pure: model in, judgement out. */
 #include <stdio.h>
@@ -29,6 +30,8 @@
 /* Accesses this close in time are concurrent: two windows of the recorder (a thread that did not
  * run while the other was armed, on a busy machine, still ran beside it) */
 #define CONFIRM_SLACK_NS (2 * C2C_CONFIRM_STEP_MS * 1000000ull)
+/* Accesses all seen within this time were seen in one window (a window and its margin) */
+#define CONFIRM_ONE_WINDOW_NS (3 * C2C_CONFIRM_STEP_MS * 1000000ull / 2)
 
 void rm_confirm_free(struct rm_confirm *c)
 {
@@ -223,6 +226,17 @@ static const struct rm_row *row_of(const struct rm_line *l, const struct rm_memb
 
 /* The members as the watchpoints saw them; per member, the transfers split true / false
  * (@tx, @fx) and the accesses split by who wrote which bytes (@tb, @fb). */
+/* The slack between @a and @b: none when both were seen within one window's time (a window
+ * sees every access to its words: one that ended before the other began did not run beside
+ * it, a goroutine handing an element to the next one), CONFIRM_SLACK_NS otherwise. */
+static uint64_t slack_of(const struct rm_cf_access *a, const struct rm_cf_access *b)
+{
+	uint64_t lo = a->t_first < b->t_first ? a->t_first : b->t_first;
+	uint64_t hi = a->t_last > b->t_last ? a->t_last : b->t_last;
+
+	return hi - lo <= CONFIRM_ONE_WINDOW_NS ? 0 : CONFIRM_SLACK_NS;
+}
+
 static void rebuild_members(struct rm_line *l, const struct rm_confirm *c, double *tx, double *fx,
 			    double *tb, double *fb)
 {
@@ -280,10 +294,11 @@ static void rebuild_members(struct rm_line *l, const struct rm_confirm *c, doubl
 		for (k = 0; k < c->nr_acc; k++) {
 			const struct rm_cf_access *b = &c->acc[k];
 			double wr = (double)(b->writes + b->atomics), rd = (double)b->reads;
+			uint64_t slack = slack_of(a, b);
 			int own = 0;
 
-			if (b->thread == a->thread || b->t_first > a->t_last + CONFIRM_SLACK_NS ||
-			    a->t_first > b->t_last + CONFIRM_SLACK_NS)
+			if (b->thread == a->thread || b->t_first > a->t_last + slack ||
+			    a->t_first > b->t_last + slack)
 				continue;
 			if (tm[k] == tm[i] || same_bytes(a, b)) {
 				ts += wr + (aw ? rd : 0);
