@@ -418,9 +418,10 @@ static void test_read_mostly(void **state)
 	assert_true(l->confirm->judged);
 	assert_true(l->confirm->xfers + l->confirm->inval >= 1);
 	assert_true((l->confirm->xfers + l->confirm->inval) * RM_WATCH_FLOOR < l->confirm->hits);
+	assert_int_equal(l->confirm->xfers + l->confirm->inval, 1);
 	assert_int_equal(l->verdict, RM_V_NONE);
 	rm_confirm_text(l, text, sizeof(text));
-	if (!strstr(text, "fewer than one transfer per 1000 accesses, not contended"))
+	if (!strstr(text, "fewer than one write per 1000 accesses, not contended"))
 		fail_msg("text '%s'", text);
 	fx_free(f);
 }

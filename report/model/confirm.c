@@ -347,8 +347,18 @@ static void rebuild_members(struct rm_line *l, const struct rm_confirm *c, doubl
 	}
 }
 
+/* The writes and atomic updates the watchpoints saw on the line. */
+static uint64_t watched_writes(const struct rm_confirm *c)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < c->nr_acc; i++)
+		n += c->acc[i].writes + c->acc[i].atomics;
+	return n;
+}
+
 /* Every word the watched accesses touched was armed with all the others in some window: a
- * transfer between any two of them would have been seen. */
+ * write to any of them would have been seen. */
 static int all_coarmed(const struct rm_confirm *c)
 {
 	uint32_t used = 0;
@@ -390,9 +400,11 @@ void rm_confirm_judge(const struct rm_model *m, struct rm_line *l)
 		return;
 	}
 	c->judged = 1;
-	if ((double)(c->xfers + c->inval) * RM_WATCH_FLOOR < (double)c->hits && all_coarmed(c)) {
-		/* the line hardly moved while it was watched: read-mostly, not contended, however
-		 * the samples' time there was split (soft: time at a load is not time missing) */
+	if ((double)watched_writes(c) * RM_WATCH_FLOOR < (double)c->hits && all_coarmed(c)) {
+		/* the line was hardly written while it was watched: read-mostly, not contended,
+		 * however the samples' time there was split (soft: time at a load is not time
+		 * missing). Few transfers alone would not say it: threads that took turns on one
+		 * CPU of a loaded machine move the line seldom while it is watched */
 		l->verdict = RM_V_NONE;
 		l->true_cost = l->false_cost = 0;
 		for (size_t i = 0; i < l->nr_mem; i++)
@@ -520,7 +532,7 @@ void rm_confirm_text(const struct rm_line *l, char *buf, size_t n)
 		len += (size_t)snprintf(buf + len, n - len, "; no transfer between words armed "
 					"together");
 	if (len < n && l->verdict == RM_V_NONE && c->hits)
-		len += (size_t)snprintf(buf + len, n - len, ": fewer than one transfer per %d "
+		len += (size_t)snprintf(buf + len, n - len, ": fewer than one write per %d "
 					"accesses, not contended", RM_WATCH_FLOOR);
 	else if (len < n && c->by_bytes)
 		len += (size_t)snprintf(buf + len, n - len, ": judged by who wrote which bytes");

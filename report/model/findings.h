@@ -61,9 +61,9 @@ void rm_judge(struct rm_model *m);
  * rests on most thinly. Below the floor (RM_LOW_SAMPLES on the finding, RM_LOW_THREAD on that
  * thread; watch: RM_LOW_TRANSFERS) the verdict is a guess and the reports say "low confidence:
  * N samples" instead of asserting it. */
-/* Watched accesses (the watch backend, the soft backend's confirmation): fewer than one
- * transfer per RM_WATCH_FLOOR accesses is no contention, whoever writes (a flag read in a loop
- * and set once moves the line once). */
+/* Watched accesses: fewer than one transfer (the watch backend) or one write (the soft
+ * backend's confirmation: a flag read in a loop and set once) per RM_WATCH_FLOOR accesses is no
+ * contention. */
 #define RM_WATCH_FLOOR 1000
 #define RM_LOW_SAMPLES 20
 #define RM_LOW_THREAD 3
