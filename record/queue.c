@@ -30,17 +30,23 @@ void oq_release(struct oq *q)
 }
 
 /* A sample's callchain, and the user registers and stack that --call-graph dwarf unwinds when
- * the sample leaves the queue, in one owned buffer. */
+ * the sample leaves the queue, in one owned buffer (one allocation a sample that has any). */
 static void copy_sample(struct oq_item *it, const struct trace_sample *s)
 {
 	size_t chain = s->chain_nr * sizeof(uint64_t), regs = 0, stack = 0;
 	char *b;
 
-	if (s->regs && s->regs_mask)
+	/* registers only with a stack (--call-graph dwarf): the soft backend's, read for its
+	 * decoding, are done with; neither may point into the ring once queued */
+	if (s->regs && s->regs_mask && s->stack && s->stack_size) {
 		regs = (size_t)__builtin_popcountll(s->regs_mask) * sizeof(uint64_t);
-	if (s->stack && s->stack_size)
 		stack = s->stack_size;
-	if (!chain && !regs && !stack)
+	} else {
+		it->ev.sample.regs = NULL;
+		it->ev.sample.stack = NULL;
+		it->ev.sample.regs_mask = it->ev.sample.stack_size = 0;
+	}
+	if (!chain && !regs)
 		return;
 	it->str = b = xmalloc(chain + regs + stack);
 	if (chain) {
