@@ -284,9 +284,9 @@ static int fuzz_cltable(struct fuzz_src *s, const struct trace_info *in, uint32_
 		struct rm_model *rm = rm_from_cltab(t, CLTAB_DISPLAY_TOT, ln, nr);
 
 		rc = fuzz_model(rm, m, 1);
+		stdio_print(fuzz_null(), rm, &so);
 		rm_free(rm);
 		td_agg_print(fuzz_null(), td, 3, NULL, NULL);
-		stdio_print(fuzz_null(), t, &so);
 	}
 	td_agg_free(td);
 	cltab_free(t);

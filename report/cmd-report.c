@@ -259,53 +259,6 @@ static void print_header(FILE *f, const struct report_session *s)
 		fprintf(f, "\n");
 }
 
-/* The Pareto's data names: the model's, for every displayed line. */
-struct names_ctx {
-	const struct rm_model *m;
-	const struct rm_line *l;
-	size_t hint;
-};
-
-static const struct rm_line *model_line(struct names_ctx *c, const struct cltab_line *ln)
-{
-	const struct rm_model *m = c->m;
-
-	if (ln->index < m->nr_line && m->line[ln->index].src == ln)
-		return &m->line[ln->index];
-	return rm_line_of(m, ln);
-}
-
-static void pareto_line_name(void *ctx, const struct cltab_line *ln, char *buf, size_t n)
-{
-	struct names_ctx *c = ctx;
-	const struct rm_line *l = model_line(c, ln);
-
-	snprintf(buf, n, "%s", l && l->what ? l->what : "[unknown]");
-}
-
-static void pareto_row_name(void *ctx, const struct cltab_line *ln, const struct cltab_offset *of,
-			    char *buf, size_t n)
-{
-	struct names_ctx *c = ctx;
-	const struct rm_line *l = c->l && c->l->src == ln ? c->l : model_line(c, ln);
-	const struct rm_row *r = NULL;
-	size_t i;
-
-	c->l = l;
-	if (l) {
-		/* rows come in order: look from the last one on */
-		for (i = 0; i < l->nr_row && !r; i++) {
-			size_t k = (c->hint + i) % l->nr_row;
-
-			if (l->row[k].src == of) {
-				r = &l->row[k];
-				c->hint = k + 1;
-			}
-		}
-	}
-	snprintf(buf, n, "%s", r && r->data ? r->data : "[unknown]");
-}
-
 /* The graph under the rows: none with --no-call-graph, -g's order, else callee first (perf
  * draws the callchains a file has without being asked). */
 static int call_graph_mode(const struct report_opts *o)
@@ -317,25 +270,18 @@ static int print_pmu(const struct report_opts *o, struct report_session *s)
 {
 	const struct trace_info *info = s->info;
 	const char *names[64];
-	struct names_ctx nc = { .m = s->m };
 	struct td_agg_sym_ctx tctx = { .maps = s->maps, .sym = s->sym };
 	struct stdio_opts so = { .node_info = o->node_info, .no_source = o->no_source,
 				 .full_symbols = o->full_symbols, .double_cl = o->double_cl,
 				 .stats_only = o->stats, .coalesce = o->coalesce, .events = names,
-				 .call_graph = call_graph_mode(o) };
+				 .call_graph = call_graph_mode(o),
+				 .data_names = !o->no_data_names };
 	uint32_t i;
 	int err = 0;
 
 	for (i = 0; i < info->nr_events && i < 64; i++)
 		names[i] = info->events[i].name ? info->events[i].name : "";
 	so.nr_events = (int)i;
-	so.stats = s->m->stats;
-	so.nr_stats = s->m->nr_stats;
-	if (!o->no_data_names) {
-		so.line_name = pareto_line_name;
-		so.row_name = pareto_row_name;
-		so.name_ctx = &nc;
-	}
 	print_header(stdout, s);
 	if (!o->stats && o->summary) {
 		struct summary_opts sm = { .top = (size_t)o->summary, .prefix = "# ",
@@ -349,7 +295,7 @@ static int print_pmu(const struct report_opts *o, struct report_session *s)
 		if (!err && s->tdt)
 			err = tdt_print(stdout, s->tdt, o->summary, td_agg_sym, &tctx);
 	}
-	if (err || stdio_print(stdout, s->t, &so) || fflush(stdout))
+	if (err || stdio_print(stdout, s->m, &so) || fflush(stdout))
 		return c2c_err(-EIO, "cannot write the report: %s", strerror(errno));
 	return 0;
 }

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "c2c/log.h"
-#include "report/aggregate/cltable-view.h"
+#include "report/model/model.h"
 #include "report/cmdline.h"
 
 #define TEXT (1u << CMDLINE_OUT_TEXT)
@@ -180,7 +180,7 @@ int cmdline_display(const char *s)
 	int d;
 
 	for (d = CLTAB_DISPLAY_TOT; d <= CLTAB_DISPLAY_PEER; d++)
-		if (!strcmp(s, cltv_display_name((enum cltab_display)d)))
+		if (!strcmp(s, rm_display_key((enum cltab_display)d)))
 			return d;
 	return c2c_usage("unknown display type '%s' (tot, rmt, lcl, peer)", s);
 }

@@ -12,7 +12,7 @@
 
 #include "report/aggregate/cltable.h"
 #include "report/stdio/columns.h"
-#include "report/stdio/numfmt.h"
+#include "report/model/numfmt.h"
 #include "report/resolve/maps.h"
 #include "report/stdio/stdio.h"
 
@@ -67,24 +67,22 @@ static void test_col_banner(void **state)
 	}
 }
 
-static void test_col_range_list(void **state)
+/* Node and CPU sets read as perf's bitmap_scnprintf() lists them (the model's cells). */
+static void test_range_text(void **state)
 {
 	static const struct { int line; uint64_t set; uint32_t nbits; const char *want; } rows[] = {
 		{ __LINE__, 0x1, 4, "0" }, { __LINE__, 0x3, 4, "0-1" }, { __LINE__, 0xd, 4, "0,2-3" },
 		{ __LINE__, 0x0, 4, "" }, { __LINE__, 0x10, 4, "" }, { __LINE__, 0x2a, 8, "1,3,5" },
 	};
-	struct col_line l = { 0 };
+	char buf[64];
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		col_line_reset(&l);
-		col_line_add(&l, "", 0);
-		col_range_list(&l, &rows[i].set, rows[i].nbits);
-		if (strcmp(l.s, rows[i].want))
-			fail_msg("row at line %d: '%s'", rows[i].line, l.s);
+		rm_range_text(&rows[i].set, rows[i].nbits, buf, sizeof(buf));
+		if (strcmp(buf, rows[i].want))
+			fail_msg("row at line %d: '%s'", rows[i].line, buf);
 	}
-	col_line_release(&l);
 }
 
 static void test_col_row_layout(void **state)
@@ -177,18 +175,27 @@ static void build_example(struct cltab **tp, struct maps **mp)
 	*mp = m;
 }
 
-/* stdio_print() with the run totals of @t as the model builds them. */
-static int print_with_stats(FILE *f, const struct cltab *t, struct stdio_opts *so)
+/* stdio_print() of the model of @t; with @names, a namer's names for its lines and rows. */
+static int print_model(FILE *f, const struct cltab *t, struct stdio_opts *so,
+		       void (*names)(struct rm_model *m, void *ctx), void *ctx)
 {
-	struct rm_model m = { 0 };
+	struct cltab_line *const *ln;
+	struct rm_model *m;
+	size_t nr;
 	int rc;
 
-	rm_stats_build(&m, cltab_total(t), cltab_shared(t), cltab_nr_shared(t));
-	so->stats = m.stats;
-	so->nr_stats = m.nr_stats;
-	rc = stdio_print(f, t, so);
-	free((void *)m.stats);
+	ln = cltab_lines(t, &nr);
+	m = rm_from_cltab(t, cltab_opts(t)->display, ln, nr);
+	if (names)
+		names(m, ctx);
+	rc = stdio_print(f, m, so);
+	rm_free(m);
 	return rc;
+}
+
+static int print_with_stats(FILE *f, const struct cltab *t, struct stdio_opts *so)
+{
+	return print_model(f, t, so, NULL, NULL);
 }
 
 static void test_stdio_matches_perf(void **state)
@@ -220,19 +227,26 @@ static void test_stdio_matches_perf(void **state)
 	maps_free(m);
 }
 
-/* Data namers for the named Pareto: the line at 0x...1000c0 is "g (struct s, 64 bytes)", its
- * rows "g.<offset>"; the other line has no name. */
-static void fake_line_name(void *ctx, const struct cltab_line *ln, char *buf, size_t n)
+/* Data names for the named Pareto: the line at 0x...1000c0 is "g (struct s, 64 bytes)", its
+ * rows "g.m<offset>"; the other line has no name. */
+static void fake_names(struct rm_model *m, void *ctx)
 {
-	(*(int *)ctx)++;
-	snprintf(buf, n, "%s", (ln->addr & 0xfff) == 0x0c0 ? "g (struct s, 64 bytes)" : "[unknown]");
-}
+	static char names[16][16];
+	size_t i, k, n = 0;
 
-static void fake_row_name(void *ctx, const struct cltab_line *ln, const struct cltab_offset *of,
-			  char *buf, size_t n)
-{
-	(*(int *)ctx)++;
-	snprintf(buf, n, "g.m%llx", (unsigned long long)(ln->addr + of->offset) & 0xff);
+	for (i = 0; i < m->nr_line; i++) {
+		struct rm_line *l = &m->line[i];
+
+		if ((l->addr & 0xfff) == 0x0c0)
+			l->what = "g (struct s, 64 bytes)";
+		for (k = 0; k < l->nr_row && n < 16; k++, n++) {
+			snprintf(names[n], sizeof(names[n]), "g.m%llx",
+				 (unsigned long long)(l->addr + l->row[k].offset) & 0xff);
+			l->row[k].data = names[n];
+			*(int *)ctx += l->row[k].visible;
+		}
+		*(int *)ctx += 1;
+	}
 }
 
 /* With namers, every Pareto line is perf's line, padded, then two spaces and the name; the rows of
@@ -253,11 +267,9 @@ static void test_stdio_data_names(void **state)
 	f = open_memstream(&plain, &len);
 	assert_int_equal(print_with_stats(f, t, &so), 0);
 	fclose(f);
-	so.line_name = fake_line_name;
-	so.row_name = fake_row_name;
-	so.name_ctx = &calls;
+	so.data_names = 1;
 	f = open_memstream(&named, &len);
-	assert_int_equal(print_with_stats(f, t, &so), 0);
+	assert_int_equal(print_model(f, t, &so, fake_names, &calls), 0);
 	fclose(f);
 	assert_int_equal(calls, 2 + 3);                 /* 2 headings, 3 visible rows */
 	assert_non_null(strstr(named, "  0x55e3ba1100c0  g (struct s, 64 bytes)\n"));
@@ -374,7 +386,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numfmt),
 		cmocka_unit_test(test_col_banner),
-		cmocka_unit_test(test_col_range_list),
+		cmocka_unit_test(test_range_text),
 		cmocka_unit_test(test_col_row_layout),
 		cmocka_unit_test(test_stdio_matches_perf),
 		cmocka_unit_test(test_stdio_data_names),

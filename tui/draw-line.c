@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "c2c/xalloc.h"
-#include "report/aggregate/cltable-view.h"
 #include "report/resolve/maps.h"
 #include "tui/draw-int.h"
 
@@ -184,52 +183,6 @@ void tui_srcline(const struct rm_row *r, char *buf, size_t size)
 	snprintf(buf, size, "%s:%u", base ? base + 1 : r->code.srcfile, r->code.line);
 }
 
-/* PMU HITM and store columns show as shares of the line's, as perf's Pareto does. */
-static int tui_share_col(const struct tui_model *m, enum rm_col_id id)
-{
-	return m->kind == RM_PMU && (id == RM_COL_RMT_HITM || id == RM_COL_LCL_HITM ||
-				     id == RM_COL_ST_L1HIT || id == RM_COL_ST_L1MISS ||
-				     id == RM_COL_ST_NA);
-}
-
-/* The CPU-node column (c2c-semantics.md §4.4) at node-info level @lvl. */
-static void tui_cpu_nodes(const struct tui_model *m, struct tui_buf *b,
-			  const struct cltab_offset *o, int lvl)
-{
-	const struct cltab_opts *op = cltab_opts(m->t);
-	enum cltab_display d = m->display;
-	uint32_t n, cpu, metric = cltab_metric(d, &o->stats);
-	int printed = 0;
-
-	for (n = 0; n < op->nr_nodes; n++) {
-		uint32_t cnt = 0;
-		struct tui_buf cpus = { 0 };
-
-		for (cpu = 0; cpu < op->nr_cpus; cpu++) {
-			if (op->cpu_node[cpu] != (int32_t)n ||
-			    !(o->cpuset[cpu / 64] & (1ULL << (cpu % 64))))
-				continue;
-			tui_bufaddf(&cpus, "%s%u", cnt ? "," : "", cpu);
-			cnt++;
-		}
-		if (!cnt) {
-			free(cpus.s);
-			continue;
-		}
-		tui_bufaddf(b, "%s", printed ? " " : "");
-		printed = 1;
-		if (lvl == 0)
-			tui_bufaddf(b, "%2u", n);
-		else if (lvl == 2)
-			tui_bufaddf(b, "%2u{%s}", n, cpus.s);
-		else
-			tui_bufaddf(b, "%2u{%2u %5.1f%% %5.1f%%}", n, cnt,
-				    cltv_pct(cltab_metric(d, &o->node_stats[n]), metric),
-				    cltv_pct(o->node_stats[n].store, o->stats.store));
-		free(cpus.s);
-	}
-}
-
 static int widen(int w, const char *text)
 {
 	int n = tui_cols(text);
@@ -274,7 +227,7 @@ void tui_line_layout(struct tui_model *m, struct tui_view *v)
 	}
 	if (!v->full_symbols) {
 		int first = m->rm->nr_row_cols ?
-			    2 + rm_col(m->kind, m->display, m->rm->row_cols[0])->width : 0;
+			    2 + rm_row_col(m->kind, m->display, m->rm->row_cols[0])->width : 0;
 
 		/* the offset, these four and the first figure on the screen ... */
 		excess = 2 + 8 + 2 + w.data + 2 + w.sym + 2 + w.src + 2 + w.code + first - v->cols;
@@ -313,18 +266,16 @@ void tui_line_row_text(struct tui_model *m, const struct tui_view *v, size_t row
 	tui_bufaddf(b, "  %*s", v->line_w.code, tmp);
 	for (i = 0; i < m->rm->nr_row_cols; i++) {
 		enum rm_col_id id = m->rm->row_cols[i];
-		const struct rm_col *c = rm_col(m->kind, m->display, id);
+		const struct rm_col *c = rm_row_col(m->kind, m->display, id);
 
-		if (tui_share_col(m, id))
-			snprintf(tmp, sizeof(tmp), "%.2f%%", cltv_pct((uint64_t)r->v[id],
-								      (uint64_t)l->v[id]));
-		else
-			rm_cell(m->rm, l, r, id, tmp, sizeof(tmp));
+		rm_cell_col(m->rm, l, r, c, tmp, sizeof(tmp));
 		tui_bufaddf(b, "  %*s", c->width, tmp);
 	}
-	if (m->kind == RM_PMU && m->t) {
+	if (m->kind == RM_PMU) {
 		tui_bufaddf(b, "  %-18.18s  ", r->code.dso ? r->code.dso : "[unknown]");
-		tui_cpu_nodes(m, b, r->src, v->node_info);
+		rm_cell(m->rm, l, r, RM_COL_CPUNODE0 + (v->node_info < 0 ? 0 : v->node_info > 2 ?
+							2 : v->node_info), tmp, sizeof(tmp));
+		tui_bufaddf(b, "%s", tmp);
 	}
 }
 
@@ -339,13 +290,13 @@ static void tui_line_header(struct tui_ctx *c, int row)
 	tui_bufaddf(&c->b, "  %8s  %*s  %*s  %*s  %*s", "", lw->data, "", lw->sym, "", lw->src, "",
 		    lw->code, "");
 	for (i = 0; i < m->rm->nr_row_cols; i = j) {
-		const struct rm_col *ci = rm_col(m->kind, m->display, m->rm->row_cols[i]);
+		const struct rm_col *ci = rm_row_col(m->kind, m->display, m->rm->row_cols[i]);
 		int w = 0;
 
 		for (j = i; j < m->rm->nr_row_cols &&
-			    !strcmp(ci->group, rm_col(m->kind, m->display, m->rm->row_cols[j])->group) &&
+			    !strcmp(ci->group, rm_row_col(m->kind, m->display, m->rm->row_cols[j])->group) &&
 			    (j == i || *ci->group); j++)
-			w += 2 + rm_col(m->kind, m->display, m->rm->row_cols[j])->width;
+			w += 2 + rm_row_col(m->kind, m->display, m->rm->row_cols[j])->width;
 		tui_bufaddf(&c->b, "  ");
 		if (j == i + 1)
 			tui_bufaddf(&c->b, "%*s", w - 2, ci->group);
@@ -360,7 +311,7 @@ static void tui_line_header(struct tui_ctx *c, int row)
 	tui_cell(&c->b, "Source:Line", lw->src, -1);
 	tui_bufaddf(&c->b, "  %*s", lw->code, "Code address");
 	for (i = 0; i < m->rm->nr_row_cols; i++) {
-		const struct rm_col *ci = rm_col(m->kind, m->display, m->rm->row_cols[i]);
+		const struct rm_col *ci = rm_row_col(m->kind, m->display, m->rm->row_cols[i]);
 
 		tui_bufaddf(&c->b, "  %*s", ci->width, ci->hdr);
 	}
@@ -384,7 +335,7 @@ void tui_draw_line(struct tui_ctx *c)
 	tui_rowf(c, 0, TUI_ATTR_TITLE, " Cacheline 0x%llx  (line %u of %zu, %zu of %zu offset rows "
 		 "shown)%s%s", (unsigned long long)l->addr, l->index + 1, m->rm->nr_line, v->nr_row_ix,
 		 l->nr_row, m->kind == RM_PMU ? "  display " : "",
-		 m->kind == RM_PMU ? cltv_display_name(v->display) : "");
+		 m->kind == RM_PMU ? rm_display_key(v->display) : "");
 	for (i = 0; i < v->nr_panel; i++)
 		tui_row(c, 1 + (int)i, i == 0 ? TUI_ATTR_HOT : TUI_ATTR_NORMAL, v->panel[i], 0);
 	top = 1 + (int)v->nr_panel;

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/aggregate/cltable-view.h"
 #include "report/model/attrib.h"
 #include "tui/draw-int.h"
 
@@ -132,7 +131,7 @@ void tui_draw_list(struct tui_ctx *c)
 	if (m->kind == RM_PMU)
 		tui_rowf(c, 0, TUI_ATTR_TITLE, " %s (%zu entries, sorted on %s)  display %s  "
 			 "coalesce %s  %s", tui_list_title(m), v->nr_line,
-			 tui_sort_name(m, v->sort), cltv_display_name(v->display),
+			 tui_sort_name(m, v->sort), rm_display_key(v->display),
 			 v->coalesce_name, m->path ? m->path : "");
 	else
 		tui_rowf(c, 0, TUI_ATTR_TITLE, " %s (%zu %sline%s, sorted on %s)  %s",

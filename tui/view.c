@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "c2c/xalloc.h"
-#include "report/aggregate/cltable-view.h"
 #include "report/model/attrib.h"
 #include "tui/draw.h"
 #include "tui/view.h"
@@ -634,7 +633,7 @@ static enum tui_result tui_display(struct tui_view *v, struct tui_model *m)
 		return TUI_RES_NONE;
 	tui_view_refresh(v, m, sel, open_addr);
 	snprintf(v->msg, sizeof(v->msg), "display %s: %zu lines sorted on %s",
-		 cltv_display_name(v->display), v->nr_line, cltv_display_title(v->display));
+		 rm_display_key(v->display), v->nr_line, rm_display_title(v->display));
 	return TUI_RES_REDRAW;
 }
 

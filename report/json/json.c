@@ -9,7 +9,6 @@
 
 #include "c2c/soft.h"
 #include "c2c/xalloc.h"
-#include "report/aggregate/cltable-view.h"
 #include "report/json/json.h"
 #include "report/json/jw.h"
 #include "report/model/attrib.h"
@@ -40,7 +39,7 @@ static void threads_arr(struct jw *w, const char *key, const struct maps_thread 
 
 static const char *display_key(const struct report_session *s)
 {
-	return s->kind == RM_PMU ? cltv_display_name(s->display) : NULL;
+	return s->kind == RM_PMU ? rm_display_key(s->display) : NULL;
 }
 
 /* --- JSON --------------------------------------------------------------------------------------- */

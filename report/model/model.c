@@ -150,80 +150,6 @@ const char *rm_verdict_key(enum rm_verdict v)
 	}
 }
 
-static const struct rm_col cols[RM_COL__NR] = {
-	[RM_COL_COST] = { RM_COL_COST, "share", "", "Share", 7, RM_FMT_PCT },
-	[RM_COL_SAMPLES] = { RM_COL_SAMPLES, "samples", "", "Samples", 8, RM_FMT_COUNT },
-	[RM_COL_LOADS] = { RM_COL_LOADS, "loads", "Total", "Loads", 7, RM_FMT_COUNT },
-	[RM_COL_STORES] = { RM_COL_STORES, "stores", "Total", "Stores", 7, RM_FMT_COUNT },
-	[RM_COL_ATOMICS] = { RM_COL_ATOMICS, "atomics", "", "Atomics", 7, RM_FMT_COUNT },
-	[RM_COL_THREADS] = { RM_COL_THREADS, "threads", "", "Thr", 4, RM_FMT_COUNT },
-	[RM_COL_CPUS] = { RM_COL_CPUS, "cpus", "", "CPUs", 4, RM_FMT_COUNT },
-	[RM_COL_IPS] = { RM_COL_IPS, "ips", "", "IPs", 4, RM_FMT_COUNT },
-	[RM_COL_NODE] = { RM_COL_NODE, "node", "Cacheline", "Node", 4, RM_FMT_TEXT },
-	[RM_COL_PA_CNT] = { RM_COL_PA_CNT, "pa_cnt", "Cacheline", "PA cnt", 6, RM_FMT_COUNT },
-	[RM_COL_HITM] = { RM_COL_HITM, "hitm", "Load Hitm", "Total", 7, RM_FMT_COUNT },
-	[RM_COL_LCL_HITM] = { RM_COL_LCL_HITM, "lcl_hitm", "Load Hitm", "LclHitm", 7, RM_FMT_COUNT },
-	[RM_COL_RMT_HITM] = { RM_COL_RMT_HITM, "rmt_hitm", "Load Hitm", "RmtHitm", 7, RM_FMT_COUNT },
-	[RM_COL_RECORDS] = { RM_COL_RECORDS, "records", "Total", "records", 7, RM_FMT_COUNT },
-	[RM_COL_ST_L1HIT] = { RM_COL_ST_L1HIT, "st_l1hit", "Stores", "L1Hit", 7, RM_FMT_COUNT },
-	[RM_COL_ST_L1MISS] = { RM_COL_ST_L1MISS, "st_l1miss", "Stores", "L1Miss", 7, RM_FMT_COUNT },
-	[RM_COL_ST_NA] = { RM_COL_ST_NA, "st_na", "Stores", "N/A", 7, RM_FMT_COUNT },
-	[RM_COL_LD_FB] = { RM_COL_LD_FB, "ld_fb", "Core Load Hit", "FB", 7, RM_FMT_COUNT },
-	[RM_COL_LD_L1] = { RM_COL_LD_L1, "ld_l1", "Core Load Hit", "L1", 7, RM_FMT_COUNT },
-	[RM_COL_LD_L2] = { RM_COL_LD_L2, "ld_l2", "Core Load Hit", "L2", 7, RM_FMT_COUNT },
-	[RM_COL_LLC_HIT] = { RM_COL_LLC_HIT, "llc_hit", "LLC Load Hit", "LclHit", 8, RM_FMT_COUNT },
-	[RM_COL_LLC_HITM] = { RM_COL_LLC_HITM, "llc_hitm", "LLC Load Hit", "LclHitm", 7,
-			      RM_FMT_COUNT },
-	[RM_COL_RMT_HIT] = { RM_COL_RMT_HIT, "rmt_hit", "RMT Load Hit", "RmtHit", 8, RM_FMT_COUNT },
-	[RM_COL_RMT_HITM2] = { RM_COL_RMT_HITM2, "rmt_load_hitm", "RMT Load Hit", "RmtHitm", 7,
-			       RM_FMT_COUNT },
-	[RM_COL_DRAM_LCL] = { RM_COL_DRAM_LCL, "dram_lcl", "Load Dram", "Lcl", 8, RM_FMT_COUNT },
-	[RM_COL_DRAM_RMT] = { RM_COL_DRAM_RMT, "dram_rmt", "Load Dram", "Rmt", 8, RM_FMT_COUNT },
-	[RM_COL_CYC_RMT] = { RM_COL_CYC_RMT, "cyc_rmt_hitm", "cycles", "rmt hitm", 8, RM_FMT_MEAN },
-	[RM_COL_CYC_LCL] = { RM_COL_CYC_LCL, "cyc_lcl_hitm", "cycles", "lcl hitm", 8, RM_FMT_MEAN },
-	[RM_COL_CYC_LOAD] = { RM_COL_CYC_LOAD, "cyc_load", "cycles", "load", 8, RM_FMT_MEAN },
-	[RM_COL_XFERS] = { RM_COL_XFERS, "transfers", "", "Xfers", 7, RM_FMT_COUNT },
-	[RM_COL_XFALSE] = { RM_COL_XFALSE, "transfers_false", "", "XfFalse", 7, RM_FMT_COUNT },
-	[RM_COL_INVAL] = { RM_COL_INVAL, "invalidations", "", "Inval", 7, RM_FMT_COUNT },
-};
-
-/* Kind- and mode-specific headers. */
-static const struct rm_col pmu_share[] = {
-	[CLTAB_DISPLAY_TOT] = { RM_COL_COST, "share", "Tot", "Hitm", 7, RM_FMT_PCT },
-	[CLTAB_DISPLAY_RMT] = { RM_COL_COST, "share", "Rmt", "Hitm", 7, RM_FMT_PCT },
-	[CLTAB_DISPLAY_LCL] = { RM_COL_COST, "share", "Lcl", "Hitm", 7, RM_FMT_PCT },
-	[CLTAB_DISPLAY_PEER] = { RM_COL_COST, "share", "Peer", "Snoop", 7, RM_FMT_PCT },
-};
-static const struct rm_col peer_cols[] = {
-	{ RM_COL_HITM, "peer", "Load Peer", "Total", 7, RM_FMT_COUNT },
-	{ RM_COL_LCL_HITM, "lcl_peer", "Load Peer", "Local", 7, RM_FMT_COUNT },
-	{ RM_COL_RMT_HITM, "rmt_peer", "Load Peer", "Remote", 7, RM_FMT_COUNT },
-	{ RM_COL_CYC_RMT, "cyc_rmt_peer", "cycles", "rmt peer", 8, RM_FMT_MEAN },
-	{ RM_COL_CYC_LCL, "cyc_lcl_peer", "cycles", "lcl peer", 8, RM_FMT_MEAN },
-};
-static const struct rm_col soft_share = { RM_COL_COST, "time", "", "Time%", 7, RM_FMT_PCT };
-static const struct rm_col watch_share = { RM_COL_COST, "transfer_share", "", "Xfer%", 7,
-					   RM_FMT_PCT };
-static const struct rm_col watch_samples = { RM_COL_SAMPLES, "accesses", "", "Accesses", 8,
-					     RM_FMT_COUNT };
-
-const struct rm_col *rm_col(enum rm_kind k, enum cltab_display d, enum rm_col_id id)
-{
-	size_t i;
-
-	if (id >= RM_COL__NR)
-		return &cols[RM_COL_COST];
-	if (id == RM_COL_COST)
-		return k == RM_SOFT ? &soft_share : k == RM_WATCH ? &watch_share : &pmu_share[d];
-	if (k == RM_WATCH && id == RM_COL_SAMPLES)
-		return &watch_samples;
-	if (k == RM_PMU && d == CLTAB_DISPLAY_PEER)
-		for (i = 0; i < sizeof(peer_cols) / sizeof(peer_cols[0]); i++)
-			if (peer_cols[i].id == id)
-				return &peer_cols[i];
-	return &cols[id];
-}
-
 static const enum rm_col_id pmu_line_cols[] = {
 	RM_COL_COST, RM_COL_NODE, RM_COL_PA_CNT, RM_COL_HITM, RM_COL_LCL_HITM, RM_COL_RMT_HITM,
 	RM_COL_RECORDS, RM_COL_LOADS, RM_COL_STORES, RM_COL_ST_L1HIT, RM_COL_ST_L1MISS,
@@ -288,21 +214,6 @@ static struct rm_model *model_new(enum rm_kind k)
 
 /* --- PMU --------------------------------------------------------------------------------------- */
 
-static const struct {
-	enum rm_col_id id;
-	enum cltv_col c;
-} pmu_map[] = {
-	{ RM_COL_PA_CNT, CLTV_COL_PA_CNT }, { RM_COL_HITM, CLTV_COL_LD_TOTAL },
-	{ RM_COL_LCL_HITM, CLTV_COL_LD_LCL }, { RM_COL_RMT_HITM, CLTV_COL_LD_RMT },
-	{ RM_COL_RECORDS, CLTV_COL_RECORDS }, { RM_COL_LOADS, CLTV_COL_LOADS },
-	{ RM_COL_STORES, CLTV_COL_STORES }, { RM_COL_ST_L1HIT, CLTV_COL_ST_L1HIT },
-	{ RM_COL_ST_L1MISS, CLTV_COL_ST_L1MISS }, { RM_COL_ST_NA, CLTV_COL_ST_NA },
-	{ RM_COL_LD_FB, CLTV_COL_FB }, { RM_COL_LD_L1, CLTV_COL_L1 }, { RM_COL_LD_L2, CLTV_COL_L2 },
-	{ RM_COL_LLC_HIT, CLTV_COL_LLC_HIT }, { RM_COL_LLC_HITM, CLTV_COL_LLC_HITM },
-	{ RM_COL_RMT_HIT, CLTV_COL_RMT_HIT }, { RM_COL_RMT_HITM2, CLTV_COL_RMT_HITM },
-	{ RM_COL_DRAM_LCL, CLTV_COL_DRAM_LCL }, { RM_COL_DRAM_RMT, CLTV_COL_DRAM_RMT },
-};
-
 /* The counters of a row or line that perf's tables show, from its counter block. */
 static void pmu_values(double *v, const struct dsrc_stats *s, enum cltab_display d)
 {
@@ -319,6 +230,15 @@ static void pmu_values(double *v, const struct dsrc_stats *s, enum cltab_display
 	v[RM_COL_ST_L1MISS] = s->st_l1miss;
 	v[RM_COL_ST_NA] = s->st_na;
 	v[RM_COL_SAMPLES] = s->nr_entries;
+	v[RM_COL_LD_FB] = s->ld_fbhit;
+	v[RM_COL_LD_L1] = s->ld_l1hit;
+	v[RM_COL_LD_L2] = s->ld_l2hit;
+	v[RM_COL_LLC_HIT] = s->ld_llchit;
+	v[RM_COL_LLC_HITM] = s->lcl_hitm;
+	v[RM_COL_RMT_HIT] = s->rmt_hit;
+	v[RM_COL_RMT_HITM2] = s->rmt_hitm;
+	v[RM_COL_DRAM_LCL] = s->lcl_dram;
+	v[RM_COL_DRAM_RMT] = s->rmt_dram;
 }
 
 static double touch_cost(const struct cltab_touch *t, enum cltab_display d)
@@ -347,6 +267,7 @@ static void pmu_row(enum cltab_display d, struct rm_row *r, const struct cltab_o
 	r->code.al = o->code_al;
 	r->code.cpumode = o->cpumode;
 	r->code.dso = o->dso_key;
+	r->code.dso_bracketed = o->cmap && o->cmap->dso->name[0] == '[';
 	if (o->has_sym) {
 		r->code.symbol = o->code.symbol;
 		r->code.sym_offset = o->code.sym_offset;
@@ -363,6 +284,9 @@ static void pmu_row(enum cltab_display d, struct rm_row *r, const struct cltab_o
 	r->v[RM_COL_CYC_RMT] = mean(&o->cycles[peer ? CLTAB_CYC_RMT_PEER : CLTAB_CYC_RMT_HITM]);
 	r->v[RM_COL_CYC_LCL] = mean(&o->cycles[peer ? CLTAB_CYC_LCL_PEER : CLTAB_CYC_LCL_HITM]);
 	r->v[RM_COL_CYC_LOAD] = mean(&o->cycles[CLTAB_CYC_LOAD]);
+	r->nodeset = o->nodeset;
+	r->cpuset = o->cpuset;
+	r->node_stats = o->node_stats;
 	r->src = o;
 	r->callers = o->callers;
 	r->nr_callers = o->nr_callers;
@@ -446,8 +370,8 @@ static void pmu_line(struct rm_model *m, const struct cltab *t, struct rm_line *
 	l->vaddr = ln->vaddr;
 	l->cost = cltab_metric(d, &ln->stats);
 	pmu_values(l->v, &ln->stats, d);
-	for (i = 0; i < ARRAY_SIZE(pmu_map); i++)
-		l->v[pmu_map[i].id] = (double)cltv_line_value(t, ln, pmu_map[i].c, d);
+	l->v[RM_COL_PA_CNT] = (double)ln->paddr_cnt;
+	l->nodeset = ln->nodeset;
 	l->v[RM_COL_COST] = m->total_cost ? 100.0 * l->cost / m->total_cost : 0;
 	l->row = xcalloc(ln->nr_off ? ln->nr_off : 1, sizeof(*l->row));
 	l->nr_row = ln->nr_off;
@@ -492,7 +416,13 @@ struct rm_model *rm_from_cltab(const struct cltab *t, enum cltab_display d,
 	m->callers = cltab_callers(t);
 	m->display = d;
 	m->cl_size = cltab_opts(t)->cl_size;
-	m->cost_name = cltv_display_title(m->display);
+	m->cost_name = rm_display_title(m->display);
+	memcpy(m->coalesce, cltab_opts(t)->coalesce, sizeof(m->coalesce));
+	m->nr_coalesce = cltab_opts(t)->nr_coalesce;
+	m->nr_cpus = cltab_opts(t)->nr_cpus;
+	m->nr_nodes = cltab_opts(t)->nr_nodes;
+	m->nr_node_bits = cltab_nr_node_bits(t);
+	m->cpu_node = cltab_opts(t)->cpu_node;
 	m->cost_unit = m->display == CLTAB_DISPLAY_PEER ? "peer snoops" : "HITMs";
 	m->total_cost = cltab_metric(m->display, cltab_total(t));
 	m->total_samples = (uint64_t)m->total_cost;
@@ -1006,34 +936,6 @@ const struct rm_line *rm_line_of(const struct rm_model *m, const void *src)
 		if (m->line[i].src == src)
 			return &m->line[i];
 	return NULL;
-}
-
-void rm_cell(const struct rm_model *m, const struct rm_line *l, const struct rm_row *r,
-	     enum rm_col_id id, char *buf, size_t n)
-{
-	const struct rm_col *c = rm_col(m->kind, m->display, id);
-	double v = r ? r->v[id] : l->v[id];
-
-	switch (c->fmt) {
-	case RM_FMT_TEXT:
-		if (m->kind == RM_PMU && !r)
-			cltv_nodes_str(m->t, ((const struct cltab_line *)l->src)->nodeset, buf, n);
-		else
-			snprintf(buf, n, "-");
-		break;
-	case RM_FMT_PCT:
-		snprintf(buf, n, "%.2f%%", v);
-		break;
-	case RM_FMT_MEAN:
-		if (isnan(v))
-			snprintf(buf, n, "0");
-		else
-			snprintf(buf, n, "%.0f", v);
-		break;
-	case RM_FMT_COUNT:
-	default:
-		snprintf(buf, n, "%.0f", v);
-	}
 }
 
 const char *rm_object_short(const struct rm_line *l)

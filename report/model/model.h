@@ -75,28 +75,86 @@ enum rm_col_id {
 	RM_COL_XFERS,        /* transfers of a modified line (HITM equivalent) */
 	RM_COL_XFALSE,       /* ... of which false sharing */
 	RM_COL_INVAL,        /* invalidations of clean copies */
-	RM_COL__NR
+	RM_COL__NR,          /* the metrics end here: rm_line.v and rm_row.v hold them */
+	/* text columns of perf's tables (rm_pmu_table()): rm_cell() writes them */
+	RM_COL_BLANK = RM_COL__NR,   /* an empty cell (the Pareto's Num) */
+	RM_COL_INDEX,        /* the line's position */
+	RM_COL_ADDRESS,      /* the line's address */
+	RM_COL_OFFSET,       /* the row's offset as displayed */
+	RM_COL_PID,
+	RM_COL_TID,          /* "%7d:comm" */
+	RM_COL_CODE,         /* the code address */
+	RM_COL_SYMBOL,       /* "[.] name", "[k] 0x..." */
+	RM_COL_DSO,          /* the code's map, "[unknown]" */
+	RM_COL_SRCLINE,      /* perf's Source:Line */
+	RM_COL_CPUNODE0,     /* the nodes the row ran on ("0 1"), and per node ... */
+	RM_COL_CPUNODE1,     /* ... CPUs and shares of metric and stores (-N) */
+	RM_COL_CPUNODE2,     /* ... the CPU list (-NN) */
+	RM_COL__ALL
 };
 
 enum rm_fmt {
 	RM_FMT_COUNT,        /* integer */
 	RM_FMT_PCT,          /* a percentage, two decimals */
 	RM_FMT_MEAN,         /* a mean, no decimals */
-	RM_FMT_TEXT,         /* text from the backend (memory nodes) */
+	RM_FMT_TEXT,         /* text (memory nodes, code, threads: rm_cell()) */
+	RM_FMT_LINE_PCT,     /* a row's value as a share of its line's, two decimals (perf's
+			      * Pareto) */
+	RM_FMT_CYCLES,       /* a mean as perf's Pareto prints it: "%6.0f", cut at 9 characters */
 };
+
+enum rm_align { RM_RIGHT, RM_LEFT };
+
+/* How a column of perf's tables is as wide as its cells (hists__calc_col_len): not (its width),
+ * as the widest cell of each line's rows, hidden ones too (rm_cell_claim()), or of the whole
+ * model (line and row cells). */
+enum rm_fit { RM_FIT_NONE, RM_FIT_LINE, RM_FIT_MODEL };
 
 struct rm_col {
 	enum rm_col_id id;
 	const char *key;     /* machine name: --sort KEY, JSON member, CSV header ("hitm") */
 	const char *group;   /* banner over the column, "" for none */
 	const char *hdr;     /* header */
-	int width;
+	int width;           /* fitted columns: the least width */
 	enum rm_fmt fmt;
+	const char *na;      /* the text of a value that is not known (NaN): NULL "-" */
+	/* perf's stdio layout (rm_pmu_table()): header line 0 spans the next @span columns
+	 * with @hdr0, or with @hdr0 centred in dashes across them (@banner); cells are
+	 * aligned, fitted, and capped at @cap characters unless --full-symbols (0: never) */
+	const char *hdr0;
+	int span, banner;
+	enum rm_align align;
+	enum rm_fit fit;
+	int cap;
 };
 
-/* The description of column @id as kind @k in display mode @d shows it (PMU peer mode renames
- * the HITM columns). */
+/* The description of column @id as kind @k in display mode @d shows it in a table of lines
+ * (PMU peer mode renames the HITM columns). */
 const struct rm_col *rm_col(enum rm_kind k, enum cltab_display d, enum rm_col_id id);
+/* ... in a table of a line's rows: PMU HITM and store counts are shares of the line's, as in
+ * perf's Pareto. */
+const struct rm_col *rm_row_col(enum rm_kind k, enum cltab_display d, enum rm_col_id id);
+
+/* The display metric of a PMU model: its -d key ("tot", "rmt", "lcl", "peer") and the name perf
+ * prints ("Total HITMs", "Peer Snoop"). */
+const char *rm_display_key(enum cltab_display d);
+const char *rm_display_title(enum cltab_display d);
+
+/* PERF'S TABLES AS COLUMNS. The Shared Data Cache Line Table (RM_TBL_LINES: a row per line) and
+ * the Shared Cache Line Distribution Pareto (RM_TBL_ROWS: a row per offset row) of a PMU model,
+ * as perf 6.1 lays them out for these options; any printer that lays out struct rm_col (widths,
+ * spans, banners, alignment: report/stdio/) prints perf's tables byte for byte. */
+struct rm_model;
+enum rm_table { RM_TBL_LINES, RM_TBL_ROWS };
+struct rm_layout {
+	int node_info;       /* 0, 1 (-N) or 2 (-NN): the CPU-node column */
+	int no_source;       /* --no-source */
+	int double_cl;       /* --double-cl: the address banner says so */
+};
+#define RM_TBL_MAX 32
+/* Fill @out (room for RM_TBL_MAX) with the columns of table @t; returns how many. */
+size_t rm_pmu_table(const struct rm_model *m, enum rm_table t, const struct rm_layout *o,
+		    struct rm_col *out);
 
 /* What a code address resolved to. */
 struct rm_code {
@@ -109,6 +167,8 @@ struct rm_code {
 	const char *srcfile;     /* NULL: unknown */
 	uint32_t line;
 	const char *dso;         /* short name of the code's map, NULL: none */
+	int dso_bracketed;       /* the map's name is in brackets ([kernel.kallsyms], [vdso]):
+				  * perf asks addr2line nothing there */
 	uint8_t cpumode;
 };
 
@@ -164,6 +224,10 @@ struct rm_row {
 	int visible;             /* shown in the Pareto (PMU: has stores or the display metric) */
 	double v[RM_COL__NR];
 	const void *src;         /* the backend's row: struct cltab_offset or struct estim_site */
+	/* PMU: the memory nodes of its data (bit per node), the CPUs it ran on (bit per CPU) and
+	 * its counters per node (NULL: not kept, report -N), the table's; NULL otherwise */
+	const uint64_t *nodeset, *cpuset;
+	const struct dsrc_stats *node_stats;
 	/* the callchains of the row's samples (ids in rm_model.callers) with their sample counts,
 	 * frames resolved; none without callchains */
 	const struct callers_use *callers;
@@ -276,6 +340,7 @@ struct rm_line {
 	const struct rm_finding *finding;
 	struct rm_confirm *confirm;    /* soft: what the confirmation watchpoints saw; NULL when
 					* the recording had none */
+	const uint64_t *nodeset; /* PMU: the memory nodes of its data, the table's; NULL */
 	const void *src;         /* struct cltab_line or struct estim_line */
 };
 
@@ -295,6 +360,11 @@ struct rm_model {
 	enum rm_kind kind;
 	enum cltab_display display;  /* PMU: the display metric */
 	uint32_t cl_size;
+	/* PMU: the offset rows' coalesce keys (perf's -c), the machine's CPUs and nodes */
+	enum cltab_coalesce coalesce[CLTAB_CO_MAX];
+	int nr_coalesce;
+	uint32_t nr_cpus, nr_nodes, nr_node_bits;
+	const int32_t *cpu_node;     /* [nr_cpus]: a CPU's node, -1 unknown */
 	const enum rm_col_id *line_cols, *row_cols;   /* declared columns, in order */
 	size_t nr_line_cols, nr_row_cols;
 	const char *cost_name;       /* "Total HITMs", "sampled time", "transfers" */
@@ -398,9 +468,23 @@ char rm_map_char(uint8_t cell);
 void rm_linemap_text(const struct rm_linemap *map, size_t max_rows,
 		     void (*put)(void *ctx, const char *text), void *ctx);
 
-/* The text of column @id of line @l, or of its row @r when @r is not NULL ("12", "33.33%"). */
+/* The text of column @id of line @l, or of its row @r when @r is not NULL ("12", "33.33%"), as
+ * rm_col() (lines) or rm_row_col() (rows) describes it; rm_cell_col() as @c does. */
 void rm_cell(const struct rm_model *m, const struct rm_line *l, const struct rm_row *r,
 	     enum rm_col_id id, char *buf, size_t n);
+void rm_cell_col(const struct rm_model *m, const struct rm_line *l, const struct rm_row *r,
+		 const struct rm_col *c, char *buf, size_t n);
+/* The width cell @c of @l (@r) asks of a fitted column: its length, except where perf counts
+ * otherwise (an unresolved symbol asks 22, a row's Object 16 when its symbol is unresolved). */
+int rm_cell_claim(const struct rm_model *m, const struct rm_line *l, const struct rm_row *r,
+		  const struct rm_col *c);
+/* perf's Source:Line of a row ("file.c:12", "??:0", "sym+off", "dso[hex]"). */
+void rm_srcline(const struct rm_row *r, char *buf, size_t n);
+/* The set bits of @set[0..nbits) as perf's bitmap_scnprintf() lists them: "0", "0-1,3". "" for
+ * none. */
+void rm_range_text(const uint64_t *set, uint32_t nbits, char *buf, size_t n);
+/* 100 * part / whole, 0 when whole is 0. */
+double rm_pct(double part, double whole);
 /* The row of @l whose backend record is @src, or NULL. */
 const struct rm_row *rm_row_of(const struct rm_line *l, const void *src);
 /* The line whose backend record is @src, or NULL. */

@@ -341,7 +341,7 @@ static void build(struct report_session *s)
 		ln = xcalloc(nr ? nr : 1, sizeof(*ln));
 		memcpy(ln, all, nr * sizeof(*ln));
 		if (s->display != cltab_opts(s->t)->display)
-			cltv_sort(s->t, ln, nr, CLTV_COL_SHARE, s->display);
+			cltv_sort(s->t, ln, nr, s->display);
 		s->m = rm_from_cltab(s->t, s->display, ln, nr);
 		free(ln);
 	} else {

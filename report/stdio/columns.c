@@ -127,30 +127,3 @@ void col_row(struct col_line *l, const struct col *c, int n, const char *const *
 		l->s[l->len] = '\0';
 	}
 }
-
-void col_range_list(struct col_line *l, const uint64_t *set, uint32_t nbits)
-{
-	uint32_t i = 0;
-	int first = 1;
-
-	while (i < nbits) {
-		uint32_t j;
-
-		if (!(set[i / 64] >> (i % 64) & 1)) {
-			i++;
-			continue;
-		}
-		for (j = i; j + 1 < nbits && (set[(j + 1) / 64] >> ((j + 1) % 64) & 1); j++)
-			;
-		col_line_addf(l, "%s%u", first ? "" : ",", i);
-		if (j > i)
-			col_line_addf(l, "-%u", j);
-		first = 0;
-		i = j + 1;
-	}
-}
-
-void col_trunc(char *out, size_t size, const char *s, int width)
-{
-	snprintf(out, size, "%.*s", width < 0 ? 0 : width, s);
-}

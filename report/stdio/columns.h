@@ -47,10 +47,4 @@ void col_dots(struct col_line *l, const struct col *c, int n);
 /* One row from @cell[0..n) (no newline). */
 void col_row(struct col_line *l, const struct col *c, int n, const char *const *cell);
 
-/* perf's bitmap_scnprintf(): "0", "0-1", "0,2-3" of the first @nbits bits of @set. */
-void col_range_list(struct col_line *l, const uint64_t *set, uint32_t nbits);
-
-/* "%*s" of @s truncated to @width ("%-*.*s" / "%-.*s" helpers). */
-void col_trunc(char *out, size_t size, const char *s, int width);
-
 #endif

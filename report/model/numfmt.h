@@ -3,8 +3,8 @@
  * double's exact value, ties to even), at a fraction of the cost (a 1M-sample report printed
  * 164,000 cells through snprintf, a quarter of its reading thread's instructions). Each writes a
  * NUL-terminated string at @out, which has room for 32 bytes, and returns its length. */
-#ifndef C2C_REPORT_STDIO_NUMFMT_H
-#define C2C_REPORT_STDIO_NUMFMT_H
+#ifndef C2C_REPORT_MODEL_NUMFMT_H
+#define C2C_REPORT_MODEL_NUMFMT_H
 
 #include <float.h>
 #include <stddef.h>
