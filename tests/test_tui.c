@@ -24,6 +24,8 @@
 #include "record/soft-decode.h"
 #include "report/aggregate/dsrc.h"
 #include "report/aggregate/topdown-time.h"
+#include "report/json/json.h"
+#include "report/stdio/stdio-estimate.h"
 #include "tui/draw.h"
 #include "tui/list.h"
 #include "tui/srcfile.h"
@@ -1027,6 +1029,90 @@ static void test_tui_soft(void **state)
 	fx_free(f);
 }
 
+/* Printer @print's output, as a string to free. */
+static char *printed(int (*print)(FILE *f, void *ctx), void *ctx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(print(f, ctx), 0);
+	fclose(f);
+	return buf;
+}
+
+static int print_stdio(FILE *f, void *ctx)
+{
+	struct report_session *s = ctx;
+	struct stdio_estim_opts o = { .path = "t.c2c", .info = s->info };
+
+	return stdio_estim_print(f, s->m, s->fs, s->e, &o);
+}
+
+static int print_csv(FILE *f, void *ctx)
+{
+	return csv_print(f, ctx, CSV_LINES);
+}
+
+static int print_json(FILE *f, void *ctx)
+{
+	return json_print(f, ctx);
+}
+
+/* A column the model declares is a column of every printer: one added to a soft model (the
+ * transfers only watch models declare) shows, with its values, in the stdio table, the CSV, the
+ * JSON and the TUI's list, and no printer is told about it. */
+static void test_model_column_in_every_printer(void **state)
+{
+	struct fx *f = fx_load(TRACE_BACKEND_SOFT, soft_fixture,
+			       sizeof(soft_fixture) / sizeof(soft_fixture[0]), 30, 200);
+	struct report_session *s = f->m->s;
+	struct rm_model *rm = s->m;
+	const enum rm_col_id *declared = rm->line_cols;
+	enum rm_col_id *ids = xcalloc(rm->nr_line_cols + 1, sizeof(*ids));
+	char *out;
+	struct grid g;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < rm->nr_line_cols; i++)
+		assert_int_not_equal(declared[i], RM_COL_XFERS);
+	memcpy(ids, declared, rm->nr_line_cols * sizeof(*ids));
+	ids[rm->nr_line_cols] = RM_COL_XFERS;
+	rm->line_cols = ids;
+	rm->nr_line_cols++;
+	assert_true(rm->nr_line > 0);
+	for (i = 0; i < rm->nr_line; i++)
+		rm->line[i].v[RM_COL_XFERS] = 4242 + (double)i;
+	tui_view_release(&f->v);
+	tui_view_init(&f->v, f->m, 30, 200);
+
+	out = printed(print_stdio, s);
+	assert_non_null(strstr(out, "Estimated Cache Line Table"));
+	assert_true(strstr(out, "  Xfers") > strstr(out, "Estimated Cache Line Table"));
+	assert_true(strstr(out, "   4242") > strstr(out, "  Xfers"));
+	free(out);
+	out = printed(print_csv, s);
+	assert_non_null(strstr(out, ",transfers"));
+	assert_non_null(strstr(out, ",4242"));
+	free(out);
+	out = printed(print_json, s);
+	assert_non_null(strstr(out, "\"key\": \"transfers\""));
+	assert_non_null(strstr(out, "\"transfers\": 4242"));
+	free(out);
+	draw(f, &g, 30, 200);
+	if (grid_find(&g, "Xfers") < 0 || grid_find(&g, "4242") < 0)
+		dump(&g);
+	assert_true(grid_find(&g, "Xfers") > 0);
+	assert_true(grid_find(&g, "4242") > grid_find(&g, "Xfers"));
+
+	rm->line_cols = declared;
+	rm->nr_line_cols--;
+	free(ids);
+	fx_free(f);
+}
+
 /* More than 10% of the sampled time without a data address: the list says so under its title
  * (the whole warning on 30 rows, its first line on 16), and the statistics screen too. */
 static void test_tui_soft_warning(void **state)
@@ -1185,6 +1271,7 @@ int main(void)
 		cmocka_unit_test(test_tui_clip_utf8),
 		cmocka_unit_test(test_tui_soft),
 		cmocka_unit_test(test_tui_soft_warning),
+		cmocka_unit_test(test_model_column_in_every_printer),
 		cmocka_unit_test(test_tui_load_progress),
 		cmocka_unit_test(test_tui_load_errors),
 	};

@@ -70,9 +70,9 @@ struct tui_model *tui_model_wrap(const struct rm_model *rm, const struct rm_find
 	m->t = t;
 	m->e = e;
 	m->opts.display = (int)rm->display;
-	if (t) {
-		memcpy(m->opts.coalesce, cltab_opts(t)->coalesce, sizeof(m->opts.coalesce));
-		m->opts.nr_coalesce = cltab_opts(t)->nr_coalesce;
+	if (rm->kind == RM_PMU) {
+		memcpy(m->opts.coalesce, rm->coalesce, sizeof(m->opts.coalesce));
+		m->opts.nr_coalesce = rm->nr_coalesce;
 	}
 	return m;
 }

@@ -368,7 +368,7 @@ static void columns(struct jw *w, const char *key, const struct rm_model *m,
 {
 	static const char *const fmt[] = {
 		[RM_FMT_COUNT] = "count", [RM_FMT_PCT] = "percent", [RM_FMT_MEAN] = "mean",
-		[RM_FMT_TEXT] = "text",
+		[RM_FMT_TEXT] = "text", [RM_FMT_LINE_PCT] = "percent", [RM_FMT_CYCLES] = "mean",
 	};
 	size_t i;
 
