@@ -374,7 +374,7 @@ static void test_tui_view_initial(void **state)
 	struct fx *f = *state;
 
 	assert_int_equal(f->m->kind, RM_PMU);
-	assert_int_equal(f->v.display, CLTAB_DISPLAY_TOT);
+	assert_int_equal(f->m->rm->display, CLTAB_DISPLAY_TOT);
 	assert_int_equal(tui_view_screen(&f->v), TUI_SCR_LIST);
 	assert_int_equal(f->v.nr_line, 3);     /* line 2 has peer snoops only */
 	assert_int_equal(sel_addr(f), LINE(1));
@@ -484,19 +484,19 @@ static void test_tui_view_display_modes(void **state)
 	struct fx *f = *state;
 
 	assert_int_equal(KEYS(f, 'm'), TUI_RES_REDRAW);
-	assert_int_equal(f->v.display, CLTAB_DISPLAY_LCL);
+	assert_int_equal(f->m->rm->display, CLTAB_DISPLAY_LCL);
 	assert_int_equal(f->v.nr_line, 2);                        /* lines 0 and 4 */
 	assert_int_equal(f->m->rm->line[f->v.order[0]].addr, LINE(0));
 	assert_non_null(strstr(f->v.msg, "display lcl"));
 	KEYS(f, 'm');
-	assert_int_equal(f->v.display, CLTAB_DISPLAY_RMT);
+	assert_int_equal(f->m->rm->display, CLTAB_DISPLAY_RMT);
 	assert_int_equal(f->v.nr_line, 2);                        /* lines 1 and 0 */
 	KEYS(f, 'm');
-	assert_int_equal(f->v.display, CLTAB_DISPLAY_PEER);
+	assert_int_equal(f->m->rm->display, CLTAB_DISPLAY_PEER);
 	assert_int_equal(f->v.nr_line, 1);
 	assert_int_equal(sel_addr(f), LINE(2));
 	KEYS(f, 'm');
-	assert_int_equal(f->v.display, CLTAB_DISPLAY_TOT);
+	assert_int_equal(f->m->rm->display, CLTAB_DISPLAY_TOT);
 	assert_int_equal(f->v.nr_line, 3);
 }
 

@@ -148,7 +148,7 @@ static void tui_reload(struct tui_cmd *c, int old_coalesce, const char *old_name
 
 	memcpy(c->lo.coalesce, p->key, sizeof(p->key));
 	c->lo.nr_coalesce = p->nr;
-	c->lo.display = (int)c->m->display;
+	c->lo.display = (int)c->m->rm->display;
 	if (tui_load(c, &m)) {
 		c->v.coalesce = old_coalesce;
 		snprintf(c->v.coalesce_name, sizeof(c->v.coalesce_name), "%s", old_name);

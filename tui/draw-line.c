@@ -227,7 +227,7 @@ void tui_line_layout(struct tui_model *m, struct tui_view *v)
 	}
 	if (!v->full_symbols) {
 		int first = m->rm->nr_row_cols ?
-			    2 + rm_row_col(m->kind, m->display, m->rm->row_cols[0])->width : 0;
+			    2 + rm_model_row_col(m->rm, m->rm->row_cols[0])->width : 0;
 
 		/* the offset, these four and the first figure on the screen ... */
 		excess = 2 + 8 + 2 + w.data + 2 + w.sym + 2 + w.src + 2 + w.code + first - v->cols;
@@ -266,7 +266,7 @@ void tui_line_row_text(struct tui_model *m, const struct tui_view *v, size_t row
 	tui_bufaddf(b, "  %*s", v->line_w.code, tmp);
 	for (i = 0; i < m->rm->nr_row_cols; i++) {
 		enum rm_col_id id = m->rm->row_cols[i];
-		const struct rm_col *c = rm_row_col(m->kind, m->display, id);
+		const struct rm_col *c = rm_model_row_col(m->rm, id);
 
 		rm_cell_col(m->rm, l, r, c, tmp, sizeof(tmp));
 		tui_bufaddf(b, "  %*s", c->width, tmp);
@@ -290,13 +290,13 @@ static void tui_line_header(struct tui_ctx *c, int row)
 	tui_bufaddf(&c->b, "  %8s  %*s  %*s  %*s  %*s", "", lw->data, "", lw->sym, "", lw->src, "",
 		    lw->code, "");
 	for (i = 0; i < m->rm->nr_row_cols; i = j) {
-		const struct rm_col *ci = rm_row_col(m->kind, m->display, m->rm->row_cols[i]);
+		const struct rm_col *ci = rm_model_row_col(m->rm, m->rm->row_cols[i]);
 		int w = 0;
 
 		for (j = i; j < m->rm->nr_row_cols &&
-			    !strcmp(ci->group, rm_row_col(m->kind, m->display, m->rm->row_cols[j])->group) &&
+			    !strcmp(ci->group, rm_model_row_col(m->rm, m->rm->row_cols[j])->group) &&
 			    (j == i || *ci->group); j++)
-			w += 2 + rm_row_col(m->kind, m->display, m->rm->row_cols[j])->width;
+			w += 2 + rm_model_row_col(m->rm, m->rm->row_cols[j])->width;
 		tui_bufaddf(&c->b, "  ");
 		if (j == i + 1)
 			tui_bufaddf(&c->b, "%*s", w - 2, ci->group);
@@ -311,7 +311,7 @@ static void tui_line_header(struct tui_ctx *c, int row)
 	tui_cell(&c->b, "Source:Line", lw->src, -1);
 	tui_bufaddf(&c->b, "  %*s", lw->code, "Code address");
 	for (i = 0; i < m->rm->nr_row_cols; i++) {
-		const struct rm_col *ci = rm_row_col(m->kind, m->display, m->rm->row_cols[i]);
+		const struct rm_col *ci = rm_model_row_col(m->rm, m->rm->row_cols[i]);
 
 		tui_bufaddf(&c->b, "  %*s", ci->width, ci->hdr);
 	}
@@ -335,7 +335,7 @@ void tui_draw_line(struct tui_ctx *c)
 	tui_rowf(c, 0, TUI_ATTR_TITLE, " Cacheline 0x%llx  (line %u of %zu, %zu of %zu offset rows "
 		 "shown)%s%s", (unsigned long long)l->addr, l->index + 1, m->rm->nr_line, v->nr_row_ix,
 		 l->nr_row, m->kind == RM_PMU ? "  display " : "",
-		 m->kind == RM_PMU ? rm_display_key(v->display) : "");
+		 m->kind == RM_PMU ? rm_display_key(m->rm->display) : "");
 	for (i = 0; i < v->nr_panel; i++)
 		tui_row(c, 1 + (int)i, i == 0 ? TUI_ATTR_HOT : TUI_ATTR_NORMAL, v->panel[i], 0);
 	top = 1 + (int)v->nr_panel;

@@ -14,7 +14,7 @@
 
 static const struct rm_col *tui_col(const struct tui_model *m, size_t i)
 {
-	return rm_col(m->kind, m->display, m->rm->line_cols[i]);
+	return rm_model_col(m->rm, m->rm->line_cols[i]);
 }
 
 /* The address as wide as the widest, the data as wide as what the lines hold, narrowed (not
@@ -131,7 +131,7 @@ void tui_draw_list(struct tui_ctx *c)
 	if (m->kind == RM_PMU)
 		tui_rowf(c, 0, TUI_ATTR_TITLE, " %s (%zu entries, sorted on %s)  display %s  "
 			 "coalesce %s  %s", tui_list_title(m), v->nr_line,
-			 tui_sort_name(m, v->sort), rm_display_key(v->display),
+			 tui_sort_name(m, v->sort), rm_display_key(m->rm->display),
 			 v->coalesce_name, m->path ? m->path : "");
 	else
 		tui_rowf(c, 0, TUI_ATTR_TITLE, " %s (%zu %sline%s, sorted on %s)  %s",

@@ -53,7 +53,7 @@ void tui_draw_source(struct tui_ctx *c)
 	const struct rm_line *l = tui_view_line(v, m);
 	int h = tui_view_body_rows(v, TUI_SCR_SOURCE), r;
 	const char *cost = m->kind == RM_SOFT ? "Time%" : m->kind == RM_WATCH ? "Xfers" :
-			   v->display == CLTAB_DISPLAY_PEER ? "Peer" : "HITM";
+			   m->rm->display == CLTAB_DISPLAY_PEER ? "Peer" : "HITM";
 
 	tui_rowf(c, 0, TUI_ATTR_TITLE, " %s:%u  (cacheline %#llx)", v->src_file, v->src_line,
 		 l ? (unsigned long long)l->addr : 0ULL);

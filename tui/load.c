@@ -15,7 +15,6 @@ static void tui_model_sync(struct tui_model *m)
 	struct report_session *s = m->s;
 
 	m->kind = s->kind;
-	m->display = s->display;
 	m->rm = s->m;
 	m->fs = s->fs;
 	m->t = s->t;
@@ -64,7 +63,6 @@ struct tui_model *tui_model_wrap(const struct rm_model *rm, const struct rm_find
 	struct tui_model *m = xcalloc(1, sizeof(*m));
 
 	m->kind = rm->kind;
-	m->display = rm->display;
 	m->rm = rm;
 	m->fs = fs;
 	m->t = t;

@@ -34,7 +34,6 @@ typedef int (*tui_progress_fn)(void *ctx, uint64_t records, uint64_t total);
 struct tui_model {
 	struct tui_load_opts opts;        /* strings borrowed from the caller */
 	enum rm_kind kind;
-	enum cltab_display display;       /* PMU: the mode the model shows */
 	const struct rm_model *rm;
 	const struct rm_findings *fs;
 	const struct cltab *t;            /* PMU: the table (node figures, statistics) */

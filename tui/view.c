@@ -90,7 +90,7 @@ size_t tui_sort_keys(const struct tui_model *m, int *out)
 	out[n++] = TUI_SORT_ADDRESS;
 	for (i = 0; i < m->rm->nr_line_cols; i++)
 		if (m->rm->line_cols[i] != RM_COL_COST &&
-		    rm_col(m->kind, m->display, m->rm->line_cols[i])->fmt != RM_FMT_TEXT)
+		    rm_model_col(m->rm, m->rm->line_cols[i])->fmt != RM_FMT_TEXT)
 			out[n++] = (int)m->rm->line_cols[i];
 	return n;
 }
@@ -104,7 +104,7 @@ const char *tui_sort_name(const struct tui_model *m, int key)
 		return m->rm->cost_name ? m->rm->cost_name : "cost";
 	if (key == TUI_SORT_ADDRESS)
 		return "address";
-	c = rm_col(m->kind, m->display, (enum rm_col_id)key);
+	c = rm_model_col(m->rm, (enum rm_col_id)key);
 	snprintf(buf, sizeof(buf), "%s%s%s", c->group, *c->group ? " " : "", c->hdr);
 	return buf;
 }
@@ -213,7 +213,6 @@ void tui_view_init(struct tui_view *v, struct tui_model *m, int rows, int cols)
 	v->rows = rows;
 	v->cols = cols;
 	v->stack[v->depth++] = TUI_SCR_LIST;
-	v->display = m->display;
 	v->sort = TUI_SORT_COST;
 	v->show_map = 1;
 	v->open = SIZE_MAX;
@@ -277,7 +276,6 @@ static void tui_view_reorder(struct tui_view *v, struct tui_model *m)
 {
 	int i, n = 0;
 
-	v->display = m->display;
 	tui_view_order(v, m);
 	tui_list_reset(&v->list, v->nr_line);
 	v->detail.sel = 0;
@@ -629,11 +627,12 @@ static enum tui_result tui_display(struct tui_view *v, struct tui_model *m)
 			 "%s traces rank lines by %s", rm_kind_name(m->kind), m->rm->cost_name);
 		return TUI_RES_REDRAW;
 	}
-	if (tui_model_display(m, next[v->display]))
+	if (tui_model_display(m, next[m->rm->display]))
 		return TUI_RES_NONE;
 	tui_view_refresh(v, m, sel, open_addr);
 	snprintf(v->msg, sizeof(v->msg), "display %s: %zu lines sorted on %s",
-		 rm_display_key(v->display), v->nr_line, rm_display_title(v->display));
+		 rm_display_key(m->rm->display), v->nr_line,
+		 rm_display_title(m->rm->display));
 	return TUI_RES_REDRAW;
 }
 

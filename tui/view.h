@@ -73,7 +73,6 @@ struct tui_view {
 	enum tui_screen_id stack[TUI_STACK_MAX];
 	int depth;                         /* stack[depth - 1] is on screen */
 	int rows, cols;                    /* screen size */
-	enum cltab_display display;
 	int sort;                          /* TUI_SORT_* or an enum rm_col_id */
 	int coalesce;                      /* index into tui_coalesce_presets, -1: from -c */
 	char coalesce_name[64];

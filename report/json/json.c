@@ -374,7 +374,7 @@ static void columns(struct jw *w, const char *key, const struct rm_model *m,
 
 	jw_arr(w, key);
 	for (i = 0; i < n; i++) {
-		const struct rm_col *c = rm_col(m->kind, m->display, ids[i]);
+		const struct rm_col *c = rm_model_col(m, ids[i]);
 
 		jw_obj(w, NULL);
 		jw_str(w, "key", c->key);
@@ -394,7 +394,7 @@ static void values(struct jw *w, const struct rm_model *m, const struct rm_line 
 
 	jw_obj(w, "values");
 	for (i = 0; i < n; i++) {
-		const struct rm_col *c = rm_col(m->kind, m->display, ids[i]);
+		const struct rm_col *c = rm_model_col(m, ids[i]);
 
 		if (c->fmt == RM_FMT_TEXT) {
 			char buf[128];
@@ -779,7 +779,7 @@ static void csv_header(FILE *f, const struct rm_model *m, const char *const *lea
 	for (i = 0; i < nl; i++)
 		csv_field(f, lead[i], !i);
 	for (i = 0; i < n; i++)
-		csv_field(f, rm_col(m->kind, m->display, ids[i])->key, 0);
+		csv_field(f, rm_model_col(m, ids[i])->key, 0);
 	for (i = 0; i < nt; i++)
 		csv_field(f, tail[i], 0);
 	fputs("\r\n", f);
@@ -793,7 +793,7 @@ static void csv_values(FILE *f, const struct rm_model *m, const struct rm_line *
 	char buf[128];
 
 	for (i = 0; i < n; i++) {
-		if (rm_col(m->kind, m->display, ids[i])->fmt == RM_FMT_TEXT) {
+		if (rm_model_col(m, ids[i])->fmt == RM_FMT_TEXT) {
 			rm_cell(m, l, r, ids[i], buf, sizeof(buf));
 			csv_field(f, buf, 0);
 		} else {

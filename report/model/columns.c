@@ -116,6 +116,16 @@ const struct rm_col *rm_row_col(enum rm_kind k, enum cltab_display d, enum rm_co
 	return rm_col(k, d, id);
 }
 
+const struct rm_col *rm_model_col(const struct rm_model *m, enum rm_col_id id)
+{
+	return rm_col(m->kind, m->display, id);
+}
+
+const struct rm_col *rm_model_row_col(const struct rm_model *m, enum rm_col_id id)
+{
+	return rm_row_col(m->kind, m->display, id);
+}
+
 const char *rm_display_key(enum cltab_display d)
 {
 	static const char *const name[] = {
@@ -523,8 +533,7 @@ void rm_cell_col(const struct rm_model *m, const struct rm_line *l, const struct
 void rm_cell(const struct rm_model *m, const struct rm_line *l, const struct rm_row *r,
 	     enum rm_col_id id, char *buf, size_t n)
 {
-	const struct rm_col *c = r ? rm_row_col(m->kind, m->display, id) :
-				 rm_col(m->kind, m->display, id);
+	const struct rm_col *c = r ? rm_model_row_col(m, id) : rm_model_col(m, id);
 	struct rm_col t;
 
 	if (id >= RM_COL__NR) {

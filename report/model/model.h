@@ -135,6 +135,11 @@ const struct rm_col *rm_col(enum rm_kind k, enum cltab_display d, enum rm_col_id
  * perf's Pareto. */
 const struct rm_col *rm_row_col(enum rm_kind k, enum cltab_display d, enum rm_col_id id);
 
+/* Column @id of model @m as its kind and display mode show it: in a table of lines, of rows. */
+struct rm_model;
+const struct rm_col *rm_model_col(const struct rm_model *m, enum rm_col_id id);
+const struct rm_col *rm_model_row_col(const struct rm_model *m, enum rm_col_id id);
+
 /* The display metric of a PMU model: its -d key ("tot", "rmt", "lcl", "peer") and the name perf
  * prints ("Total HITMs", "Peer Snoop"). */
 const char *rm_display_key(enum cltab_display d);
@@ -144,7 +149,6 @@ const char *rm_display_title(enum cltab_display d);
  * the Shared Cache Line Distribution Pareto (RM_TBL_ROWS: a row per offset row) of a PMU model,
  * as perf 6.1 lays them out for these options; any printer that lays out struct rm_col (widths,
  * spans, banners, alignment: report/stdio/) prints perf's tables byte for byte. */
-struct rm_model;
 enum rm_table { RM_TBL_LINES, RM_TBL_ROWS };
 struct rm_layout {
 	int node_info;       /* 0, 1 (-N) or 2 (-NN): the CPU-node column */

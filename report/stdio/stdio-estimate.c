@@ -50,7 +50,7 @@ static void model_cells(FILE *f, const struct rm_model *m, const struct rm_line 
 	char buf[64];
 
 	for (i = 0; i < n; i++) {
-		const struct rm_col *c = rm_col(m->kind, m->display, ids[i]);
+		const struct rm_col *c = rm_model_col(m, ids[i]);
 
 		if (hdr)
 			snprintf(buf, sizeof(buf), "%s", c->hdr);
