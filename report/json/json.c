@@ -580,8 +580,8 @@ static void line_obj(struct jw *w, const struct rm_model *m, const struct rm_lin
 		jw_num(w, "threads", r->nr_threads);
 		thread_obj(w, "thread", r->thread);
 		code_obj(w, &r->code);
-		if (m->kind == RM_SOFT && r->src)   /* charged by inference (attrib.h) */
-			jw_u64(w, "inferred", ((const struct estim_site *)r->src)->c.inferred);
+		if (m->kind == RM_SOFT)   /* charged by inference (attrib.h) */
+			jw_u64(w, "inferred", r->inferred);
 		values(w, m, l, r);
 		callers_arr(w, m, r);
 		jw_end(w);

@@ -484,6 +484,7 @@ static void estim_line_model(struct rm_model *m, struct rm_line *l, const struct
 		r->code.sampled_ip = s->nr_sip ? s->sip[0].ip : s->ip;
 		r->thread = s->nr_tc ? s->tc[0].thread : NULL;
 		r->nr_cpus = (uint32_t)s->cpus.nr;
+		r->inferred = s->c.inferred;
 		r->visible = 1;
 		counts_values(r->v, &s->c);
 		watch_values(r->v, &s->ws);

@@ -225,6 +225,7 @@ struct rm_row {
 	int has_inst;
 	const struct maps_thread *thread;   /* of the first sample */
 	uint32_t nr_threads, nr_cpus;
+	uint64_t inferred;       /* soft: samples charged to it by inference (attrib.h) */
 	int visible;             /* shown in the Pareto (PMU: has stores or the display metric) */
 	double v[RM_COL__NR];
 	const void *src;         /* the backend's row: struct cltab_offset or struct estim_site */
