@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "c2c/xalloc.h"
-#include "report/resolve/maps.h"
 #include "tui/draw-int.h"
 
 /* The data, symbol and Source:Line columns: as wide as their text, cut down to the first
@@ -162,7 +161,7 @@ size_t tui_line_panel(struct tui_model *m, const struct tui_view *v, const struc
 
 void tui_symbol(const struct rm_row *r, char *buf, size_t size)
 {
-	char lvl = maps_level_char(r->code.cpumode);
+	char lvl = rm_code_level(&r->code);
 
 	if (r->code.symbol)
 		snprintf(buf, size, "[%c] %s", lvl, r->code.symbol);

@@ -424,9 +424,14 @@ void rm_srcline(const struct rm_row *r, char *buf, size_t n)
 		snprintf(buf, n, "??:0");
 }
 
+char rm_code_level(const struct rm_code *c)
+{
+	return maps_level_char(c->cpumode);
+}
+
 static void symbol_text(const struct rm_row *r, char *buf, size_t n)
 {
-	char lvl = maps_level_char(r->code.cpumode);
+	char lvl = rm_code_level(&r->code);
 
 	if (r->code.symbol)
 		snprintf(buf, n, "[%c] %s", lvl, r->code.symbol);

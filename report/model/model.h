@@ -176,6 +176,10 @@ struct rm_code {
 	uint8_t cpumode;
 };
 
+/* The privilege level of @c's code as perf's Symbol column marks it: 'k' kernel, '.' user, 'H'
+ * hypervisor or unknown. */
+char rm_code_level(const struct rm_code *c);
+
 /* @c from an estimate's code address (soft and watch): the access instruction @ip, its
  * map-relative @al, mode, map and, when @code (NULL: unresolved), what it resolved to; the
  * sampled IP is @ip too (the caller sets another). */
