@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "report/diff/diff.h"
+#include "report/model/contend.h"
 #include "report/model/findings.h"
 #include "report/resolve/symbols.h"
 #include "report/stdio/summary.h"
@@ -897,9 +898,67 @@ static void test_findings_diff_workloads(void **state)
 	assert_string_equal(diff_workloads_key(DIFF_WL_PROGRAMS), "different programs");
 }
 
+/* Contending functions and contention by type (contend.h): two threads writing their own
+ * elements of a heap array from wa and wb are one pair (wa, wb) and one type line with two
+ * instances; one function writing a counter from two threads contends with itself. */
+static void test_contend_views(void **state)
+{
+	const struct rm_fn_pair *p;
+	const struct rm_type_line *tl;
+	struct rm_contend *c;
+	char a[64], b[64];
+	struct fx f;
+
+	(void)state;
+	two_writers(&f, HEAP, HEAP + 16);
+	rename_rows(&f, "heap of pid 100: *me", "struct slot", heap_elems);
+	assert_int_equal(f.rm->line[0].verdict, RM_V_FALSE);
+	c = rm_contend_build(f.rm);
+	assert_int_equal(c->nr_pair, 1);
+	p = &c->pair[0];
+	rm_fn_text(&p->fn[0], a, sizeof(a));
+	rm_fn_text(&p->fn[1], b, sizeof(b));
+	assert_string_equal(a, "wa");
+	assert_string_equal(b, "wb");
+	assert_false(p->self);
+	assert_int_equal(p->nr_line, 1);
+	assert_int_equal(p->nr_thread, 2);
+	assert_int_equal(p->verdict, RM_V_FALSE);
+	assert_true(p->cost == 7 && p->share == 100.0);     /* the HITMs of both: 4 + 3 */
+	assert_int_equal(c->nr_type, 1);
+	tl = &c->type[0];
+	assert_string_equal(tl->type, "struct slot");
+	assert_int_equal(tl->index, 0);
+	assert_int_equal(tl->nr_inst, 2);
+	assert_int_equal(tl->nr_member, 2);
+	assert_int_equal(tl->nr_thread, 2);
+	assert_int_equal(tl->verdict, RM_V_FALSE);
+	rm_contend_free(c);
+	fx_close(&f);
+
+	fx_open(&f);
+	add(&f, 1, 0, 0x400100, DATA, ST, 5);
+	add(&f, 1, 0, 0x400100, DATA, HITM, 4);
+	add(&f, 2, 1, 0x400100, DATA, ST, 6);
+	add(&f, 2, 1, 0x400100, DATA, HITM, 3);
+	add(&f, 3, 2, 0x400200, DATA + 8, L1, 9);        /* a third thread reads g.b: no write */
+	build(&f, 1, 0);
+	c = rm_contend_build(f.rm);
+	assert_true(c->nr_pair >= 1);
+	p = &c->pair[0];
+	assert_true(p->self);
+	rm_fn_text(&p->fn[0], a, sizeof(a));
+	assert_string_equal(a, "wa");
+	assert_int_equal(p->nr_thread, 2);
+	assert_int_equal(c->nr_type, 0);                 /* no row says what type it is */
+	rm_contend_free(c);
+	fx_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_contend_views),
 		cmocka_unit_test(test_findings_verdicts),
 		cmocka_unit_test(test_findings_contended_object),
 		cmocka_unit_test(test_findings_members),

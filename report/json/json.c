@@ -694,6 +694,65 @@ static void findings(struct jw *w, const struct rm_findings *fs)
 	finding_arr(w, "runtime_findings", fs->rt, fs->nr_rt);
 }
 
+static void lines_arr(struct jw *w, const struct rm_model *m, const uint32_t *line, size_t nr)
+{
+	size_t i;
+
+	jw_arr(w, "lines");
+	for (i = 0; i < nr; i++)
+		jw_num(w, NULL, m->line[line[i]].index + 1);
+	jw_aend(w);
+}
+
+/* Contending functions and contention by type (report/model/contend.h). */
+static void contend(struct jw *w, const struct rm_model *m, const struct rm_contend *c)
+{
+	char fn[256];
+	size_t i, k;
+
+	jw_arr(w, "contending_functions");
+	for (i = 0; c && i < c->nr_pair; i++) {
+		const struct rm_fn_pair *p = &c->pair[i];
+
+		jw_obj(w, NULL);
+		jw_arr(w, "functions");
+		for (k = 0; k < 2; k++) {
+			rm_fn_text(&p->fn[k], fn, sizeof(fn));
+			jw_str(w, NULL, fn);
+		}
+		jw_aend(w);
+		jw_bool(w, "self", p->self);
+		jw_num(w, "cost", p->cost);
+		jw_num(w, "share", p->share);
+		jw_str(w, "verdict", rm_verdict_key(p->verdict));
+		lines_arr(w, m, p->line, p->nr_line);
+		threads_arr(w, "threads", p->thread, p->nr_thread);
+		jw_end(w);
+	}
+	jw_aend(w);
+	jw_arr(w, "types");
+	for (i = 0; c && i < c->nr_type; i++) {
+		const struct rm_type_line *t = &c->type[i];
+
+		jw_obj(w, NULL);
+		jw_str(w, "type", t->type);
+		jw_num(w, "type_line", t->index);
+		jw_num(w, "first_byte", (double)t->index * m->cl_size);
+		jw_num(w, "instances", (double)t->nr_inst);
+		jw_arr(w, "members");
+		for (k = 0; k < t->nr_member; k++)
+			jw_str(w, NULL, t->member[k]);
+		jw_aend(w);
+		jw_num(w, "cost", t->cost);
+		jw_num(w, "share", t->share);
+		jw_str(w, "verdict", rm_verdict_key(t->verdict));
+		lines_arr(w, m, t->line, t->nr_line);
+		threads_arr(w, "threads", t->thread, t->nr_thread);
+		jw_end(w);
+	}
+	jw_aend(w);
+}
+
 int json_print(FILE *f, const struct report_session *s)
 {
 	struct jw w = { .f = f };
@@ -715,6 +774,7 @@ int json_print(FILE *f, const struct report_session *s)
 		line_obj(&w, m, &m->line[i]);
 	jw_aend(&w);
 	findings(&w, s->fs);
+	contend(&w, m, s->contend);
 	fputs("\n}\n", f);
 	return ferror(f) ? -EIO : 0;
 }

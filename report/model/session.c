@@ -329,6 +329,7 @@ static void build(struct report_session *s)
 	double t[5];
 
 	t[0] = now_s();
+	rm_contend_free(s->contend);
 	rm_findings_free(s->fs);
 	rm_free(s->m);
 	if (s->t) {
@@ -355,6 +356,7 @@ static void build(struct report_session *s)
 		rm_keep(s->m, s->opts.show_all ? NULL : contended, NULL, 1);
 	t[3] = now_s();
 	s->fs = rm_findings_build(s->m);
+	s->contend = rm_contend_build(s->m);
 	t[4] = now_s();
 	c2c_debug("report model: %.6f s (lines and rows %.6f, data names %.6f, verdicts %.6f, "
 		  "findings %.6f)", t[4] - t[0], t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3]);
@@ -447,8 +449,10 @@ void rs_remodel(struct report_session *s, enum cltab_display d)
 		return;
 	s->display = d;
 	/* the model points into the table's lines, which the new mode rebuilds */
+	rm_contend_free(s->contend);
 	rm_findings_free(s->fs);
 	rm_free(s->m);
+	s->contend = NULL;
 	s->fs = NULL;
 	s->m = NULL;
 	cltab_redisplay(s->t, d);
@@ -459,6 +463,7 @@ void rs_free(struct report_session *s)
 {
 	if (!s)
 		return;
+	rm_contend_free(s->contend);
 	rm_findings_free(s->fs);
 	rm_free(s->m);
 	td_agg_free(s->td);

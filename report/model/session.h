@@ -16,6 +16,7 @@
 
 #include "report/aggregate/cltable.h"
 #include "report/aggregate/estimate.h"
+#include "report/model/contend.h"
 #include "report/model/findings.h"
 #include "report/model/model.h"
 #include "report/read/source.h"
@@ -76,6 +77,7 @@ struct report_session {
 	struct c2c_uncore *unc;       /* AMD uncore counts of the run, NULL when none */
 	struct rm_model *m;
 	struct rm_findings *fs;
+	struct rm_contend *contend;   /* contending functions, contention by type (contend.h) */
 	int have_duty;                /* watch: the trace holds its duty cycle (format 1.2) */
 	int bad_duty;
 	struct c2c_watch_duty duty;
