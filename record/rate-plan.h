@@ -4,8 +4,8 @@
  * record/backend-soft.h), and returns the frequency or period, where it came from, and the text
  * that says why. Pure: no I/O. rate_plan_here() is the plan of this machine (its kernel's cap
  * read), which record (cmd-record.c refuses with it what cannot be met before anything is set
- * up; session.c makes the plan its events take and, once the soft backend's cost is measured,
- * rate_replan()s it), doctor and record's usage text all take: what travels between them is
+ * up; session-events.c makes the plan its events take and, once the soft backend's cost is
+ * measured, rate_replan()s it), doctor and record's usage text all take: what travels between them is
  * what the user asked (struct rate_req), never a flag of what was decided. */
 #ifndef C2C_RECORD_RATE_PLAN_H
 #define C2C_RECORD_RATE_PLAN_H
