@@ -588,6 +588,22 @@ int soft_parse_sample(const struct perf_event_header *h, uint64_t st, uint64_t r
 	return 0;
 }
 
+void soft_raw_sample(const struct soft_raw *r, const struct perf_event_header *h, uint16_t event,
+		     struct trace_sample *out)
+{
+	*out = (struct trace_sample){
+		.time = r->time, .ip = r->ip, .pid = r->pid, .tid = r->tid, .cpu = r->cpu,
+		.event = event, .chain_nr = r->chain_nr, .chain = r->chain,
+		.stack_size = r->stack_size, .stack = r->stack,
+		.cpumode = (uint8_t)(h->misc & PERF_RECORD_MISC_CPUMODE_MASK),
+		.flags = r->cpu != TRACE_CPU_NONE ? TRACE_SAMPLE_HAS_CPU : 0,
+	};
+	if (r->abi == PERF_SAMPLE_REGS_ABI_64) {
+		out->regs_mask = r->uregs_mask;
+		out->regs = r->uregs;
+	}
+}
+
 /* --- the backend ---------------------------------------------------------------------------- */
 
 struct soft_backend {
@@ -650,23 +666,7 @@ int soft_backend_sample(struct soft_backend *sb, const struct perf_event_header 
 
 	if (err)
 		return err;
-	memset(out, 0, sizeof(*out));
-	out->time = r.time;
-	out->ip = r.ip;
-	out->pid = r.pid;
-	out->tid = r.tid;
-	out->cpu = r.cpu;
-	out->event = event;
-	out->chain_nr = r.chain_nr;
-	out->chain = r.chain;
-	if (r.abi == PERF_SAMPLE_REGS_ABI_64) {
-		out->regs_mask = r.uregs_mask;
-		out->regs = r.uregs;
-	}
-	out->stack_size = r.stack_size;
-	out->stack = r.stack;
-	out->cpumode = (uint8_t)(h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
-	out->flags = r.cpu != TRACE_CPU_NONE ? TRACE_SAMPLE_HAS_CPU : 0;
+	soft_raw_sample(&r, h, event, out);
 	if (r.period) {
 		out->weight = r.period;
 		out->flags |= TRACE_SAMPLE_HAS_WEIGHT;

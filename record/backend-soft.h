@@ -77,6 +77,11 @@ struct soft_raw {
  * PERIOD, CALLCHAIN, REGS_USER, STACK_USER; any other bit: -ENOTSUP) with registers @regs_mask. -EBADMSG when short. */
 int soft_parse_sample(const struct perf_event_header *h, uint64_t sample_type, uint64_t regs_mask,
 		      struct soft_raw *out);
+/* @out cleared, then the fields @r gives every backend's sample of @h: time, ip, pid, tid, cpu
+ * (TRACE_SAMPLE_HAS_CPU when known), callchain, user registers (abi 64), stack and cpumode;
+ * @event its index. The soft backend adds the decoded access, the watch backend the hit. */
+void soft_raw_sample(const struct soft_raw *r, const struct perf_event_header *h, uint16_t event,
+		     struct trace_sample *out);
 
 /* --- the backend ---------------------------------------------------------------------------- */
 

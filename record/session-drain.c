@@ -174,23 +174,9 @@ static int on_watch_sample(struct sess *s, const struct perf_event_header *h)
 			c2c_warn("skipping a malformed watchpoint sample (%u bytes)", h->size);
 		return 0;
 	}
-	o->time = r.time;
-	o->ip = r.ip;
-	o->pid = r.pid;
-	o->tid = r.tid;
-	o->cpu = r.cpu;
+	soft_raw_sample(&r, h, (uint16_t)idx, o);
 	o->addr = r.addr;
-	o->event = (uint16_t)idx;
-	o->chain_nr = r.chain_nr;
-	o->chain = r.chain;
-	if (r.abi == PERF_SAMPLE_REGS_ABI_64) {
-		o->regs_mask = r.uregs_mask;
-		o->regs = r.uregs;
-	}
-	o->stack_size = r.stack_size;
-	o->stack = r.stack;
-	o->cpumode = (uint8_t)(h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
-	o->flags = TRACE_SAMPLE_HAS_ADDR | (r.cpu != TRACE_CPU_NONE ? TRACE_SAMPLE_HAS_CPU : 0);
+	o->flags |= TRACE_SAMPLE_HAS_ADDR;
 	watch_decoder_fill(s->wd, o, r.abi == PERF_SAMPLE_REGS_ABI_64 ? &r.regs : NULL,
 			   watch_len_at(s, (size_t)idx, r.addr));
 	if (s->cm && o->cpumode == PERF_RECORD_MISC_USER && r.abi == PERF_SAMPLE_REGS_ABI_64)
