@@ -167,6 +167,7 @@ int sess_write_td_reader(struct sess *s);    /* TopDown beside IBS/SPE: its read
 int sess_write_text_blob(struct sess *s, uint32_t kind, uint64_t time, const char *buf, int n,
 			 int queued);
 int sess_write_uncore(struct sess *s);       /* AMD: the run's L3 and DF counts */
+int sess_write_run(struct sess *s);          /* the workload's time and exit, once reaped */
 
 /* --- session-watch.c: the watch backend's run ------------------------------------------------ */
 

@@ -187,6 +187,19 @@ int sess_write_text_blob(struct sess *s, uint32_t kind, uint64_t time, const cha
 	return 0;
 }
 
+/* The workload's wall and CPU time and its exit (include/c2c/run.h): what `diff` compares a
+ * fix's before and after on. Nothing when there is no workload (-p, -a) or it never ran. */
+int sess_write_run(struct sess *s)
+{
+	struct c2c_run r;
+	char buf[256];
+
+	if (workload_run(&s->wl, &r))
+		return 0;
+	return sess_write_text_blob(s, TRACE_BLOB_RUN, s->max_time, buf,
+				    c2c_run_format(&r, buf, sizeof(buf)), 0);
+}
+
 /* AMD with uncore PMUs: the L3 and DF counts of the run as a blob (nothing elsewhere: doctor
  * says why a machine has none). */
 int sess_write_uncore(struct sess *s)

@@ -123,6 +123,8 @@ static int finish(struct sess *s, int err)
 			e = oq_finish(&s->q);
 		if (!e && !err)
 			e = sess_write_uncore(s);
+		if (!e && !err)
+			e = sess_write_run(s);
 		if (!e && !err && (s->confirm || s->crun.status != C2C_CONFIRM_ON))
 			e = sess_write_confirm_run(s);
 		if (!e && !err && watch_mode(s)) {

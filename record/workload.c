@@ -5,10 +5,19 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "c2c/log.h"
 #include "record/workload.h"
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
 
 void workload_init(struct workload *w)
 {
@@ -77,6 +86,7 @@ int workload_start(struct workload *w, const char *name)
 	int e = 0;
 	ssize_t n;
 
+	w->start_ns = mono_ns();
 	if (write(w->go_fd, "g", 1) != 1)
 		return c2c_err(-errno, "cannot start the workload: %s", strerror(errno));
 	w->started = 1;
@@ -96,9 +106,30 @@ int workload_reap(struct workload *w, int block)
 {
 	if (w->pid <= 0 || w->done)
 		return w->done;
-	if (waitpid(w->pid, &w->status, block ? 0 : WNOHANG) == w->pid)
+	if (wait4(w->pid, &w->status, block ? 0 : WNOHANG, &w->ru) == w->pid) {
 		w->done = 1;
+		w->end_ns = mono_ns();
+	}
 	return w->done;
+}
+
+static uint64_t tv_ns(const struct timeval *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000ULL + (uint64_t)t->tv_usec * 1000ULL;
+}
+
+int workload_run(const struct workload *w, struct c2c_run *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!w->started || !w->done || w->exec_errno || w->end_ns < w->start_ns)
+		return -ENOENT;
+	out->wall_ns = w->end_ns - w->start_ns;
+	out->user_ns = tv_ns(&w->ru.ru_utime);
+	out->sys_ns = tv_ns(&w->ru.ru_stime);
+	out->maxrss_kb = (uint64_t)w->ru.ru_maxrss;
+	out->signaled = WIFSIGNALED(w->status);
+	out->status = out->signaled ? WTERMSIG(w->status) : WEXITSTATUS(w->status);
+	return 0;
 }
 
 void workload_stop(struct workload *w)

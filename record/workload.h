@@ -5,7 +5,11 @@
 #define C2C_RECORD_WORKLOAD_H
 
 #include <errno.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
+
+#include "c2c/run.h"
 
 struct workload {
 	pid_t pid;               /* 0: none */
@@ -16,6 +20,8 @@ struct workload {
 	int exec_errno;          /* its exec failed with this errno (0: it did not fail) */
 	int stdout_to_stderr;    /* the child's standard output goes to standard error (record
 				  * -o -: standard output carries the trace) */
+	uint64_t start_ns, end_ns;   /* CLOCK_MONOTONIC: released to exec, seen reaped */
+	struct rusage ru;        /* of the reaped child and the children it waited for */
 };
 
 void workload_init(struct workload *w);
@@ -32,5 +38,7 @@ int workload_reap(struct workload *w, int block);
  * whose exec failed: it is exiting on its own); then wait for it. */
 void workload_stop(struct workload *w);
 void workload_release(struct workload *w);
+/* The run of a workload that was started and reaped: 0 and @out filled, else -ENOENT. */
+int workload_run(const struct workload *w, struct c2c_run *out);
 
 #endif

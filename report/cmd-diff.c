@@ -122,9 +122,45 @@ static void runs_workloads(const struct report_session *a, const struct report_s
 	w->cmp = diff_workloads_cmp(ka ? w->old : NULL, kb ? w->new : NULL);
 }
 
+static void runs_time(const struct report_session *a, const struct report_session *b,
+		      enum diff_workloads wl, struct diff_time *t)
+{
+	diff_time_build(a->have_run ? &a->run : NULL, b->have_run ? &b->run : NULL, wl, t);
+}
+
+static double sec(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* "# workload time: 2.041 s -> 0.868 s wall (2.35x faster), CPU 2.73 s -> 1.74 s; exit 0 ->
+ * exit 0", and why the times do not compare when they do not. */
+static void print_time(FILE *f, const struct diff_time *t)
+{
+	char eo[64], en[64];
+
+	if (!t->have_old || !t->have_new) {
+		fprintf(f, "# workload time: not compared: %s\n", t->why);
+		return;
+	}
+	c2c_run_exit_text(&t->old, eo, sizeof(eo));
+	c2c_run_exit_text(&t->new, en, sizeof(en));
+	fprintf(f, "# workload time: %.3f s -> %.3f s wall", sec(t->old.wall_ns),
+		sec(t->new.wall_ns));
+	if (t->comparable && t->speedup >= 1)
+		fprintf(f, " (%.2fx faster)", t->speedup);
+	else if (t->comparable && t->speedup > 0)
+		fprintf(f, " (%.2fx slower)", 1 / t->speedup);
+	fprintf(f, ", CPU %.3f s -> %.3f s; %s -> %s\n", sec(t->old.user_ns + t->old.sys_ns),
+		sec(t->new.user_ns + t->new.sys_ns), eo, en);
+	if (!t->comparable)
+		fprintf(f, "# (no speedup said: %s)\n", t->why);
+}
+
 static int print_text(FILE *f, const struct report_session *a, const struct report_session *b,
 		      const struct diff *d)
 {
+	struct diff_time tm;
 	char before[160], after[160];
 	struct runs_wl wl;
 	size_t i;
@@ -141,6 +177,8 @@ static int print_text(FILE *f, const struct report_session *a, const struct repo
 	else if (wl.cmp == DIFF_WL_ARGS)
 		fprintf(f, "# the runs are of one program with other arguments: '%s' -> '%s'\n",
 			wl.old, wl.new);
+	runs_time(a, b, wl.cmp, &tm);
+	print_time(f, &tm);
 	fprintf(f, "# findings by their share of each run's %s: %zu gone, %zu shrank, %zu same, "
 		"%zu grew, %zu new\n", b->m->cost_name, d->gone, d->shrank, d->same, d->grew,
 		d->appeared);
@@ -191,9 +229,38 @@ static void json_side(struct jw *w, const char *key, const struct diff_side *s)
 	jw_end(w);
 }
 
+static void json_run_time(struct jw *w, const char *key, int have, const struct c2c_run *r)
+{
+	if (!have) {
+		jw_str(w, key, NULL);
+		return;
+	}
+	jw_obj(w, key);
+	jw_u64(w, "wall_ns", r->wall_ns);
+	jw_u64(w, "cpu_ns", r->user_ns + r->sys_ns);
+	jw_str(w, "exit", r->signaled ? "signaled" : "exited");
+	jw_num(w, "status", r->status);
+	jw_end(w);
+}
+
+static void json_time(struct jw *w, const struct diff_time *t)
+{
+	jw_obj(w, "time");
+	json_run_time(w, "old", t->have_old, &t->old);
+	json_run_time(w, "new", t->have_new, &t->new);
+	jw_bool(w, "comparable", t->comparable);
+	if (t->comparable)
+		jw_num(w, "speedup", t->speedup);
+	else
+		jw_str(w, "speedup", NULL);
+	jw_str(w, "why", t->why);
+	jw_end(w);
+}
+
 static int print_json(FILE *f, const struct report_session *a, const struct report_session *b,
 		      const struct diff *d)
 {
+	struct diff_time tm;
 	struct jw w = { .f = f };
 	struct runs_wl wl;
 	size_t i;
@@ -205,6 +272,8 @@ static int print_json(FILE *f, const struct report_session *a, const struct repo
 	json_run(&w, "old", a, wl.old);
 	json_run(&w, "new", b, wl.new);
 	jw_str(&w, "workloads", diff_workloads_key(wl.cmp));
+	runs_time(a, b, wl.cmp, &tm);
+	json_time(&w, &tm);
 	jw_obj(&w, "summary");
 	jw_num(&w, "gone", (double)d->gone);
 	jw_num(&w, "shrank", (double)d->shrank);

@@ -30,13 +30,14 @@
 
 #define TRACE_MAGIC         "C2CTRACE"
 #define TRACE_VERSION_MAJOR 1
-#define TRACE_VERSION_MINOR 7   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
+#define TRACE_VERSION_MINOR 8   /* 1.1: FORK/EXIT records may carry flags; 1.2: watch samples
 				 * carry the accessed address, and the duty-cycle blob; 1.3: AUX,
 				 * ITRACE_START and SWITCH records, the SPE recording blob; 1.4: REGION
 				 * records and the AMD uncore blob (older readers skip both); 1.5: CHAIN
 				 * records, a sample's callchain (older readers skip them); 1.6: ACCESS
 				 * records, a soft sample's access instruction (older readers skip them);
-				 * 1.7: TASK records, the goroutine a sample ran (older readers skip them) */
+				 * 1.7: TASK records, the goroutine a sample ran (older readers skip them);
+				 * 1.8: the RUN blob, the workload's time and exit (skipped alike) */
 
 #define TRACE_CPU_NONE      UINT32_MAX  /* sample carried no CPU */
 #define TRACE_NODE_NONE     (-1)
@@ -247,6 +248,8 @@ enum trace_blob_kind {
 	TRACE_BLOB_CONFIRM_WINDOW = 18, /* soft: one window of confirmation watchpoints, text
 					 * (include/c2c/confirm.h) */
 	TRACE_BLOB_CONFIRM_RUN = 19,    /* soft: the confirmation of the run, text (ditto) */
+	TRACE_BLOB_RUN = 20,     /* the workload's wall and CPU time and exit, text
+				  * (include/c2c/run.h) */
 };
 
 struct trace_blob {

@@ -236,3 +236,32 @@ const char *diff_workloads_key(enum diff_workloads w)
 	case DIFF_WL_UNKNOWN: default: return "unknown";
 	}
 }
+
+void diff_time_build(const struct c2c_run *old, const struct c2c_run *new,
+		     enum diff_workloads wl, struct diff_time *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->have_old = old != NULL;
+	out->have_new = new != NULL;
+	if (old)
+		out->old = *old;
+	if (new)
+		out->new = *new;
+	if (old && new && new->wall_ns)
+		out->speedup = (double)old->wall_ns / (double)new->wall_ns;
+	if (old && new && new->user_ns + new->sys_ns)
+		out->cpu_ratio = (double)(old->user_ns + old->sys_ns) /
+				 (double)(new->user_ns + new->sys_ns);
+	if (!old || !new)
+		out->why = "a run has no record of its workload's time (recorded with -p or -a, "
+			   "before trace 1.8, or by perf)";
+	else if (wl == DIFF_WL_PROGRAMS)
+		out->why = "the runs are of different programs";
+	else if (wl == DIFF_WL_ARGS)
+		out->why = "the runs are of one program with other arguments";
+	else if (wl != DIFF_WL_SAME)
+		out->why = "the runs' commands are not known";
+	else if (old->signaled || old->status || new->signaled || new->status)
+		out->why = "a run did not exit 0";
+	out->comparable = !out->why;
+}

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "c2c/run.h"
 #include "report/model/findings.h"
 
 enum diff_status { DIFF_GONE, DIFF_SHRANK, DIFF_SAME, DIFF_GREW, DIFF_NEW };
@@ -61,5 +62,20 @@ int diff_workload(const char *cmdline, const char *options, char *buf, size_t n)
 enum diff_workloads diff_workloads_cmp(const char *old, const char *new);
 /* Its key in the JSON: "unknown", "same", "other arguments", "different programs". */
 const char *diff_workloads_key(enum diff_workloads w);
+
+/* THE GAIN, MEASURED. Each run's workload time as record saw it (include/c2c/run.h: traces
+ * since 1.8 whose recording started the workload); the speedup is old wall time over new, and
+ * it means something only when both ran the same command and exited 0 (@comparable; @why says
+ * what is missing otherwise). */
+struct diff_time {
+	int have_old, have_new;
+	struct c2c_run old, new;
+	double speedup;               /* old wall / new wall; 0 unless both are known */
+	double cpu_ratio;             /* old CPU / new CPU; 0 unless both are known */
+	int comparable;
+	const char *why;              /* NULL when comparable: static text */
+};
+void diff_time_build(const struct c2c_run *old, const struct c2c_run *new,
+		     enum diff_workloads wl, struct diff_time *out);
 
 #endif

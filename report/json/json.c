@@ -200,6 +200,16 @@ static void header(struct jw *w, const struct report_session *s)
 	jw_bool(w, "truncated", s->truncated);
 	jw_bool(w, "estimated", s->kind == RM_SOFT);
 	jw_bool(w, "phys", s->opts.phys);
+	if (s->have_run) {
+		jw_obj(w, "run");
+		jw_u64(w, "wall_ns", s->run.wall_ns);
+		jw_u64(w, "user_ns", s->run.user_ns);
+		jw_u64(w, "sys_ns", s->run.sys_ns);
+		jw_u64(w, "maxrss_kb", s->run.maxrss_kb);
+		jw_str(w, "exit", s->run.signaled ? "signaled" : "exited");
+		jw_num(w, "status", s->run.status);
+		jw_end(w);
+	}
 	if (s->have_duty) {
 		char text[1024];
 

@@ -211,6 +211,16 @@ static void read_td_reader(struct report_session *s, const struct trace_blob *b)
 		s->tdt = tdt_new(&r, s->cl_size);
 }
 
+static void read_run(struct report_session *s, const struct trace_blob *b)
+{
+	if (c2c_run_parse(b->data, b->size, &s->run)) {
+		c2c_warn("'%s': a corrupt record of the workload's run was ignored", s->opts.input);
+		s->have_run = 0;
+		return;
+	}
+	s->have_run = 1;
+}
+
 static void feed(struct report_session *s, struct trace_event *ev)
 {
 	if (!s->t && ev->type == TRACE_REC_SAMPLE && ev->sample.task) {
@@ -222,6 +232,8 @@ static void feed(struct report_session *s, struct trace_event *ev)
 		read_td_reader(s, &ev->blob);
 	else if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_UNCORE)
 		read_uncore(s, &ev->blob);
+	else if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_RUN)
+		read_run(s, &ev->blob);
 	else if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_KALLSYMS && s->sym)
 		sym_session_add_kallsyms(s->sym, ev->blob.data, ev->blob.size);
 	else if (ev->type == TRACE_REC_BLOB && ev->blob.kind == TRACE_BLOB_WATCH_DUTY)

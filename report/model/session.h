@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "c2c/run.h"
 #include "c2c/uncore.h"
 #include "c2c/watch.h"
 
@@ -78,6 +79,8 @@ struct report_session {
 	struct rm_model *m;
 	struct rm_findings *fs;
 	struct rm_contend *contend;   /* contending functions, contention by type (contend.h) */
+	int have_run;                 /* the trace holds the workload's run (format 1.8) */
+	struct c2c_run run;           /* its wall and CPU time and exit (include/c2c/run.h) */
 	int have_duty;                /* watch: the trace holds its duty cycle (format 1.2) */
 	int bad_duty;
 	struct c2c_watch_duty duty;
