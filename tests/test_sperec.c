@@ -31,6 +31,7 @@
 
 #include "c2c/cmds.h"
 #include "c2c/log.h"
+#include "c2c/run.h"
 #include "c2c/spe.h"
 #include "c2c/tdreader.h"
 #include "c2c/trace.h"
@@ -531,6 +532,7 @@ struct got {
 	struct trace_info info;
 	struct c2c_spe_info spe;
 	int spe_blobs;
+	int run_blobs;                 /* the RUN blob: once, when a workload ran */
 	struct trace_aux aux[MAXCPU][8];
 	int naux[MAXCPU];
 	int blobs_ok[MAXCPU], blobs[MAXCPU];
@@ -588,6 +590,13 @@ static void read_trace(const char *path, struct got *g)
 				/* before any AUX data */
 				for (int i = 0; i < MAXCPU; i++)
 					assert_int_equal(g->blobs[i], 0);
+				break;
+			}
+			if (ev.blob.kind == TRACE_BLOB_RUN) {   /* the workload's time, at the end */
+				struct c2c_run run;
+
+				assert_int_equal(c2c_run_parse(ev.blob.data, ev.blob.size, &run), 0);
+				g->run_blobs++;
 				break;
 			}
 			assert_int_equal(ev.blob.kind, TRACE_BLOB_SPE_AUX);
@@ -776,6 +785,7 @@ static void check_info(const struct got *g, uint32_t type, uint64_t midr, int nc
 		       uint64_t aux_bytes, uint64_t min_interval)
 {
 	assert_int_equal(g->spe_blobs, 1);
+	assert_true(g->run_blobs <= 1);
 	assert_string_equal(g->spe.pmu, "arm_spe_0");
 	assert_int_equal(g->spe.pmu_type, type);
 	assert_int_equal(g->spe.per_cpu, 1);
