@@ -907,15 +907,19 @@ static void describe(struct sym_session *s, const struct sym_var *v, uint64_t of
 	free(b.p);
 }
 
+const struct sym_var *sym_var_at(struct sym_session *s, struct sym_file *f, uint64_t vaddr)
+{
+	if (!f->vars_built)
+		build_vars(s, f);
+	return find_var(f, vaddr);
+}
+
 int sym_data_die(struct sym_session *s, struct sym_file *f, uint64_t vaddr, Dwarf_Die *type,
 		 uint64_t *off)
 {
-	const struct sym_var *v;
+	const struct sym_var *v = sym_var_at(s, f, vaddr);
 	Dwarf_Die die;
 
-	if (!f->vars_built)
-		build_vars(s, f);
-	v = find_var(f, vaddr);
 	if (!v || !v->has_die)
 		return -ENOENT;
 	die = v->die;

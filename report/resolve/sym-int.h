@@ -229,6 +229,8 @@ int sym_die_library(Dwarf_Die *d);
 int sym_path_lock(char *path);
 /* The scalar or pointer type (peeled) that starts exactly at byte @off of @t: 0, else -1. */
 int sym_type_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *out);
+/* The variable holding ELF @vaddr of @f (DWARF ones first), NULL: none; built once per file. */
+const struct sym_var *sym_var_at(struct sym_session *s, struct sym_file *f, uint64_t vaddr);
 /* The DWARF type of the static variable holding ELF @vaddr, *off bytes into it: 0, else
  * -ENOENT. */
 int sym_data_die(struct sym_session *s, struct sym_file *f, uint64_t vaddr, Dwarf_Die *type,

@@ -262,6 +262,53 @@ int sym_access_size(struct sym_session *s, const struct trace_mmap *code_map, ui
 int sym_kernel_data(struct sym_session *s, uint64_t addr, struct sym_data_info *out);
 void sym_session_free(struct sym_session *s);
 
+/* DECLARATIONS (sym-decl.c), for `c2c-lite fix`: where the source declares a data object the
+ * report names. Positions are DW_AT_decl_file (absolute through the unit's DW_AT_comp_dir) and
+ * DW_AT_decl_line; file NULL: unknown. Strings live as long as the session. */
+struct sym_decl_pos {
+	const char *file;
+	uint32_t line;
+};
+
+struct sym_decl_query {
+	const struct trace_mmap *data_map;  /* the mapping holding @addr, NULL: none */
+	uint64_t addr;                      /* a byte of the object */
+	const struct trace_mmap *code_map;  /* code that accesses it, NULL: none */
+	uint64_t ip;
+	const char *type;   /* the object's type as C spells it (sym_data_info.type), for memory
+			     * no variable holds: looked up by name in @ip's unit, then the file's */
+};
+
+struct sym_decl {
+	struct sym_decl_pos var;     /* the static variable; file NULL for memory typed by code */
+	const char *var_name;        /* its name, NULL: none */
+	uint64_t var_start, var_size;   /* its first byte (runtime, like @addr) and bytes */
+	struct sym_decl_pos type;    /* the struct, class or union: for an array the element type's
+				      * (through typedefs, qualifiers and every dimension); file
+				      * NULL when that is a scalar or a declaration only */
+	struct sym_decl_pos first;   /* the first member of that type ... */
+	const char *first_name;      /* ... named so (NULL: anonymous or none) */
+	const char *type_name;       /* of the element type: "struct slot", "long int" */
+	const char *comp_dir;        /* DW_AT_comp_dir of the type's unit (else the variable's) */
+	uint64_t type_size;          /* bytes of that type, 0: unknown */
+	int array;                   /* the object is an array of it ... */
+	uint64_t count;              /* ... of this many (outermost dimension), 0: unknown */
+	enum sym_lang lang;          /* of the type's unit */
+	int old_std;                 /* that unit's language level predates _Alignas (C89, C99)
+				      * or alignas (C++98, C++03) */
+	struct sym_type_ref type_ref;   /* the object's own type, for sym_decl_member() */
+};
+
+/* The declarations of the object @q describes: a static variable when @q->data_map is a file
+ * holding one at @q->addr, else the type @q->type in the code's file. 0, -ENOENT (no variable
+ * and no such type), -EINVAL on misuse. */
+int sym_decl(struct sym_session *s, const struct sym_decl_query *q, struct sym_decl *out);
+/* The declaration of the member @path names inside @d's object, the path as the report spells
+ * members ("buf1.b", "c->misses", "slots[3].count", "p[].key (element i+1)"; the leading
+ * variable is skipped): the last member the path goes through. 0, -ENOENT, -EINVAL. */
+int sym_decl_member(struct sym_session *s, const struct sym_decl *d, const char *path,
+		    struct sym_decl_pos *out);
+
 /* What a mapping's file name says about the memory behind it. */
 enum sym_map_kind {
 	SYM_MAP_FILE = 0,       /* a file on disk (may still be missing or changed) */
