@@ -30,6 +30,7 @@ static const struct cmd commands[] = {
 	{ "report", cmd_report, "show contended cachelines of a trace, as perf c2c report does" },
 	{ "tui", cmd_tui, "browse contended cachelines in the terminal (perf c2c report's TUI)" },
 	{ "diff", cmd_diff, "compare the findings of two runs: before and after a fix" },
+	{ "fix", cmd_fix, "turn false-sharing findings into a patch of their declarations" },
 	{ "convert", cmd_convert, "convert a perf.data file into a c2c-lite trace" },
 	{ "stat", cmd_stat, "count events and the TopDown breakdown of a run (perf stat)" },
 	{ "doctor", cmd_doctor, "check what this machine can record, and why not" },

@@ -19,6 +19,7 @@ int cmd_doctor(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_fix(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 
 #endif

@@ -126,7 +126,7 @@ _c2c_lite()
 	"report --call-graph=")
 		COMPREPLY=($(compgen -W "caller callee" -- "$cur"))
 		return 0 ;;
-	*" --symfs" | "selftest --examples" | "selftest -o" | "selftest --output")
+	*" --symfs" | "fix --src" | "selftest --examples" | "selftest -o" | "selftest --output")
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return 0 ;;

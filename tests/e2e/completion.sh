@@ -20,9 +20,9 @@ touch trace.c2c trace2.c2c
 # queries.txt: "words | expected words (all must be offered) | words that must not be"
 cat >queries.txt <<'Q'
 c2c-lite re|record report|tui
-c2c-lite |record report tui diff convert doctor selftest help version|
+c2c-lite |record report tui diff fix convert doctor selftest help version|
 c2c-lite -|-h --help -V --version|record
-c2c-lite help |record report tui diff convert doctor selftest trace|
+c2c-lite help |record report tui diff fix convert doctor selftest trace|
 c2c-lite record --d|--duration|--backend
 c2c-lite record --ba|--backend|
 c2c-lite record -e |cpu-clock page-faults faults list|--duration
@@ -52,6 +52,9 @@ c2c-lite tui -|-i -d -c -q --quiet|--stdio
 c2c-lite diff tr|trace.c2c trace2.c2c|
 c2c-lite diff -|-d --json -q|--stdio
 c2c-lite convert --z|--zstd --zstd=|
+c2c-lite fix -|-i --src -o --dry-run --double-cl -q|--stdio
+c2c-lite fix --src s|symdir|trace.c2c
+c2c-lite fix -i tr|trace.c2c trace2.c2c|
 c2c-lite doctor -|--no-probe -q --quiet|
 c2c-lite report --p|--phys|
 c2c-lite record -|-g --call-graph -q|

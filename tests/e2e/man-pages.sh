@@ -52,7 +52,7 @@ same() {
 }
 src_record=record/cmd-record.c src_report=report/cmd-report.c src_tui=tui/cmd-tui.c
 src_diff=report/cmd-diff.c src_convert=report/cmd-convert.c src_doctor=record/cmd-doctor.c
-src_selftest=report/cmd-selftest.c src_stat=record/cmd-stat.c
+src_selftest=report/cmd-selftest.c src_stat=record/cmd-stat.c src_fix=report/cmd-fix.c
 
 # every command of 'c2c-lite --help' but help and version has a page
 for cmd in $("$C2C" --help | sed -n '/^commands:/,/^$/p' | sed -n 's/^  \([a-z]\{1,\}\) .*/\1/p' |
