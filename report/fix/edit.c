@@ -292,6 +292,26 @@ static int align_decl(struct fix_set *s, const struct fix_plan *p, const struct 
 	return 0;
 }
 
+static int pos_cmp(const struct fix_pos *a, const struct fix_pos *b)
+{
+	int c = strcmp(a->file ? a->file : "", b->file ? b->file : "");
+
+	return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+/* The groups in the order of their declarations, so that the first change in a file is the
+ * one whose comment names the finding in full. An insertion sort: there are a few. */
+static void sort_groups(size_t *ord, size_t n, const struct fix_pos *grp)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && pos_cmp(&grp[ord[j - 1]], &grp[ord[j]]) > 0; j--) {
+			size_t t = ord[j];
+
+			ord[j] = ord[j - 1];
+			ord[j - 1] = t;
+		}
+}
+
 static int fix_groups(struct fix_set *s, const struct fix_plan *p, const struct fix_decl *d,
 		      const char **why)
 {
@@ -303,18 +323,25 @@ static int fix_groups(struct fix_set *s, const struct fix_plan *p, const struct 
 		       "#[repr(align(64))] struct (crossbeam's CachePadded)";
 		return -1;
 	}
-	for (size_t i = 0; i < p->nr; i++) {
+	size_t ord[FIX_MAX_GROUPS];
+
+	for (size_t i = 0; i < p->nr; i++)
+		ord[i] = i;
+	sort_groups(ord, p->nr, d->grp);
+	for (size_t k = 0; k < p->nr; k++) {
+		size_t i = ord[k];
 		const struct fix_pos *pos = &d->grp[i];
 
 		if (p->kind == FIX_VARIABLES)
 			snprintf(name, sizeof(name), "%s", p->g[i].name);
 		else
 			last_name(p->g[i].name, name, sizeof(name));
-		if (align_decl(s, p, d, pos, name, NULL, why))
-			return done ? 0 : -1;     /* what was aligned stays; the note said it */
-		done = 1;
+		if (!align_decl(s, p, d, pos, name, NULL, why))
+			done = 1;
+		else if (k + 1 < p->nr || done)   /* the others may still be aligned */
+			note(s, 1, "%s: not aligned: %s", name, *why);
 	}
-	return 0;
+	return done ? 0 : -1;
 }
 
 /* "slot" of "struct slot", NULL for a type without a keyword. */
