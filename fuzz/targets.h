@@ -43,9 +43,11 @@
 #include "report/aggregate/topdown-agg.h"
 #include "report/model/findings.h"
 #include "report/model/model.h"
+#include "report/model/sections-build.h"
 #include "report/read/perfdata.h"
 #include "report/read/spe.h"
 #include "report/resolve/maps.h"
+#include "report/stdio/sections.h"
 #include "report/stdio/stdio-estimate.h"
 #include "report/stdio/stdio.h"
 #include "report/stdio/summary.h"
@@ -202,6 +204,16 @@ static int fuzz_model(struct rm_model *rm, const struct maps *m, int print)
 }
 
 /* The soft and watch report: the estimate table and its model. */
+/* The TopDown section, built and printed as the report does. */
+static void fuzz_sections(const struct td_agg *td)
+{
+	struct rm_sections *ss = rm_sections_new();
+
+	rm_sec_topdown(ss, td, NULL, NULL);
+	stdio_section_print(fuzz_null(), rm_sections_get(ss, RM_SEC_TOPDOWN), 3);
+	rm_sections_free(ss);
+}
+
 static int fuzz_estimate(struct fuzz_src *s, const struct trace_info *in, uint32_t cl_size,
 			 int all)
 {
@@ -209,7 +221,7 @@ static int fuzz_estimate(struct fuzz_src *s, const struct trace_info *in, uint32
 		.mode = in->backend == TRACE_BACKEND_WATCH ? ESTIM_WATCH : ESTIM_SOFT,
 		.cl_size = cl_size,
 	};
-	struct stdio_estim_opts so = { .path = "fuzz", .info = in, .summary = 3, .map = 1 };
+	struct stdio_estim_opts so = { .info = in, .summary = 3, .map = 1 };
 	struct estim *e = estim_new(&eo);
 	struct maps *m = maps_new();
 	struct rm_model *rm = NULL;
@@ -231,8 +243,14 @@ static int fuzz_estimate(struct fuzz_src *s, const struct trace_info *in, uint32
 		rc = fuzz_model(rm, m, all);
 		if (!rc && all) {
 			struct rm_findings *fs = rm_findings_build(rm);
+			struct rm_sections *ss = rm_sections_new();
+			struct rm_header_in h = { .path = "fuzz", .info = in, .kind = rm->kind };
 
+			rm_sec_header(ss, &h);
+			rm_sec_run(ss, &(struct rm_run_in){ .e = e, .m = rm, .fs = fs });
+			so.sections = ss;
 			stdio_estim_print(fuzz_null(), rm, fs, e, &so);
+			rm_sections_free(ss);
 			rm_findings_free(fs);
 		}
 		rm_free(rm);
@@ -286,7 +304,7 @@ static int fuzz_cltable(struct fuzz_src *s, const struct trace_info *in, uint32_
 		rc = fuzz_model(rm, m, 1);
 		stdio_print(fuzz_null(), rm, &so);
 		rm_free(rm);
-		td_agg_print(fuzz_null(), td, 3, NULL, NULL);
+		fuzz_sections(td);
 	}
 	td_agg_free(td);
 	cltab_free(t);

@@ -15,6 +15,7 @@
 #include "c2c/soft.h"
 #include "report/aggregate/estimate.h"
 #include "report/model/findings.h"
+#include "report/model/sections-build.h"
 #include "report/stdio/stdio-estimate.h"
 #include "record/soft-decode.h"
 
@@ -152,13 +153,18 @@ static const struct rm_line *line_at(struct fx *f, uint64_t addr)
 
 static char *print_info(struct fx *f, const struct trace_info *info)
 {
-	struct stdio_estim_opts o = { .path = "t.c2c", .info = info, .summary = 5 };
+	struct rm_sections *ss = rm_sections_new();
+	struct rm_header_in h = { .path = "t.c2c", .info = info, .kind = f->m->kind };
+	struct stdio_estim_opts o = { .sections = ss, .info = info, .summary = 5 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
 	assert_non_null(m);
+	rm_sec_header(ss, &h);
+	rm_sec_run(ss, &(struct rm_run_in){ .e = f->e, .m = f->m, .fs = f->fs });
 	assert_int_equal(stdio_estim_print(m, f->m, f->fs, f->e, &o), 0);
+	rm_sections_free(ss);
 	fclose(m);
 	return buf;
 }

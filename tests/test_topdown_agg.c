@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "report/aggregate/topdown-agg.h"
+#include "report/model/sections-build.h"
+#include "report/stdio/sections.h"
 
 static struct trace_info info_of(struct trace_event_desc *ev, const char *const *names, int n)
 {
@@ -118,8 +120,11 @@ static char *print_of(const struct td_agg *a, td_agg_sym_fn fn)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
+	struct rm_sections *ss = rm_sections_new();
 
-	assert_int_equal(td_agg_print(m, a, 5, fn, NULL), 0);
+	rm_sec_topdown(ss, a, fn, NULL);
+	assert_int_equal(stdio_section_print(m, rm_sections_get(ss, RM_SEC_TOPDOWN), 5), 0);
+	rm_sections_free(ss);
 	fclose(m);
 	return buf;
 }

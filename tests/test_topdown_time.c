@@ -13,6 +13,8 @@
 
 #include "c2c/tdreader.h"
 #include "report/aggregate/topdown-time.h"
+#include "report/model/sections-build.h"
+#include "report/stdio/sections.h"
 
 /* Zen 4 level 1 as record opens it beside ibs_op: cycles lead, then the four slot counters. */
 static struct td_reader zen4_reader(int scope_cpu)
@@ -227,9 +229,12 @@ static void test_print(void **state)
 	char *out = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
+	struct rm_sections *ss = rm_sections_new();
 
 	(void)state;
-	assert_int_equal(tdt_print(f, a, 5, namer, NULL), 0);
+	rm_sec_topdown_time(ss, a, namer, NULL);
+	assert_int_equal(stdio_section_print(f, rm_sections_get(ss, RM_SEC_TOPDOWN_TIME), 5), 0);
+	rm_sections_free(ss);
 	fclose(f);
 	assert_non_null(strstr(out, "# TopDown by time: Zen 4 counters in a group apart from the "
 			       "sampler, read every 1000000 cycles per CPU and thread"));

@@ -21,6 +21,8 @@
 #include <cmocka.h>
 
 #include "c2c/uncore.h"
+#include "report/model/sections-build.h"
+#include "report/stdio/sections.h"
 #include "record/sys.h"
 #include "record/uncore.h"
 #include "tests/fake-machine.h"
@@ -535,6 +537,16 @@ static void test_report_header(void **state)
 }
 
 /* Plan, open, read, format, parse, print: counts are the configs (the fake's rule). */
+/* The uncore section as the text report prints it. */
+static void print_uncore(FILE *f, const struct c2c_uncore *u)
+{
+	struct rm_sections *ss = rm_sections_new();
+
+	rm_sec_uncore(ss, u);
+	stdio_section_print(f, rm_sections_get(ss, RM_SEC_UNCORE), SIZE_MAX);
+	rm_sections_free(ss);
+}
+
 static void test_counts_roundtrip(void **state)
 {
 	struct uncore u;
@@ -567,7 +579,7 @@ static void test_counts_roundtrip(void **state)
 	assert_int_equal(back->nr, sum->nr);
 	assert_memory_equal(back->row, sum->row, sum->nr * sizeof(sum->row[0]));
 	f = open_memstream(&out, &len);
-	c2c_uncore_print(f, back);
+	print_uncore(f, back);
 	fclose(f);
 	assert_non_null(strstr(out, "# AMD uncore over the run (2.000 s):\n"));
 	assert_non_null(strstr(out, "#   L3 of CCX 0 (CPU 0): 65284 accesses, 260 misses (0.4%)\n"));
@@ -612,7 +624,7 @@ static void test_counts_roundtrip(void **state)
 	n = c2c_uncore_format(sum, buf, sizeof(buf));
 	assert_int_equal(c2c_uncore_parse(buf, (size_t)n, back), 0);
 	f = open_memstream(&out, &len);
-	c2c_uncore_print(f, back);
+	print_uncore(f, back);
 	fclose(f);
 	assert_non_null(strstr(out, "#   L3 of CCX 1 (CPU 2): not counted\n"));
 	assert_non_null(strstr(out, "#   remote link 3 (CPU 0): not counted\n"));

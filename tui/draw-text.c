@@ -9,11 +9,10 @@
 #include <string.h>
 
 #include "c2c/soft.h"
-#include "c2c/uncore.h"
 #include "c2c/watch.h"
 #include "c2c/xalloc.h"
-#include "report/aggregate/regions.h"
 #include "report/model/attrib.h"
+#include "report/model/sections.h"
 #include "report/resolve/maps.h"
 #include "report/stdio/callgraph.h"
 #include "report/stdio/summary.h"
@@ -95,11 +94,92 @@ static void tui_info_row(struct tui_ctx *c, size_t row, struct tui_buf *b)
 }
 
 #define TUI_INFO_ROWS 6
+/* Rows of each ranked list (TopDown's costliest lines and functions) the screen shows. */
+#define TUI_SECTION_TOP 10
 
-/* The info rows, then the run's context (regions, AMD uncore) when the trace has any. */
-static size_t tui_head_rows(struct tui_model *m)
+/* The sections of the run's context, in the text report's order. */
+static const enum rm_section_id tui_context_ids[] = {
+	RM_SEC_REGIONS, RM_SEC_UNCORE, RM_SEC_TOPDOWN, RM_SEC_TOPDOWN_TIME,
+};
+
+/* One row of a section: prose and table rows under their title, a label and its value as the
+ * statistics screen shows them; the title and headings at the left stand out. */
+static enum tui_attr tui_section_row(const struct rm_section *sec, const struct rm_srow *r,
+				     struct tui_buf *b)
 {
-	return TUI_INFO_ROWS + tui_context_text(m);
+	char small[512], *buf = small;
+	int n;
+
+	switch (r->kind) {
+	case RM_SROW_BLANK:
+		return TUI_ATTR_NORMAL;
+	case RM_SROW_TEXT:
+		if (r->indent || (r->flags & RM_SROW_WRAP)) {
+			tui_bufaddf(b, "  %s", r->text);
+			return TUI_ATTR_NORMAL;
+		}
+		tui_bufaddf(b, "%s", r->text);
+		return TUI_ATTR_HEADER;
+	case RM_SROW_PAIR:
+		tui_bufaddf(b, "  %-34s: %s", r->label, r->text);
+		return TUI_ATTR_NORMAL;
+	default:
+		n = rm_srow_cells_text(sec, r, small, sizeof(small));
+		if (n >= (int)sizeof(small)) {
+			buf = xmalloc((size_t)n + 1);
+			rm_srow_cells_text(sec, r, buf, (size_t)n + 1);
+		}
+		tui_bufaddf(b, "  %s", buf);
+		if (buf != small)
+			free(buf);
+		return TUI_ATTR_NORMAL;
+	}
+}
+
+/* The rows @sec takes on screen (title, the rows shown, a blank one after it); row @row drawn
+ * into @b (SIZE_MAX: none) with its attribute in *attr. */
+static size_t tui_section_rows(const struct rm_section *sec, size_t row, struct tui_buf *b,
+			       enum tui_attr *attr)
+{
+	size_t n = 0;
+
+	if (!sec)
+		return 0;
+	if (sec->title && row == n++) {
+		tui_bufaddf(b, "%s", sec->title);
+		*attr = TUI_ATTR_HEADER;
+	}
+	for (size_t i = 0; i < sec->nr_row; i++) {
+		if (!rm_srow_shown(&sec->row[i], TUI_SECTION_TOP))
+			continue;
+		if (row == n++)
+			*attr = tui_section_row(sec, &sec->row[i], b);
+	}
+	return n + (sec->blank_after != 0);
+}
+
+/* The run's context (regions, AMD uncore, TopDown) when the trace has any: its rows, and row
+ * @row into @b as tui_section_rows(). */
+static size_t tui_context_rows(const struct tui_model *m, size_t row, struct tui_buf *b,
+			       enum tui_attr *attr)
+{
+	size_t n = 0, k;
+
+	for (size_t i = 0; i < sizeof(tui_context_ids) / sizeof(tui_context_ids[0]); i++) {
+		const struct rm_section *sec = rm_sections_get(m->sections, tui_context_ids[i]);
+
+		k = tui_section_rows(sec, row >= n ? row - n : SIZE_MAX, b, attr);
+		n += k;
+	}
+	return n;
+}
+
+/* The info rows, then the run's context. */
+static size_t tui_head_rows(const struct tui_model *m)
+{
+	enum tui_attr a;
+
+	return TUI_INFO_ROWS + tui_context_rows(m, SIZE_MAX, NULL, &a);
 }
 
 /* The warning's lines (attrib.h), kept for the statistics screen. */
@@ -116,77 +196,31 @@ static void put_warn_text(void *ctx, const char *text)
 		snprintf(w->line[w->n++], sizeof(w->line[0]), "%s", text);
 }
 
-/* The statistics of a soft or watch trace, one line each. */
-static size_t tui_estim_stats(const struct tui_model *m, size_t row, struct tui_buf *b)
+/* The statistics of a soft or watch trace: the warning, what the figures are, then the run's
+ * totals (the report's section); rows, and row @row into @b with its attribute in *attr. */
+static size_t tui_estim_stats(const struct tui_model *m, size_t row, struct tui_buf *b,
+			      enum tui_attr *attr)
 {
-	const struct estim_totals *t = m->e ? estim_totals(m->e) : NULL;
-	int soft = m->kind == RM_SOFT;
-	size_t n = 0, i;
+	const struct rm_section *run = rm_sections_get(m->sections, RM_SEC_RUN);
 	struct warn_text wt = { .n = 0 };
 	struct rm_attrib a;
-	char inf[512];
+	size_t n = 0, i;
 
-	if (!t)
+	if (!run)
 		return 0;
 	rm_attrib_of(m->rm, &a);
 	rm_attrib_warning(&a, put_warn_text, &wt);
-	rm_attrib_inferred_text(&a, inf, sizeof(inf));
-#define LINE(...) do { if (row == n) tui_bufaddf(b, __VA_ARGS__); n++; } while (0)
+	*attr = row == 0 ? TUI_ATTR_HEADER : TUI_ATTR_NORMAL;
 	for (i = 0; i < wt.n; i++)
-		LINE("%s", wt.line[i]);
+		if (row == n++)
+			tui_bufaddf(b, "%s", wt.line[i]);
 	if (wt.n)
-		LINE("%s", "");
-	LINE("%s", soft ? "Soft backend: timer samples charged to the access each thread was stalled "
-	     "on (estimates)" : "Watch backend: every access to the watched words (counts)");
-	LINE("  %-34s: %llu", soft ? "Samples" : "Watchpoint hits", (unsigned long long)t->samples);
-	if (soft)
-		LINE("  %-34s: %.3f ms", "Sampled CPU time", (double)t->weight / 1e6);
-	LINE("  %-34s: %llu (%.2f%%)", "Data address recovered", (unsigned long long)t->recovered,
-	     estim_pct(t->recovered, t->samples));
-	if (*inf)
-		LINE("  %-34s: %s", "Access inferred", inf);
-	if (!soft && m->duty) {
-		char text[1024];
-
-		c2c_watch_duty_describe(m->duty, text, sizeof(text));
-		LINE("  %s", text);
-	}
-	if (!soft)
-		LINE("  %-34s: %llu exact, %llu inferred, %llu unknown", "Offset in the watched word",
-		     (unsigned long long)t->placed[ESTIM_PLACED_EXACT],
-		     (unsigned long long)t->placed[ESTIM_PLACED_INFERRED],
-		     (unsigned long long)t->placed[ESTIM_PLACED_WORD]);
-	LINE("  %-34s: %zu (%zu contended)", "Cachelines touched", m->rm->nr_all_lines,
-	     m->fs->nr_contended_lines);
-	if (soft && t->have_confirm && t->confirm.status == C2C_CONFIRM_ON)
-		LINE("  %-34s: %llu accesses in %llu windows over %llu lines", "Confirmed by watchpoints",
-		     (unsigned long long)t->confirm_hits, (unsigned long long)t->confirm_windows,
-		     (unsigned long long)t->confirm_lines);
-	else if (soft && t->have_confirm)
-		LINE("  %-34s: %s%s%s (every verdict is the samples')", "Confirmation",
-		     c2c_confirm_status_name(t->confirm.status), t->confirm.reason[0] ? ", " : "",
-		     t->confirm.reason);
-	if (m->fs->nr_one_cpu_lines)
-		LINE("  %-34s: %zu (several threads, one CPU: nothing could be seen)",
-		     "Lines shared on one CPU", m->fs->nr_one_cpu_lines);
-	LINE("  %-34s: %llu records, %llu samples, %llu throttled", "Lost",
-	     (unsigned long long)t->lost_records, (unsigned long long)t->lost_samples,
-	     (unsigned long long)t->throttle);
-	LINE("%s", "");
-	/* the reasons under their heading, or one line saying there are none */
-	for (i = 0; i < ESTIM_NR_REASONS && !t->reason[i]; i++)
-		;
-	LINE("%s%s", soft ? "Address not recovered" : "No data address",
-	     i < ESTIM_NR_REASONS ? ", by reason" : ": none");
-	for (i = 0; i < ESTIM_NR_REASONS; i++) {
-		if (!t->reason[i])
-			continue;
-		LINE("  %-34s: %llu (%.2f%%)", i == ESTIM_NO_ADDR ? "no data address in the sample" :
-		     softdec_reason_name((enum softdec_reason)i), (unsigned long long)t->reason[i],
-		     estim_pct(t->reason[i], t->samples));
-	}
-#undef LINE
-	return n;
+		n++;
+	if (row == n++)
+		tui_bufaddf(b, "%s", m->kind == RM_SOFT ? "Soft backend: timer samples charged to "
+			    "the access each thread was stalled on (estimates)" :
+			    "Watch backend: every access to the watched words (counts)");
+	return n + tui_section_rows(run, row >= n ? row - n : SIZE_MAX, b, attr);
 }
 
 /* Split @buf (freed) into owned lines. */
@@ -206,38 +240,6 @@ static size_t tui_split_lines(char *buf, char ***out)
 	}
 	free(buf);
 	*out = lines;
-	return n;
-}
-
-size_t tui_context_text(struct tui_model *m)
-{
-	char *buf = NULL, **lines;
-	size_t len = 0, n;
-	FILE *f;
-
-	if (m->context_done)
-		return m->nr_context;
-	m->context_done = 1;
-	if (!(f = open_memstream(&buf, &len)))
-		return 0;
-	if (m->rg)
-		rg_print(f, m->rg);
-	if (m->unc)
-		c2c_uncore_print(f, m->unc);
-	/* the TopDown blocks of the report's summary, with its ten rows */
-	if (m->td)
-		td_agg_print(f, m->td, 10, m->tdsym.sym ? td_agg_sym : NULL, &m->tdsym);
-	if (m->tdt)
-		tdt_print(f, m->tdt, 10, m->tdsym.sym ? td_agg_sym : NULL, &m->tdsym);
-	fclose(f);
-	n = tui_split_lines(buf, &lines);
-	/* the text report's "# " comment marks do not belong on a screen */
-	for (size_t i = 0; i < n; i++)
-		if (lines[i][0] == '#')
-			memmove(lines[i], lines[i] + (lines[i][1] == ' ' ? 2 : 1),
-				strlen(lines[i]) - (lines[i][1] == ' ' ? 1 : 0));
-	m->context = lines;
-	m->nr_context = n;
 	return n;
 }
 
@@ -288,13 +290,14 @@ size_t tui_text_rows(struct tui_model *m, const struct tui_view *v, enum tui_scr
 {
 	int keys[RM_COL__NR + 2];
 	struct tui_buf b = { 0 };
+	enum tui_attr a;
 	size_t n;
 
 	switch (s) {
 	case TUI_SCR_STATS:
 		if (m->t)
 			return tui_head_rows(m) + tui_stat_rows(m->rm);
-		n = tui_estim_stats(m, SIZE_MAX, &b);
+		n = tui_estim_stats(m, SIZE_MAX, &b, &a);
 		free(b.s);
 		return tui_head_rows(m) + n;
 	case TUI_SCR_FINDINGS:
@@ -310,6 +313,7 @@ size_t tui_text_rows(struct tui_model *m, const struct tui_view *v, enum tui_scr
 /* Row @row of the statistics screen into @b; returns its attribute. */
 static enum tui_attr tui_stats_row(struct tui_ctx *c, size_t row, struct tui_buf *b)
 {
+	enum tui_attr a = TUI_ATTR_NORMAL;
 	size_t i;
 	long k;
 
@@ -318,16 +322,13 @@ static enum tui_attr tui_stats_row(struct tui_ctx *c, size_t row, struct tui_buf
 		return TUI_ATTR_NORMAL;
 	}
 	if (row < tui_head_rows(c->m)) {
-		i = row - TUI_INFO_ROWS;
-		if (i < c->m->nr_context)
-			tui_bufaddf(b, "%s", c->m->context[i]);
-		return i < c->m->nr_context && c->m->context[i][0] != ' ' ? TUI_ATTR_HEADER :
-		       TUI_ATTR_NORMAL;
+		tui_context_rows(c->m, row - TUI_INFO_ROWS, b, &a);
+		return a;
 	}
 	i = row - tui_head_rows(c->m);
 	if (!c->m->t) {
-		tui_estim_stats(c->m, i, b);
-		return i == 0 ? TUI_ATTR_HEADER : TUI_ATTR_NORMAL;
+		tui_estim_stats(c->m, i, b, &a);
+		return a;
 	}
 	k = tui_stat_at(c->m->rm, i);
 	if (k < 0)

@@ -63,9 +63,6 @@ size_t tui_line_panel(struct tui_model *m, const struct tui_view *v, const struc
 		      char ***out);
 /* The findings as the text report prints them, one string per line (owned by the caller). */
 size_t tui_findings_text(struct tui_model *m, char ***out);
-/* The run's context lines (regions, AMD uncore, TopDown: the text report's blocks) into m->context,
- * built once; their number. */
-size_t tui_context_text(struct tui_model *m);
 /* The callers of row @r of line @l as perf's graph (callee first), percentages of the line's
  * samples with callchains, one string per screen row (owned by the caller). */
 size_t tui_callers_text(const struct tui_model *m, const struct rm_line *l, const struct rm_row *r,

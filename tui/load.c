@@ -8,6 +8,7 @@
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
 #include "report/cmdline.h"
+#include "report/model/sections-build.h"
 #include "tui/model.h"
 
 static void tui_model_sync(struct tui_model *m)
@@ -24,11 +25,7 @@ static void tui_model_sync(struct tui_model *m)
 	m->records = s->records;
 	m->truncated = s->truncated;
 	m->duty = s->have_duty ? &s->duty : NULL;
-	m->rg = s->rg;
-	m->unc = s->unc;
-	m->td = s->td;
-	m->tdt = s->tdt;
-	m->tdsym = (struct td_agg_sym_ctx){ .maps = s->maps, .sym = s->sym };
+	m->sections = s->sections;
 }
 
 int tui_model_load(struct tui_model **out, const struct tui_load_opts *o, tui_progress_fn progress,
@@ -68,6 +65,10 @@ struct tui_model *tui_model_wrap(const struct rm_model *rm, const struct rm_find
 	m->t = t;
 	m->e = e;
 	m->opts.display = (int)rm->display;
+	m->own = rm_sections_new();
+	if (e)
+		rm_sec_run(m->own, &(struct rm_run_in){ .e = e, .m = rm, .fs = fs });
+	m->sections = m->own;
 	if (rm->kind == RM_PMU) {
 		memcpy(m->opts.coalesce, rm->coalesce, sizeof(m->opts.coalesce));
 		m->opts.nr_coalesce = rm->nr_coalesce;
@@ -89,8 +90,6 @@ void tui_model_free(struct tui_model *m)
 	if (!m)
 		return;
 	rs_free(m->s);
-	for (size_t i = 0; i < m->nr_context; i++)
-		free(m->context[i]);
-	free(m->context);
+	rm_sections_free(m->own);
 	free(m);
 }

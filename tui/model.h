@@ -43,25 +43,19 @@ struct tui_model {
 	uint64_t records;                 /* records read */
 	int truncated;                    /* the file ended inside a record */
 	const struct c2c_watch_duty *duty; /* watch: the duty cycle, NULL when not recorded */
-	const struct rg_table *rg;        /* the program's regions (empty without markers) */
-	const struct c2c_uncore *unc;     /* AMD uncore counts of the run, NULL when none */
-	const struct td_agg *td;          /* TopDown in the sampling group (Intel), NULL: none */
-	const struct tdt *tdt;            /* TopDown beside IBS/SPE by time, NULL: none */
-	struct td_agg_sym_ctx tdsym;      /* names functions for both (sym NULL: addresses) */
-	/* the run's context as the text report prints it (regions, AMD uncore, TopDown), built on first
-	 * use by the statistics screen (tui_context_text()) */
-	char **context;
-	size_t nr_context;
-	int context_done;
+	/* the run's sections (report/model/sections.h): regions, AMD uncore, TopDown, soft and
+	 * watch totals, as the report builds them for every printer */
+	const struct rm_sections *sections;
 	/* private */
 	struct report_session *s;         /* NULL for a wrapped model */
+	struct rm_sections *own;          /* a wrapped model's sections */
 };
 
 /* Load @o->input. 0, or a negative errno with a one-line error through the log hook. */
 int tui_model_load(struct tui_model **out, const struct tui_load_opts *o, tui_progress_fn progress,
 		   void *ctx);
 /* A model over a report model and findings the caller keeps (tests); @t or @e for the
- * statistics screen. */
+ * statistics screen (@e: its run totals are built here). */
 struct tui_model *tui_model_wrap(const struct rm_model *rm, const struct rm_findings *fs,
 				 const struct cltab *t, const struct estim *e);
 /* PMU: show display mode @d (the model, its verdicts and findings are rebuilt). 0, or -ENOTSUP

@@ -1,6 +1,6 @@
 /* AMD uncore context of a recording, shared by record (which counts and writes it) and report
- * (which prints it in its header): L3 lookups and misses per CCX (amd_l3), DRAM bytes per
- * channel and remote-link bytes (amd_df), counted over the whole run.
+ * (which shows it in its header, report/model/sections.h): L3 lookups and misses per CCX
+ * (amd_l3), DRAM bytes per channel and remote-link bytes (amd_df), counted over the whole run.
  *
  * The summary is a trace blob (TRACE_BLOB_UNCORE) of text lines:
  *     c2c-uncore 1
@@ -22,7 +22,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #define C2C_UNCORE_MAX 256         /* rows of each kind kept */
 #define C2C_UNCORE_NOTES 6
@@ -51,7 +50,5 @@ struct c2c_uncore {
 int c2c_uncore_format(const struct c2c_uncore *u, char *buf, size_t len);
 /* Parse @len bytes (not NUL-terminated). 0, or -EBADMSG for a bad header or number. */
 int c2c_uncore_parse(const void *text, size_t len, struct c2c_uncore *u);
-/* The report header block ("# AMD uncore ..." lines); nothing for an empty summary. */
-void c2c_uncore_print(FILE *f, const struct c2c_uncore *u);
 
 #endif

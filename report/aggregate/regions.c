@@ -1,6 +1,5 @@
 /* Samples per program region (see regions.h): per-thread stacks of open regions in a sorted
  * array of threads, regions in order of first appearance. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,33 +168,12 @@ int rg_has(const struct rg_table *t, const char *name)
 	return 0;
 }
 
-static double pct(uint64_t part, uint64_t whole)
+uint64_t rg_markers(const struct rg_table *t)
 {
-	return whole ? 100.0 * (double)part / (double)whole : 0;
+	return t->markers;
 }
 
-int rg_print(FILE *f, const struct rg_table *t)
+const char *rg_filter(const struct rg_table *t)
 {
-	uint64_t all = t->outside;
-
-	if (!t->markers)
-		return 0;
-	for (size_t i = 0; i < t->nr; i++)
-		all += t->r[i].self;
-	fprintf(f, "# Regions (the workload's c2c-region markers): samples taken inside each, per "
-		   "thread and time%s%s\n", t->filter ? "; the report below covers region " : "",
-		t->filter ? t->filter : "");
-	fprintf(f, "#   %-24s %10s %12s %12s %12s %7s\n", "region", "entries", "time (ms)",
-		"samples", "incl. inner", "share");
-	for (size_t i = 0; i < t->nr; i++)
-		fprintf(f, "#   %-24s %10llu %12.3f %12llu %12llu %6.1f%%\n", t->r[i].name,
-			(unsigned long long)t->r[i].entries, (double)t->r[i].ns / 1e6,
-			(unsigned long long)t->r[i].self, (unsigned long long)t->r[i].incl,
-			pct(t->r[i].self, all));
-	fprintf(f, "#   %-24s %10s %12s %12llu %12s %6.1f%%\n", "(outside any region)", "", "",
-		(unsigned long long)t->outside, "", pct(t->outside, all));
-	if (t->dropped)
-		fprintf(f, "#   %llu markers ignored (unmatched ends, over %d deep or %d names)\n",
-			(unsigned long long)t->dropped, RG_DEPTH, RG_MAX);
-	return ferror(f) ? -EIO : fputc('\n', f) == EOF ? -EIO : 0;
+	return t->filter;
 }

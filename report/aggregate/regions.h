@@ -16,7 +16,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "c2c/trace.h"
 
@@ -46,8 +45,8 @@ uint64_t rg_dropped(const struct rg_table *t);       /* markers over RG_MAX or R
 /* Whether a region of that name was seen. */
 int rg_has(const struct rg_table *t, const char *name);
 
-/* The "# Regions" block: one row per region in order of first appearance, and the samples
- * outside any. Nothing when the trace had no markers. 0 or -EIO. */
-int rg_print(FILE *f, const struct rg_table *t);
+/* Markers read (0: the trace had none); the filter given to rg_new() (NULL: none). */
+uint64_t rg_markers(const struct rg_table *t);
+const char *rg_filter(const struct rg_table *t);
 
 #endif

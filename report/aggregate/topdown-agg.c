@@ -1,6 +1,5 @@
 /* TopDown aggregation (see topdown-agg.h): per-(CPU, thread) running totals turned into
  * intervals, charged to cachelines and code addresses kept in small open-addressing tables. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -267,33 +266,27 @@ const char *td_agg_sym(void *ctx, uint32_t pid, uint32_t tid, uint8_t cpumode, u
 	return sym_code(c->sym, &loc.map->mmap, ip, &ci) ? NULL : ci.symbol;
 }
 
-struct td_named {
-	const char *name;
-	uint64_t key;            /* cacheline address for lines */
-	struct td_sum sum;
-};
-
-static int named_by_name(const void *x, const void *y)
+static int row_by_name(const void *x, const void *y)
 {
-	return strcmp(((const struct td_named *)x)->name, ((const struct td_named *)y)->name);
+	return strcmp(((const struct td_row *)x)->name, ((const struct td_row *)y)->name);
 }
 
-static int named_by_slots(const void *x, const void *y)
+static int row_by_slots(const void *x, const void *y)
 {
-	const struct td_named *a = x, *b = y;
+	const struct td_row *a = x, *b = y;
 	int c = (a->sum.slots < b->sum.slots) - (a->sum.slots > b->sum.slots);
 
 	if (c)
 		return c;
-	c = (a->key > b->key) - (a->key < b->key);
-	return c ? c : strcmp(a->name, b->name);
+	c = (a->line > b->line) - (a->line < b->line);
+	return c ? c : strcmp(a->name ? a->name : "", b->name ? b->name : "");
 }
 
 /* Code entries named and merged by function; *nr set. Caller frees. */
-static struct td_named *by_function(const struct td_agg *a, td_agg_sym_fn fn, void *ctx,
-				    size_t *nr)
+static struct td_row *by_function(const struct td_agg *a, td_agg_sym_fn fn, void *ctx,
+				  size_t *nr)
 {
-	struct td_named *v = xcalloc(a->code.nr ? a->code.nr : 1, sizeof(*v));
+	struct td_row *v = xcalloc(a->code.nr ? a->code.nr : 1, sizeof(*v));
 	size_t i, n = 0;
 
 	for (i = 0; i < a->code.nr; i++) {
@@ -304,90 +297,39 @@ static struct td_named *by_function(const struct td_agg *a, td_agg_sym_fn fn, vo
 			v[i].name = "[unknown]";
 		v[i].sum = e->sum;
 	}
-	qsort(v, a->code.nr, sizeof(*v), named_by_name);
+	qsort(v, a->code.nr, sizeof(*v), row_by_name);
 	for (i = 0; i < a->code.nr; i++) {
 		if (n && !strcmp(v[n - 1].name, v[i].name))
 			sum_add(&v[n - 1].sum, &v[i].sum);
 		else
 			v[n++] = v[i];
 	}
-	qsort(v, n, sizeof(*v), named_by_slots);
 	*nr = n;
 	return v;
 }
 
-static int col_width(enum td_metric m)
+static struct td_row *by_line(const struct td_agg *a, size_t *nr)
 {
-	int w = (int)strlen(td_names[m]);
+	struct td_row *v = xcalloc(a->lines.nr ? a->lines.nr : 1, sizeof(*v));
 
-	return w > 8 ? w : 8;
-}
-
-static void print_row(FILE *f, const struct td_agg *a, const char *where, const struct td_sum *s)
-{
-	int m;
-
-	fprintf(f, "#   %-32.32s %14llu", where, (unsigned long long)s->slots);
-	for (m = 0; m < TD_NR; m++)
-		if (a->has[m])
-			fprintf(f, " %*.1f", col_width((enum td_metric)m), td_pct(s, (enum td_metric)m));
-	fprintf(f, "\n");
-}
-
-static void print_head(FILE *f, const struct td_agg *a)
-{
-	int m;
-
-	fprintf(f, "# TopDown: %% of pipeline slots between consecutive samples of a CPU and "
-		"thread, charged to the later sample (%llu samples, %llu intervals)\n",
-		(unsigned long long)a->samples, (unsigned long long)a->total.intervals);
-	fprintf(f, "#   %-32s %14s", "where", "slots");
-	for (m = 0; m < TD_NR; m++)
-		if (a->has[m])
-			fprintf(f, " %*s", col_width((enum td_metric)m), td_names[m]);
-	fprintf(f, "\n");
-}
-
-static void print_lines(FILE *f, const struct td_agg *a, int top)
-{
-	struct td_named *v = xcalloc(a->lines.nr ? a->lines.nr : 1, sizeof(*v));
-	char where[64];
-	size_t i;
-
-	for (i = 0; i < a->lines.nr; i++) {
-		v[i].name = "";
-		v[i].key = a->lines.ent[i].k1;
+	for (size_t i = 0; i < a->lines.nr; i++) {
+		v[i].line = a->lines.ent[i].k1;
 		v[i].sum = a->lines.ent[i].sum;
 	}
-	qsort(v, a->lines.nr, sizeof(*v), named_by_slots);
-	for (i = 0; i < a->lines.nr && i < (size_t)top; i++) {
-		snprintf(where, sizeof(where), "line %#llx", (unsigned long long)v[i].key);
-		print_row(f, a, where, &v[i].sum);
-	}
-	free(v);
+	*nr = a->lines.nr;
+	return v;
 }
 
-int td_agg_print(FILE *f, const struct td_agg *a, int top, td_agg_sym_fn fn, void *ctx)
+struct td_row *td_agg_rows(const struct td_agg *a, int funcs, td_agg_sym_fn fn, void *ctx,
+			   size_t *nr)
 {
-	struct td_named *v;
-	char where[64];
-	size_t nr, i;
+	struct td_row *v = funcs ? by_function(a, fn, ctx, nr) : by_line(a, nr);
 
-	if (!a || !a->samples)
-		return 0;
-	print_head(f, a);
-	if (!a->total.intervals) {
-		fprintf(f, "#   no two samples of one CPU and thread: nothing to attribute\n\n");
-		return ferror(f) ? -EIO : 0;
-	}
-	print_row(f, a, "all", &a->total);
-	print_lines(f, a, top);
-	v = by_function(a, fn, ctx, &nr);
-	for (i = 0; i < nr && i < (size_t)top; i++) {
-		snprintf(where, sizeof(where), "func %s", v[i].name);
-		print_row(f, a, where, &v[i].sum);
-	}
-	free(v);
-	fprintf(f, "\n");
-	return ferror(f) ? -EIO : 0;
+	qsort(v, *nr, sizeof(*v), row_by_slots);
+	return v;
+}
+
+uint64_t td_agg_intervals(const struct td_agg *a)
+{
+	return a->total.intervals;
 }

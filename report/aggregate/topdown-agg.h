@@ -20,12 +20,11 @@
  * sets a new base. Percentages are sums of metric counts over sums of slots.
  *
  * Memory is proportional to distinct (CPU, thread), cachelines and code addresses. Not
- * thread-safe. */
+ * thread-safe. Pure: the report model lays the breakdown out (report/model/sections.h). */
 #ifndef C2C_REPORT_TOPDOWN_AGG_H
 #define C2C_REPORT_TOPDOWN_AGG_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "c2c/trace.h"
 #include "report/resolve/maps.h"
@@ -64,7 +63,7 @@ double td_pct(const struct td_sum *s, enum td_metric m);
 const char *td_metric_name(enum td_metric m);
 
 /* Name of the function at code address @ip of a sample (NULL: unknown). Strings must stay valid
- * until td_agg_print() returns. */
+ * until the caller of td_agg_rows() is done with its rows. */
 typedef const char *(*td_agg_sym_fn)(void *ctx, uint32_t pid, uint32_t tid, uint8_t cpumode,
 				     uint64_t ip);
 
@@ -75,9 +74,18 @@ struct td_agg_sym_ctx {
 };
 const char *td_agg_sym(void *ctx, uint32_t pid, uint32_t tid, uint8_t cpumode, uint64_t ip);
 
-/* Print the "# TopDown" block: overall, the @top cachelines and the @top functions with the most
- * slots (ties: address, name). Nothing when no sample carried TopDown values. @fn may be NULL
- * (functions then appear as addresses). Returns 0 or -EIO. */
-int td_agg_print(FILE *f, const struct td_agg *a, int top, td_agg_sym_fn fn, void *ctx);
+/* Intervals attributed (0: no two samples of one CPU and thread). */
+uint64_t td_agg_intervals(const struct td_agg *a);
+
+/* One row of td_agg_rows(): a cacheline (name NULL) or a function. */
+struct td_row {
+	const char *name;        /* function; "[unknown]" when @fn could not name it */
+	uint64_t line;           /* cacheline address */
+	struct td_sum sum;
+};
+/* Every cacheline (@funcs 0) or function (@funcs 1, named by @fn, which may be NULL) charged,
+ * most slots first (ties: address, name); *nr set. Caller frees the array. */
+struct td_row *td_agg_rows(const struct td_agg *a, int funcs, td_agg_sym_fn fn, void *ctx,
+			   size_t *nr);
 
 #endif

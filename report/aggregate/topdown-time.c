@@ -3,6 +3,7 @@
  * line or function are made by sorting the charges when asked. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -320,67 +321,4 @@ void tdt_describe(const struct tdt *a, char *buf, size_t len)
 		 "that %s in the interval", a->r.model.cpu[0] ? a->r.model.cpu : "TopDown",
 		 (unsigned long long)a->r.period, a->r.scope_cpu ? "CPU" : "CPU and thread",
 		 a->r.scope_cpu ? "CPU" : "CPU and thread");
-}
-
-/* --- printing --------------------------------------------------------------------------------- */
-
-static int colw(int o)
-{
-	int w = (int)strlen(td_out_name((enum td_out)o));
-
-	return w > 8 ? w : 8;
-}
-
-static void print_row(FILE *f, const char *where, uint64_t samples, const struct td_result *r,
-		      uint32_t have)
-{
-	fprintf(f, "#   %-32.32s %8llu %14.0f", where, (unsigned long long)samples, r->slots);
-	for (int o = 0; o < TDO_NR; o++)
-		if (have & (1u << o))
-			fprintf(f, " %*.1f", colw(o), 100.0 * r->v[o]);
-	fprintf(f, "\n");
-}
-
-int tdt_print(FILE *f, const struct tdt *a, int top, td_agg_sym_fn fn, void *ctx)
-{
-	const struct tdt_stats *st = &a->stats;
-	struct td_result all, ch;
-	struct tdt_row *rows;
-	char how[400], where[64];
-	size_t nr;
-
-	if (!a || !st->readings)
-		return 0;
-	tdt_describe(a, how, sizeof(how));
-	fprintf(f, "# TopDown by time: %s\n", how);
-	fprintf(f, "#   %llu readings, %llu intervals (%llu with memory samples), %llu samples "
-		"charged, %llu after their stream's last reading not charged\n",
-		(unsigned long long)st->readings, (unsigned long long)st->intervals,
-		(unsigned long long)st->intervals_charged, (unsigned long long)st->samples_charged,
-		(unsigned long long)st->samples_uncharged);
-	if (tdt_total(a, 1, &all)) {
-		fprintf(f, "#   no slots counted: nothing to attribute\n\n");
-		return ferror(f) ? -EIO : 0;
-	}
-	fprintf(f, "#   %-32s %8s %14s", "where", "samples", "slots");
-	for (int o = 0; o < TDO_NR; o++)
-		if (all.have & (1u << o))
-			fprintf(f, " %*s", colw(o), td_out_name((enum td_out)o));
-	fprintf(f, "\n");
-	print_row(f, "all (counted)", st->samples_charged + st->samples_uncharged, &all, all.have);
-	if (!tdt_total(a, 0, &ch))
-		print_row(f, "charged to samples", st->samples_charged, &ch, all.have);
-	for (int funcs = 0; funcs < 2; funcs++) {
-		rows = tdt_rows(a, funcs, (size_t)top, fn, ctx, &nr);
-		for (size_t i = 0; i < nr; i++) {
-			if (funcs)
-				snprintf(where, sizeof(where), "func %s", rows[i].name);
-			else
-				snprintf(where, sizeof(where), "line %#llx", (unsigned long long)rows[i].line);
-			print_row(f, where, rows[i].samples, &rows[i].r, all.have);
-		}
-		free(rows);
-	}
-	fprintf(f, "\n");
-	return ferror(f) ? -EIO : 0;
 }

@@ -16,13 +16,12 @@
  * shares are slot-weighted like perf's. This is an estimate: it assumes the pipeline behaved
  * the same at each sample of an interval, which is why the readings should be frequent.
  *
- * Pure code: no I/O except tdt_print(). Memory: the memory samples waiting for a reading, and one
+ * Pure code: no I/O (the report model lays it out, report/model/sections.h). Memory: the memory samples waiting for a reading, and one
  * charge per attributed sample. Not thread-safe. */
 #ifndef C2C_REPORT_TOPDOWN_TIME_H
 #define C2C_REPORT_TOPDOWN_TIME_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "c2c/tdreader.h"
 #include "c2c/topdown.h"
@@ -75,9 +74,5 @@ struct tdt_row *tdt_rows(const struct tdt *a, int funcs, size_t top, td_agg_sym_
 			 size_t *nr);
 /* How the counts were attributed, one line without a newline (the report header and JSON). */
 void tdt_describe(const struct tdt *a, char *buf, size_t len);
-
-/* The "# TopDown by time" block: how it was attributed, all, charged, the @top lines and
- * functions. Nothing when there were no readings. 0 or -EIO. */
-int tdt_print(FILE *f, const struct tdt *a, int top, td_agg_sym_fn fn, void *ctx);
 
 #endif

@@ -12,6 +12,7 @@
 #include "c2c/log.h"
 #include "c2c/xalloc.h"
 #include "report/aggregate/cltable-view.h"
+#include "report/model/sections-build.h"
 #include "report/model/session.h"
 #include "report/resolve/symbols.h"
 #include "report/resolve/tasks.h"
@@ -448,6 +449,7 @@ int rs_open(struct report_session **out, const struct rs_opts *o)
 	if (rc)
 		goto err;
 	build(s);
+	s->sections = rs_sections_build(s);
 	*out = s;
 	return 0;
 err:
@@ -478,6 +480,7 @@ void rs_free(struct report_session *s)
 	rm_contend_free(s->contend);
 	rm_findings_free(s->fs);
 	rm_free(s->m);
+	rm_sections_free(s->sections);
 	td_agg_free(s->td);
 	tdt_free(s->tdt);
 	rg_free(s->rg);

@@ -20,6 +20,7 @@
 #include "report/model/contend.h"
 #include "report/model/findings.h"
 #include "report/model/model.h"
+#include "report/model/sections.h"
 #include "report/read/source.h"
 #include "report/aggregate/regions.h"
 #include "report/aggregate/topdown-agg.h"
@@ -81,6 +82,7 @@ struct report_session {
 	struct rm_contend *contend;   /* contending functions, contention by type (contend.h) */
 	int have_run;                 /* the trace holds the workload's run (format 1.8) */
 	struct c2c_run run;           /* its wall and CPU time and exit (include/c2c/run.h) */
+	struct rm_sections *sections; /* header, regions, uncore, TopDown, soft/watch run totals */
 	int have_duty;                /* watch: the trace holds its duty cycle (format 1.2) */
 	int bad_duty;
 	struct c2c_watch_duty duty;

@@ -10,22 +10,19 @@
 #include <stdio.h>
 
 #include "c2c/trace.h"
-#include "c2c/watch.h"
 #include "report/aggregate/estimate.h"
 #include "report/model/findings.h"
+#include "report/model/sections.h"
 
 struct stdio_estim_opts {
-	const char *path;           /* input file name, for the header */
-	const struct trace_info *info;
-	int truncated;              /* the input ended early */
+	const struct rm_sections *sections;  /* the header and run totals (NULL: none) */
+	const struct trace_info *info;      /* for whether watched words were rotated */
 	int no_source, full_symbols;
 	int stats_only;             /* --stats: stop after the statistics */
 	int no_data_names;          /* no Data column, no line names */
 	size_t summary;             /* findings explained (0: none) */
 	int map;                    /* --map: the line map of every line */
-	const struct c2c_watch_duty *duty;  /* watch: the duty cycle, NULL when not recorded */
 	int call_graph;             /* callers under each row: 0 none, 1 + enum callers_order */
-	int phys;                   /* lines by physical address (report --phys) */
 };
 
 /* Print the model @m of estimate table @e with its findings @fs. 0, or -EIO when writing
