@@ -763,6 +763,71 @@ static void contend(struct jw *w, const struct rm_model *m, const struct rm_cont
 	jw_aend(w);
 }
 
+/* The report's sections (report/model/sections.h) as the text report and the TUI show them:
+ * rows of text, labels and values, or cells under the section's columns (null: blank). */
+static void section_cells(struct jw *w, const struct rm_section *sec, const struct rm_srow *r)
+{
+	jw_arr(w, "cells");
+	for (size_t i = 0; i < sec->nr_col; i++) {
+		const struct rm_scell *c = &r->cell[i];
+
+		if (c->kind == RM_CELL_TEXT)
+			jw_str(w, NULL, c->text);
+		else if (c->kind == RM_CELL_U64)
+			jw_u64(w, NULL, c->u);
+		else if (c->kind == RM_CELL_NUM)
+			jw_num(w, NULL, c->num);
+		else
+			jw_str(w, NULL, NULL);
+	}
+	jw_aend(w);
+}
+
+static void section_obj(struct jw *w, const struct rm_section *sec)
+{
+	static const char *const kinds[] = { "text", "blank", "pair", "head", "cells" };
+
+	jw_obj(w, NULL);
+	jw_str(w, "id", rm_section_name(sec->id));
+	jw_str(w, "title", sec->title);
+	jw_arr(w, "columns");
+	for (size_t i = 0; i < sec->nr_col; i++)
+		jw_str(w, NULL, sec->col[i].name);
+	jw_aend(w);
+	jw_arr(w, "rows");
+	for (size_t i = 0; i < sec->nr_row; i++) {
+		const struct rm_srow *r = &sec->row[i];
+
+		if (r->kind == RM_SROW_HEAD)        /* the columns say it */
+			continue;
+		jw_obj(w, NULL);
+		jw_str(w, "kind", kinds[r->kind]);
+		if (r->kind == RM_SROW_PAIR)
+			jw_str(w, "label", r->label);
+		if (r->kind == RM_SROW_TEXT || r->kind == RM_SROW_PAIR)
+			jw_str(w, "text", r->text);
+		if (r->kind == RM_SROW_CELLS) {
+			jw_u64(w, "rank", r->rank);
+			section_cells(w, sec, r);
+		}
+		jw_end(w);
+	}
+	jw_aend(w);
+	jw_end(w);
+}
+
+static void sections(struct jw *w, const struct report_session *s)
+{
+	jw_arr(w, "sections");
+	for (int id = 0; id < RM_SEC__NR; id++) {
+		const struct rm_section *sec = rm_sections_get(s->sections, (enum rm_section_id)id);
+
+		if (sec)
+			section_obj(w, sec);
+	}
+	jw_aend(w);
+}
+
 int json_print(FILE *f, const struct report_session *s)
 {
 	struct jw w = { .f = f };
@@ -785,6 +850,7 @@ int json_print(FILE *f, const struct report_session *s)
 	jw_aend(&w);
 	findings(&w, s->fs);
 	contend(&w, m, s->contend);
+	sections(&w, s);
 	fputs("\n}\n", f);
 	return ferror(f) ? -EIO : 0;
 }

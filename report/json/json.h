@@ -12,7 +12,8 @@
 
 #include "report/model/session.h"
 
-#define REPORT_JSON_VERSION 2   /* 2: code.ip of soft rows is the access (docs/report-json.md) */
+#define REPORT_JSON_VERSION 3   /* 2: code.ip of soft rows is the access; 3: sections
+				 * (docs/report-json.md) */
 
 /* The document of session @s. 0, or -EIO. */
 int json_print(FILE *f, const struct report_session *s);
