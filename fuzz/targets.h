@@ -249,7 +249,7 @@ static int fuzz_estimate(struct fuzz_src *s, const struct trace_info *in, uint32
 			rm_sec_header(ss, &h);
 			rm_sec_run(ss, &(struct rm_run_in){ .e = e, .m = rm, .fs = fs });
 			so.sections = ss;
-			stdio_estim_print(fuzz_null(), rm, fs, e, &so);
+			stdio_estim_print(fuzz_null(), rm, fs, &so);
 			rm_sections_free(ss);
 			rm_findings_free(fs);
 		}

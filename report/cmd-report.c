@@ -272,7 +272,7 @@ static int print_estimate(const struct report_opts *o, struct report_session *s)
 				       .no_data_names = o->no_data_names,
 				       .summary = (size_t)o->summary, .map = o->map,
 				       .call_graph = call_graph_mode(o) };
-	int err = stdio_estim_print(stdout, s->m, s->fs, s->e, &po);
+	int err = stdio_estim_print(stdout, s->m, s->fs, &po);
 
 	if (err || fflush(stdout))
 		return c2c_err(-EIO, "cannot write the report: %s", strerror(errno));

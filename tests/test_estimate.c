@@ -163,7 +163,7 @@ static char *print_info(struct fx *f, const struct trace_info *info)
 	assert_non_null(m);
 	rm_sec_header(ss, &h);
 	rm_sec_run(ss, &(struct rm_run_in){ .e = f->e, .m = f->m, .fs = f->fs });
-	assert_int_equal(stdio_estim_print(m, f->m, f->fs, f->e, &o), 0);
+	assert_int_equal(stdio_estim_print(m, f->m, f->fs, &o), 0);
 	rm_sections_free(ss);
 	fclose(m);
 	return buf;

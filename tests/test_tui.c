@@ -1050,7 +1050,7 @@ static int print_stdio(FILE *f, void *ctx)
 	struct report_session *s = ctx;
 	struct stdio_estim_opts o = { .sections = s->sections, .info = s->info };
 
-	return stdio_estim_print(f, s->m, s->fs, s->e, &o);
+	return stdio_estim_print(f, s->m, s->fs, &o);
 }
 
 static int print_csv(FILE *f, void *ctx)

@@ -263,10 +263,9 @@ static void put_comment(void *ctx, const char *text)
 }
 
 /* The run header, the warning and words on what the figures are, then the run's totals. */
-static void print_stats(FILE *f, const struct rm_model *m, const struct estim *e,
-			const struct stdio_estim_opts *o)
+static void print_stats(FILE *f, const struct rm_model *m, const struct stdio_estim_opts *o)
 {
-	int soft = estim_opts(e)->mode == ESTIM_SOFT;
+	int soft = m->kind == RM_SOFT;
 	struct rm_attrib a;
 
 	rm_attrib_of(m, &a);
@@ -283,11 +282,11 @@ static void print_stats(FILE *f, const struct rm_model *m, const struct estim *e
 }
 
 int stdio_estim_print(FILE *f, const struct rm_model *m, const struct rm_findings *fs,
-		      const struct estim *e, const struct stdio_estim_opts *o)
+		      const struct stdio_estim_opts *o)
 {
 	size_t i;
 
-	print_stats(f, m, e, o);
+	print_stats(f, m, o);
 	if (o->stats_only)
 		return ferror(f) ? -EIO : 0;
 	if (m->nr_line) {

@@ -10,7 +10,6 @@
 #include <stdio.h>
 
 #include "c2c/trace.h"
-#include "report/aggregate/estimate.h"
 #include "report/model/findings.h"
 #include "report/model/sections.h"
 
@@ -28,6 +27,6 @@ struct stdio_estim_opts {
 /* Print the model @m of estimate table @e with its findings @fs. 0, or -EIO when writing
  * failed. */
 int stdio_estim_print(FILE *f, const struct rm_model *m, const struct rm_findings *fs,
-		      const struct estim *e, const struct stdio_estim_opts *o);
+		      const struct stdio_estim_opts *o);
 
 #endif
