@@ -188,7 +188,7 @@ static int fuzz_next(struct fuzz_src *s, struct trace_event *ev)
 static int fuzz_model(struct rm_model *rm, const struct maps *m, int print)
 {
 	struct rm_name_opts no = { .maps = m };
-	struct summary_opts so = { .top = 3, .prefix = "  ", .say_none = 1, .map = 1 };
+	struct rm_summary_opts so = { .top = 3, .prefix = "  ", .say_none = 1, .map = 1 };
 	struct rm_findings *fs;
 	int rc = 0;
 

@@ -14,6 +14,7 @@
 #include "report/aggregate/cltable.h"
 #include "report/cmdline.h"
 #include "report/json/json.h"
+#include "report/model/callgraph-text.h"
 #include "report/model/session.h"
 #include "report/stdio/sections.h"
 #include "report/stdio/stdio-estimate.h"
@@ -102,7 +103,7 @@ static int parse_call_graph(struct report_opts *o, const char *arg)
 {
 	char buf[128], *tok, *save = NULL, *end;
 
-	o->call_graph = 1 + CALLERS_CALLER;
+	o->call_graph = 1 + RM_CALLERS_CALLER;
 	if (!arg)
 		return 0;
 	if (strlen(arg) >= sizeof(buf))
@@ -110,9 +111,9 @@ static int parse_call_graph(struct report_opts *o, const char *arg)
 	strcpy(buf, arg);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "caller"))
-			o->call_graph = 1 + CALLERS_CALLER;
+			o->call_graph = 1 + RM_CALLERS_CALLER;
 		else if (!strcmp(tok, "callee"))
-			o->call_graph = 1 + CALLERS_CALLEE;
+			o->call_graph = 1 + RM_CALLERS_CALLEE;
 		else if (strcmp(tok, "graph") && strcmp(tok, "function") && strcmp(tok, "percent") &&
 			 (strtod(tok, &end), end == tok || *end))
 			return c2c_usage("--call-graph '%s': c2c-lite draws the graph with "
@@ -226,7 +227,7 @@ static int parse_opts(struct report_opts *o, int argc, char **argv)
  * draws the callchains a file has without being asked). */
 static int call_graph_mode(const struct report_opts *o)
 {
-	return o->call_graph < 0 ? 0 : o->call_graph ? o->call_graph : 1 + CALLERS_CALLEE;
+	return o->call_graph < 0 ? 0 : o->call_graph ? o->call_graph : 1 + RM_CALLERS_CALLEE;
 }
 
 static int print_pmu(const struct report_opts *o, struct report_session *s)
@@ -247,7 +248,7 @@ static int print_pmu(const struct report_opts *o, struct report_session *s)
 	stdio_section_print(stdout, rm_sections_get(s->sections, RM_SEC_HEADER), SIZE_MAX);
 	if (!o->stats && o->summary) {
 		size_t top = (size_t)o->summary;
-		struct summary_opts sm = { .top = top, .prefix = "# ", .map = o->map };
+		struct rm_summary_opts sm = { .top = top, .prefix = "# ", .map = o->map };
 
 		err = summary_print(stdout, s->m, s->fs, &sm);
 		if (!err && s->fs->nr)
@@ -322,7 +323,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { .display = -1, .coalesce = "iaddr",
 				 .keys = { CLTAB_CO_IADDR }, .nr_keys = 1,
-				 .summary = SUMMARY_DEFAULT_TOP };
+				 .summary = RM_SUMMARY_DEFAULT_TOP };
 	int ret = parse_opts(&o, argc, argv);
 
 	if (ret)

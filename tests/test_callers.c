@@ -1,5 +1,6 @@
-/* cmocka suite of report/aggregate/callers.c and report/stdio/callgraph.c: callchains interned
- * once, counted per row, and perf's callchain tree and graph built from hand-made chains (the
+/* cmocka suite of report/aggregate/callers.c and report/model/callgraph-text.c (printed by
+ * report/stdio/callgraph.c): callchains interned once, counted per row, and perf's callchain
+ * tree and graph (the same lines printed and listed) built from hand-made chains (the
  * layouts checked here are the ones perf 6.1 printed for c2c-gen's chains in
  * tests/e2e/report-callchain.sh). No maps: frames without a map compare by address. */
 #define _GNU_SOURCE
@@ -15,6 +16,7 @@
 #include "c2c/trace.h"
 #include "report/aggregate/callers.h"
 #include "report/stdio/callgraph.h"
+#include "tests/text-lines.h"
 
 #define U TRACE_CHAIN_CONTEXT_USER
 #define K TRACE_CHAIN_CONTEXT_KERNEL
@@ -72,9 +74,22 @@ static void test_callers_intern_and_rows(void **state)
 	callers_free(c);
 }
 
+/* The TUI lists the graph's lines as the text report prints them: the same text, a list row per
+ * printed line (the closing blank one too). */
+static void graph_lines(const struct callers *c, const struct callers_use *u, size_t k,
+			enum rm_callers_order order, uint64_t total, uint64_t parent,
+			const char *printed)
+{
+	struct text_lines j = { 0 };
+
+	rm_callgraph_text(c, u, k, order, total, parent, text_lines_put, &j);
+	assert_true(j.n > 1);
+	text_lines_check(&j, printed);
+}
+
 /* Rows of the graph printed for @chains (counts in @n), as text. */
 static char *graph(const uint64_t (*chains)[4], const uint32_t *n, size_t k,
-		   enum callers_order order, uint64_t total, uint64_t parent)
+		   enum rm_callers_order order, uint64_t total, uint64_t parent)
 {
 	struct callers *c = callers_new();
 	struct callers_use u[8];
@@ -91,6 +106,7 @@ static char *graph(const uint64_t (*chains)[4], const uint32_t *n, size_t k,
 	}
 	callgraph_fprint(f, c, u, k, order, total, parent);
 	fclose(f);
+	graph_lines(c, u, k, order, total, parent, buf);
 	callers_free(c);
 	return buf;
 }
@@ -102,7 +118,7 @@ static void test_callers_graph_callee(void **state)
 		{ U, 0x10, 0x20, 0x30 }, { U, 0x10, 0x20, 0x40 }, { U, 0x10, 0x50, 0 },
 	};
 	const uint32_t n[] = { 2, 1, 1 };
-	char *g = graph(ch, n, 3, CALLERS_CALLEE, 8, 4);
+	char *g = graph(ch, n, 3, RM_CALLERS_CALLEE, 8, 4);
 
 	(void)state;
 	assert_string_equal(g,
@@ -126,7 +142,7 @@ static void test_callers_graph_caller(void **state)
 	 * (address descending) */
 	const uint64_t ch[][4] = { { U, 0x10, 0x20, 0 }, { U, 0x10, 0x30, 0 } };
 	const uint32_t n[] = { 1, 1 };
-	char *g = graph(ch, n, 2, CALLERS_CALLER, 4, 3);
+	char *g = graph(ch, n, 2, RM_CALLERS_CALLER, 4, 3);
 
 	(void)state;
 	assert_string_equal(g,

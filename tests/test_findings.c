@@ -1,7 +1,8 @@
 /* Tests of the report model's findings on PMU data (report/model/): a real cacheline table fed
  * with samples of several threads, modelled, named as rm_name() would name a struct "g" of three
  * 8-byte members, judged and grouped; what unnamed memory is called (rm_name() without symbols);
- * the summary block (report/stdio/summary.c): --summary limits, prefix, lighter members. */
+ * the summary block (report/model/summary-text.c, printed by report/stdio/summary.c): --summary
+ * limits, prefix, lighter members, the same lines for the TUI. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include "report/model/findings.h"
 #include "report/resolve/symbols.h"
 #include "report/stdio/summary.h"
+#include "tests/text-lines.h"
 
 #define LH     ((uint64_t)DSRC_LVL_HIT << DSRC_LVL_SHIFT)
 #define L1     (DSRC_OP_LOAD | LH | (uint64_t)DSRC_LVL_L1 << DSRC_LVL_SHIFT)
@@ -628,7 +630,7 @@ static void test_findings_what(void **state)
 
 static char *print(struct fx *f, size_t top)
 {
-	struct summary_opts o = { .top = top, .prefix = "# " };
+	struct rm_summary_opts o = { .top = top, .prefix = "# " };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
@@ -728,6 +730,17 @@ static void test_findings_object_over_lines(void **state)
 	fx_close(&f);
 }
 
+/* g.a written by tid 1, g.b written and read (HITMs) by tid 2: @n samples of each, named and
+ * judged. */
+static void fx_false_g(struct fx *f, uint32_t n)
+{
+	fx_open(f);
+	add(f, 1, 0, 0x400100, DATA, ST, n);
+	add(f, 2, 1, 0x400200, DATA + 8, ST, n);
+	add(f, 2, 1, 0x400200, DATA + 8, HITM, n);
+	build(f, 1, 0);
+}
+
 static void test_findings_print(void **state)
 {
 	char *buf, *line, *save = NULL;
@@ -735,11 +748,7 @@ static void test_findings_print(void **state)
 
 	(void)state;
 	/* 15 samples: a guess, said so */
-	fx_open(&f);
-	add(&f, 1, 0, 0x400100, DATA, ST, 5);
-	add(&f, 2, 1, 0x400200, DATA + 8, ST, 5);
-	add(&f, 2, 1, 0x400200, DATA + 8, HITM, 5);
-	build(&f, 1, 0);
+	fx_false_g(&f, 5);
 	buf = print(&f, 5);
 	assert_non_null(strstr(buf, "# 1. g (struct s, 24 bytes): low confidence: 15 samples (looks "
 				    "like FALSE SHARING), 100.00% of Total HITMs"));
@@ -747,11 +756,7 @@ static void test_findings_print(void **state)
 	free(buf);
 	fx_close(&f);
 	/* 60: a verdict, with what it rests on */
-	fx_open(&f);
-	add(&f, 1, 0, 0x400100, DATA, ST, 20);
-	add(&f, 2, 1, 0x400200, DATA + 8, ST, 20);
-	add(&f, 2, 1, 0x400200, DATA + 8, HITM, 20);
-	build(&f, 1, 0);
+	fx_false_g(&f, 20);
 	buf = print(&f, 5);
 	assert_non_null(strstr(buf, "# c2c-lite summary: 1 finding on 1 contended cacheline (by "
 				    "Total HITMs)\n"));
@@ -768,7 +773,31 @@ static void test_findings_print(void **state)
 	fx_close(&f);
 }
 
-/* More than SUMMARY_MAX_MEMBERS members: the heaviest are printed, the rest counted. */
+/* The TUI lists the summary's lines as the text report prints them: the same text, a list row
+ * per printed line, none holding a newline (blank lines, the line map, the evidence included). */
+static void test_findings_summary_lines(void **state)
+{
+	struct rm_summary_opts o = { .top = 5, .prefix = "  ", .say_none = 1, .map = 1 };
+	struct text_lines j = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	struct fx f;
+	FILE *m;
+
+	(void)state;
+	fx_false_g(&f, 20);
+	m = open_memstream(&buf, &len);
+	assert_int_equal(summary_print(m, f.rm, f.fs, &o), 0);
+	fclose(m);
+	rm_summary_text(f.rm, f.fs, &o, text_lines_put, &j);
+	assert_non_null(strstr(j.s, "\n\n  1. g (struct s, 24 bytes): FALSE SHARING"));
+	assert_non_null(strstr(j.s, "\n    line map of 0x600000:\n"));
+	text_lines_check(&j, buf);
+	free(buf);
+	fx_close(&f);
+}
+
+/* More than RM_SUMMARY_MAX_MEMBERS members: the heaviest are printed, the rest counted. */
 static void test_findings_cap(void **state)
 {
 	struct fx f;
@@ -971,6 +1000,7 @@ int main(void)
 		cmocka_unit_test(test_findings_top),
 		cmocka_unit_test(test_findings_object_over_lines),
 		cmocka_unit_test(test_findings_print),
+		cmocka_unit_test(test_findings_summary_lines),
 		cmocka_unit_test(test_findings_cap),
 		cmocka_unit_test(test_findings_diff),
 		cmocka_unit_test(test_findings_diff_workloads),

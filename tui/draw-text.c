@@ -12,10 +12,9 @@
 #include "c2c/watch.h"
 #include "c2c/xalloc.h"
 #include "report/model/attrib.h"
+#include "report/model/callgraph-text.h"
 #include "report/model/sections.h"
-#include "report/resolve/maps.h"
-#include "report/stdio/callgraph.h"
-#include "report/stdio/summary.h"
+#include "report/model/summary-text.h"
 #include "tui/draw-int.h"
 
 /* --- statistics -------------------------------------------------------------------------------- */
@@ -223,57 +222,45 @@ static size_t tui_estim_stats(const struct tui_model *m, size_t row, struct tui_
 	return n + tui_section_rows(run, row >= n ? row - n : SIZE_MAX, b, attr);
 }
 
-/* Split @buf (freed) into owned lines. */
-static size_t tui_split_lines(char *buf, char ***out)
-{
-	char *p, *nl, **lines = NULL;
-	size_t n = 0, cap = 0;
+/* The lines of a text builder (report/model/text.h), owned by the screen. */
+struct tui_lines {
+	char **line;
+	size_t n, cap;
+};
 
-	for (p = buf; p && *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl)
-			nl = p + strlen(p);
-		lines = xgrow(lines, &cap, n + 1, sizeof(*lines));
-		lines[n++] = xstrndup(p, (size_t)(nl - p));
-		if (!*nl)
-			break;
-	}
-	free(buf);
-	*out = lines;
-	return n;
+static void tui_put_line(void *ctx, const char *text)
+{
+	struct tui_lines *l = ctx;
+
+	l->line = xgrow(l->line, &l->cap, l->n + 1, sizeof(*l->line));
+	l->line[l->n++] = xstrdup(text);
 }
 
 size_t tui_findings_text(struct tui_model *m, char ***out)
 {
-	struct summary_opts o = { .top = 1000, .prefix = "", .say_none = 1, .map = 1 };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct rm_summary_opts o = { .top = 1000, .prefix = "", .say_none = 1, .map = 1 };
+	struct tui_lines l = { 0 };
 
-	if (f) {
-		summary_print(f, m->rm, m->fs, &o);
-		fclose(f);
-	}
-	return tui_split_lines(buf, out);
+	rm_summary_text(m->rm, m->fs, &o, tui_put_line, &l);
+	*out = l.line;
+	return l.n;
 }
 
 size_t tui_callers_text(const struct tui_model *m, const struct rm_line *l, const struct rm_row *r,
 			char ***out)
 {
-	uint64_t total = callgraph_line_samples(l), own = callgraph_row_samples(r);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	uint64_t total = rm_callgraph_line_samples(l), own = rm_callgraph_row_samples(r);
+	struct tui_lines tl = { 0 };
+	char *head = xasprintf("offset 0x%x, code 0x%llx %s: %llu samples with callchains, %.2f%% "
+			       "of the line's", r->disp_offset, (unsigned long long)r->code.ip,
+			       r->code.symbol ? r->code.symbol : "", (unsigned long long)own,
+			       total ? own * 100.0 / total : 0.0);
 
-	if (f) {
-		fprintf(f, "offset 0x%x, code 0x%llx %s: %llu samples with callchains, %.2f%% of "
-			"the line's\n", r->disp_offset, (unsigned long long)r->code.ip,
-			r->code.symbol ? r->code.symbol : "", (unsigned long long)own,
-			total ? own * 100.0 / total : 0.0);
-		callgraph_fprint_row(f, m->rm, l, r, CALLERS_CALLEE);
-		fclose(f);
-	}
-	return tui_split_lines(buf, out);
+	tui_put_line(&tl, head);
+	free(head);
+	rm_callgraph_row_text(m->rm, l, r, RM_CALLERS_CALLEE, tui_put_line, &tl);
+	*out = tl.line;
+	return tl.n;
 }
 
 static size_t tui_help_rows(void)

@@ -216,7 +216,7 @@ static void print_pareto_line(FILE *f, const struct rm_model *m, const struct rm
 		row_tail(f, r, o);
 		fputc('\n', f);
 		if (o->call_graph)
-			callgraph_fprint_row(f, m, l, r, (enum callers_order)(o->call_graph - 1));
+			callgraph_fprint_row(f, m, l, r, (enum rm_callers_order)(o->call_graph - 1));
 	}
 	print_confirm(f, l);
 	if (o->map) {
@@ -296,7 +296,7 @@ int stdio_estim_print(FILE *f, const struct rm_model *m, const struct rm_finding
 			print_pareto_line(f, m, &m->line[i], o);
 	}
 	if (o->summary) {
-		struct summary_opts so = { .top = o->summary, .prefix = "  ", .say_none = 1,
+		struct rm_summary_opts so = { .top = o->summary, .prefix = "  ", .say_none = 1,
 					   .map = o->map };
 
 		print_banner(f, "What to fix");

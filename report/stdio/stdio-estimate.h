@@ -21,7 +21,7 @@ struct stdio_estim_opts {
 	int no_data_names;          /* no Data column, no line names */
 	size_t summary;             /* findings explained (0: none) */
 	int map;                    /* --map: the line map of every line */
-	int call_graph;             /* callers under each row: 0 none, 1 + enum callers_order */
+	int call_graph;             /* callers under each row: 0 none, 1 + enum rm_callers_order */
 };
 
 /* Print the model @m of estimate table @e with its findings @fs. 0, or -EIO when writing

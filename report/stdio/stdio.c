@@ -235,7 +235,7 @@ static void print_rows(FILE *f, const struct rm_model *m, const struct rm_line *
 		r = e + 1;
 		if (o->call_graph && m->callers)
 			callgraph_fprint(f, m->callers, row->callers, row->nr_callers,
-					 (enum callers_order)(o->call_graph - 1),
+					 (enum rm_callers_order)(o->call_graph - 1),
 					 (uint64_t)l->v[RM_COL_SAMPLES],
 					 (uint64_t)row->v[RM_COL_SAMPLES]);
 	}

@@ -24,7 +24,7 @@ struct stdio_opts {
 	int nr_events;
 	/* callers under each Pareto row that has callchains (perf prints them whenever the data
 	 * has them: callee order by default, caller order with -g); 0: none */
-	int call_graph;             /* 0 none, 1 + enum callers_order */
+	int call_graph;             /* 0 none, 1 + enum rm_callers_order */
 	/* Data names (c2c-lite's addition to perf's Pareto; 0: perf 6.1's layout byte for byte):
 	 * what a line holds after its address in the line's heading, what a row touches in a
 	 * "Data" column after the last of perf's */
