@@ -14,7 +14,6 @@
 #include "c2c/log.h"
 #include "c2c/opt.h"
 #include "report/cmdline.h"
-#include "report/read/source.h"
 #include "tui/draw.h"
 #include "tui/srcfile.h"
 #include "tui/term.h"
@@ -263,7 +262,7 @@ int cmd_tui(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (!c.lo.input)
-		c.lo.input = source_default_input();
+		c.lo.input = rs_default_input();
 	setlocale(LC_ALL, "");
 	return tui_run(&c);
 }

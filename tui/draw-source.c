@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/aggregate/dsrc.h"
-#include "report/resolve/maps.h"
 #include "tui/draw-int.h"
 
 /* --- source ------------------------------------------------------------------------------------ */

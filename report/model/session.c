@@ -20,6 +20,11 @@
 
 #define RS_PROGRESS_EVERY 65536
 
+const char *rs_default_input(void)
+{
+	return source_default_input();
+}
+
 enum cltab_display rs_default_display(const struct trace_info *info)
 {
 	/* perf defaults to peer snoops on arm64 (c2c-semantics.md §5.1) */

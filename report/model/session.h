@@ -95,6 +95,9 @@ int rs_open(struct report_session **out, const struct rs_opts *o);
 void rs_remodel(struct report_session *s, enum cltab_display d);
 void rs_free(struct report_session *s);
 
+/* The input without -i: c2c-lite.data, or perf.data when only that one is here (said through the
+ * log hook), as perf c2c report reads. */
+const char *rs_default_input(void);
 /* The display mode perf uses by default for a trace (peer on arm64, else tot). */
 enum cltab_display rs_default_display(const struct trace_info *info);
 /* The kind of model a trace's backend gives. */
