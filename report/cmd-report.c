@@ -18,6 +18,7 @@
 #include "report/model/session.h"
 #include "report/stdio/sections.h"
 #include "report/stdio/stdio-estimate.h"
+#include "report/stdio/contend.h"
 #include "report/stdio/stdio.h"
 #include "report/stdio/summary.h"
 
@@ -254,6 +255,8 @@ static int print_pmu(const struct report_opts *o, struct report_session *s)
 		if (!err && s->fs->nr)
 			fputc('\n', stdout);
 		if (!err)
+			err = stdio_contend_print(stdout, s->m, s->contend, top, "# ");
+		if (!err)
 			err = stdio_section_print(stdout, rm_sections_get(s->sections,
 								       RM_SEC_TOPDOWN), top);
 		if (!err)
@@ -272,7 +275,8 @@ static int print_estimate(const struct report_opts *o, struct report_session *s)
 				       .full_symbols = o->full_symbols, .stats_only = o->stats,
 				       .no_data_names = o->no_data_names,
 				       .summary = (size_t)o->summary, .map = o->map,
-				       .call_graph = call_graph_mode(o) };
+				       .call_graph = call_graph_mode(o),
+				       .contend = s->contend };
 	int err = stdio_estim_print(stdout, s->m, s->fs, &po);
 
 	if (err || fflush(stdout))

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "report/diff/diff.h"
-#include "report/model/contend.h"
+#include "report/model/contend-text.h"
 #include "report/model/findings.h"
 #include "report/resolve/symbols.h"
 #include "report/stdio/summary.h"
@@ -765,7 +765,7 @@ static void test_findings_print(void **state)
 	assert_non_null(strstr(buf, "#   evidence: 60 samples (40 by tid 2, 20 by tid 1), 2 threads "
 				    "writing, 0 only reading; share 100.00% [83.89, 100.00] (95%)\n"));
 	assert_non_null(strstr(buf, "wb at w.c:20"));
-	assert_non_null(strstr(buf, "#   predicted gain: up to 100.00% of Total HITMs"));
+	assert_non_null(strstr(buf, "#   false sharing: 100.00% of Total HITMs; not a speedup forecast"));
 	/* every line is a comment line */
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		assert_true(!strcmp(line, "#") || !strncmp(line, "# ", 2));
@@ -954,6 +954,12 @@ static void test_contend_views(void **state)
 	assert_int_equal(p->nr_thread, 2);
 	assert_int_equal(p->verdict, RM_V_FALSE);
 	assert_true(p->cost == 7 && p->share == 100.0);     /* the HITMs of both: 4 + 3 */
+	{
+		char row[512];
+
+		rm_contend_pair_row(f.rm, p, row, sizeof(row));
+		assert_non_null(strstr(row, "100.00%  FALSE SHARING      1  wa <-> wb, by 2 threads"));
+	}
 	assert_int_equal(c->nr_type, 1);
 	tl = &c->type[0];
 	assert_string_equal(tl->type, "struct slot");
@@ -962,6 +968,12 @@ static void test_contend_views(void **state)
 	assert_int_equal(tl->nr_member, 2);
 	assert_int_equal(tl->nr_thread, 2);
 	assert_int_equal(tl->verdict, RM_V_FALSE);
+	{
+		char row[512];
+
+		rm_contend_type_row(f.rm, tl, row, sizeof(row));
+		assert_non_null(strstr(row, "struct slot, line 0 (bytes 0-63): 2 instances"));
+	}
 	rm_contend_free(c);
 	fx_close(&f);
 

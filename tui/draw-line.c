@@ -1,4 +1,4 @@
-/* One line: the findings panel (what the line holds, its verdict, the advice, the predicted gain,
+/* One line: the findings panel (what the line holds, its verdict, the advice, the false sharing's share,
  * who writes and reads which member), its line map, then its offset rows: the columns the
  * backend declares (for PMU data perf's Pareto: HITM and store shares of the line's totals,
  * cycles, records, CPUs), the code address, symbol, source line, the data touched, and for PMU
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "c2c/xalloc.h"
+#include "report/model/summary-text.h"
 #include "tui/draw-int.h"
 
 /* The data, symbol and Source:Line columns: as wide as their text, cut down to the first
@@ -103,10 +104,8 @@ size_t tui_line_panel(struct tui_model *m, const struct tui_view *v, const struc
 		panel_wrap(&p, "  evidence: ", w, v->cols - 1, 2);
 		panel_wrap(&p, "  advice: ", f->advice, v->cols - 1, 3);
 		if (f->verdict == RM_V_FALSE || f->verdict == RM_V_MIXED) {
-			snprintf(buf, sizeof(buf), "  predicted gain: up to %.2f%% of %s (an estimate: "
-				 "its false sharing%s)", f->gain, m->rm->cost_name,
-				 f->nr_line > 1 ? ", over all its lines" : "");
-			panel_add(&p, buf);
+			rm_gain_text(m->rm, f, w, sizeof(w));
+			panel_wrap(&p, "  ", w, v->cols - 1, 2);
 		}
 	} else {
 		panel_add(&p, "  advice: nothing to fix on this line");

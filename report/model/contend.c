@@ -279,6 +279,13 @@ static void build_pairs(const struct rm_model *m, struct rm_contend *c)
 		for (j = i + 1; j < hits.nr && same_pair(&h[i], &h[j]); j++)
 			;
 		fold_pair(m, vec_push(&pairs), h + i, j - i);
+		/* a pair whose touches cost nothing (two PMU stores: HITMs are loads') says
+		 * nothing a reader can weigh */
+		if (m->total_cost > 0 && ((struct rm_fn_pair *)pairs.a)[pairs.nr - 1].cost <= 0) {
+			free(((struct rm_fn_pair *)pairs.a)[pairs.nr - 1].line);
+			free(((struct rm_fn_pair *)pairs.a)[pairs.nr - 1].thread);
+			pairs.nr--;
+		}
 	}
 	if (pairs.nr)
 		qsort(pairs.a, pairs.nr, sizeof(struct rm_fn_pair), pair_cost_desc);

@@ -183,11 +183,24 @@ static void finding(struct rm_text *t, const struct rm_model *m, const struct rm
 	rm_text_addf(t, "%s  advice: %s%s", p, fd->ev.low ? "(if the guess holds) " : "", fd->advice);
 	rm_text_end(t);
 	if (fd->verdict == RM_V_FALSE || fd->verdict == RM_V_MIXED) {
-		rm_text_addf(t, "%s  predicted gain: up to %.2f%% of %s (an estimate: the %s on its "
-			     "false sharing)", p, fd->gain, cost,
-			     m->kind == RM_SOFT ? "sampled time" : m->cost_unit);
+		char g[256];
+
+		(void)cost;
+		rm_gain_text(m, fd, g, sizeof(g));
+		rm_text_addf(t, "%s  %s", p, g);
 		rm_text_end(t);
 	}
+}
+
+void rm_gain_text(const struct rm_model *m, const struct rm_finding *f, char *buf, size_t n)
+{
+	if (f->verdict != RM_V_FALSE && f->verdict != RM_V_MIXED) {
+		snprintf(buf, n, "%s", "");
+		return;
+	}
+	snprintf(buf, n, "false sharing: %.2f%% of %s%s; not a speedup forecast (measure the fix "
+		 "with c2c-lite diff)", f->gain, m->cost_name,
+		 f->nr_line > 1 ? " over its lines" : "");
 }
 
 struct map_ctx {

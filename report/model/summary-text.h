@@ -3,7 +3,7 @@
  * the soft and watch reports (report/stdio/summary.h prints them), the TUI's findings screen
  * (lists them). Each finding: its data object, verdict and share of the cost, the members of
  * its costliest line with who reads and writes them from which code, the advice and the
- * predicted gain.
+ * share of its false sharing (rm_gain_text()).
  *
  * Every line goes to the caller's put callback without its newline (report/model/text.h). */
 #ifndef C2C_REPORT_MODEL_SUMMARY_TEXT_H
@@ -31,6 +31,11 @@ void rm_summary_text(const struct rm_model *m, const struct rm_findings *fs,
 /* The line map of @l under its title, each line prefixed with @prefix. */
 void rm_summary_map_text(const struct rm_model *m, const struct rm_line *l, const char *prefix,
 			 rm_put_fn *put, void *ctx);
+
+/* The share of the cost on a finding's false sharing, worded as what it is: where the samples
+ * (HITMs, transfers) fell, not a forecast of the speedup, which the tests found unrelated to it
+ * (docs/gain.md); "" for a finding with no false part. */
+void rm_gain_text(const struct rm_model *m, const struct rm_finding *f, char *buf, size_t n);
 
 /* "writer_a at fs.c:12", "writer_a", "0x401136" */
 void rm_code_text(const struct rm_row *r, char *buf, size_t n);

@@ -11,6 +11,7 @@
 #include "c2c/soft.h"
 #include "report/model/attrib.h"
 #include "report/stdio/callgraph.h"
+#include "report/stdio/contend.h"
 #include "report/stdio/sections.h"
 #include "report/stdio/stdio-estimate.h"
 #include "report/stdio/summary.h"
@@ -301,6 +302,10 @@ int stdio_estim_print(FILE *f, const struct rm_model *m, const struct rm_finding
 
 		print_banner(f, "What to fix");
 		summary_print(f, m, fs, &so);
+		if (o->contend && (o->contend->nr_pair || o->contend->nr_type)) {
+			fputc('\n', f);
+			stdio_contend_print(f, m, o->contend, o->summary, "  ");
+		}
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "c2c/trace.h"
+#include "report/model/contend.h"
 #include "report/model/findings.h"
 #include "report/model/sections.h"
 
@@ -22,6 +23,7 @@ struct stdio_estim_opts {
 	size_t summary;             /* findings explained (0: none) */
 	int map;                    /* --map: the line map of every line */
 	int call_graph;             /* callers under each row: 0 none, 1 + enum rm_callers_order */
+	const struct rm_contend *contend;   /* contending functions, types (NULL: none) */
 };
 
 /* Print the model @m of estimate table @e with its findings @fs. 0, or -EIO when writing

@@ -86,7 +86,7 @@ expect "finding 1 names buf1" "$tmp/head" "# 1. buf1 (struct _buf, 16 bytes): FA
 expect "member buf1.a and its code" "$tmp/head" "buf1.a      30      40      30  rw fs-a/101                  writer_a at fs.c:$la"
 expect "member buf1.b and its code" "$tmp/head" "writer_b at fs.c:$lb"
 expect "false sharing advice" "$tmp/head" "#   advice: buf1.a (written by fs-a/101) and buf1.b (written by fs-b/102) share a 64-byte line: put them on separate lines (pad, or align each to 64 bytes: __attribute__((aligned(64))))"
-expect "predicted gain" "$tmp/head" "#   predicted gain: up to 75.00% of Total HITMs (an estimate: the HITMs on its false sharing)"
+expect "false sharing share" "$tmp/head" "#   false sharing: 75.00% of Total HITMs; not a speedup forecast (measure the fix with c2c-lite diff)"
 expect "finding 2 names counter" "$tmp/head" "# 2. counter (long int, 8 bytes): TRUE SHARING, 25.00% of Total HITMs, 1 line ($counter)"
 expect "true sharing advice" "$tmp/head" "#   advice: counter is written and read by 2 threads (fs-a/101, fs-b/102): the threads share these bytes: make them per-thread and combine, or batch updates"
 expect "true sharing code" "$tmp/head" "inc at fs.c:$li"

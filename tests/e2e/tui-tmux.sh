@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Drives `c2c-lite tui` inside a detached tmux server on PMU, soft and watch traces: the first
 # screen shows the hottest line with what it holds and its verdict; a line shows the findings
-# (verdict, advice, predicted gain, who writes what), its line map and its rows; the sort menu,
+# (verdict, advice, the false sharing's share, who writes what), its line map and its rows; the sort menu,
 # display modes and coalescing, search over the visible text, shrinking the window to 80x24 and
 # back, the help, statistics and findings screens; the statistics of a trace with region markers
 # and AMD uncore counts show both as the text report does; quits, and checks the terminal is restored
@@ -76,7 +76,7 @@ keys d
 wait_for "Cacheline 0x2001040"
 wait_for "heap of pid 4242: FALSE SHARING, 89.07% of Total HITMs, 2 threads"
 wait_for "advice: offset 0x0 (written by worker-a/4243) and offset 0x8 (written by worker-b/4244)"
-wait_for "predicted gain: up to 89.07% of Total HITMs"
+wait_for "false sharing: 89.07% of Total HITMs"
 screen | grep -E '^  4243 worker-a x\.{63}$' >/dev/null || fail "line map row of worker-a"
 screen | grep -E '^  4244 worker-b \.{8}x\.{55}$' >/dev/null || fail "line map row of worker-b"
 # the rows: what they touch and from where first, then perf's shares
