@@ -50,56 +50,64 @@ void rm_contend_type_row(const struct rm_model *m, const struct rm_type_line *t,
 		 (unsigned long long)t->nr_inst, t->nr_inst == 1 ? "" : "s", mem, thr);
 }
 
-static void table(rm_put_fn *put, void *ctx, const char *title, const char *head)
+/* A view's table: @title and @head, then rows @row(0..) of the @top first (0: all) of @nr. */
+static void table(const struct rm_model *m, const struct rm_contend *c, size_t nr, size_t top,
+		  const char *title, const char *head,
+		  void (*row)(const struct rm_model *m, const struct rm_contend *c, size_t i,
+			      char *buf, size_t n),
+		  rm_put_fn *put, void *ctx)
 {
+	char buf[1024];
+	size_t i, n = top && top < nr ? top : nr;
+
 	put(ctx, title);
 	put(ctx, head);
+	for (i = 0; i < n; i++) {
+		row(m, c, i, buf, sizeof(buf));
+		put(ctx, buf);
+	}
+	if (n < nr) {
+		snprintf(buf, sizeof(buf), "  (%zu more)", nr - n);
+		put(ctx, buf);
+	}
+}
+
+static void pair_row(const struct rm_model *m, const struct rm_contend *c, size_t i, char *buf,
+		     size_t n)
+{
+	rm_contend_pair_row(m, &c->pair[i], buf, n);
+}
+
+static void type_row(const struct rm_model *m, const struct rm_contend *c, size_t i, char *buf,
+		     size_t n)
+{
+	rm_contend_type_row(m, &c->type[i], buf, n);
 }
 
 void rm_contend_pairs_text(const struct rm_model *m, const struct rm_contend *c, size_t top,
 			   rm_put_fn *put, void *ctx)
 {
-	char buf[1024];
-	size_t i, n = c ? c->nr_pair : 0;
+	char title[256];
 
-	if (!n)
+	if (!c || !c->nr_pair)
 		return;
-	if (top && top < n)
-		n = top;
-	snprintf(buf, sizeof(buf), "Contending functions: %zu pair%s whose threads touch the same "
-		 "contended lines, one writing (share of %s; a function counts in each of its "
+	snprintf(title, sizeof(title), "Contending functions: %zu pair%s whose threads touch the "
+		 "same contended lines, one writing (share of %s; a function counts in each of its "
 		 "pairs)", c->nr_pair, c->nr_pair == 1 ? "" : "s", m->cost_name);
-	table(put, ctx, buf, "   Share  Verdict        Lines  Functions");
-	for (i = 0; i < n; i++) {
-		rm_contend_pair_row(m, &c->pair[i], buf, sizeof(buf));
-		put(ctx, buf);
-	}
-	if (n < c->nr_pair) {
-		snprintf(buf, sizeof(buf), "  (%zu more)", c->nr_pair - n);
-		put(ctx, buf);
-	}
+	table(m, c, c->nr_pair, top, title, "   Share  Verdict        Lines  Functions", pair_row,
+	      put, ctx);
 }
 
 void rm_contend_types_text(const struct rm_model *m, const struct rm_contend *c, size_t top,
 			   rm_put_fn *put, void *ctx)
 {
-	char buf[1024];
-	size_t i, n = c ? c->nr_type : 0;
+	char title[256];
 
-	if (!n)
+	if (!c || !c->nr_type)
 		return;
-	if (top && top < n)
-		n = top;
-	snprintf(buf, sizeof(buf), "Contention by data type: %zu line%s of types, every instance "
-		 "pooled (share of %s)", c->nr_type, c->nr_type == 1 ? "" : "s", m->cost_name);
-	table(put, ctx, buf, "   Share  Verdict        Type and its line: instances, members; "
-	      "threads");
-	for (i = 0; i < n; i++) {
-		rm_contend_type_row(m, &c->type[i], buf, sizeof(buf));
-		put(ctx, buf);
-	}
-	if (n < c->nr_type) {
-		snprintf(buf, sizeof(buf), "  (%zu more)", c->nr_type - n);
-		put(ctx, buf);
-	}
+	snprintf(title, sizeof(title), "Contention by data type: %zu line%s of types, every "
+		 "instance pooled (share of %s)", c->nr_type, c->nr_type == 1 ? "" : "s",
+		 m->cost_name);
+	table(m, c, c->nr_type, top, title, "   Share  Verdict        Type and its line: "
+	      "instances, members; threads", type_row, put, ctx);
 }
