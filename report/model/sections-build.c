@@ -297,6 +297,15 @@ void rm_sec_header(struct rm_sections *ss, const struct rm_header_in *in)
 		rm_section_text(sec, 0, 0, "TopDown by time: %s (%llu readings)", how,
 				(unsigned long long)tdt_stats(in->tdt)->readings);
 	}
+	if (in->run) {
+		char ex[64];
+
+		c2c_run_exit_text(in->run, ex, sizeof(ex));
+		rm_section_text(sec, 0, 0, "workload: %.3f s wall, %.3f s CPU (%.3f user, %.3f "
+				"system), %s", (double)in->run->wall_ns / 1e9,
+				(double)(in->run->user_ns + in->run->sys_ns) / 1e9,
+				(double)in->run->user_ns / 1e9, (double)in->run->sys_ns / 1e9, ex);
+	}
 	if (in->phys)
 		rm_section_text(sec, 0, 0, "lines by physical address (--phys): the %s column is "
 				"physical, names are those of the first process seen there",
@@ -423,7 +432,8 @@ struct rm_sections *rs_sections_build(const struct report_session *s)
 	struct td_agg_sym_ctx tctx = { .maps = s->maps, .sym = s->sym };
 	struct rm_header_in h = { .path = source_path(s->src), .info = s->info, .kind = s->kind,
 				  .counts = s->t ? cltab_counts(s->t) : NULL, .tdt = s->tdt,
-				  .phys = s->opts.phys, .truncated = s->truncated };
+				  .phys = s->opts.phys, .truncated = s->truncated,
+				  .run = s->have_run ? &s->run : NULL };
 
 	rm_sec_header(ss, &h);
 	rm_sec_regions(ss, s->rg);

@@ -6,6 +6,7 @@
 #ifndef C2C_REPORT_MODEL_SECTIONS_BUILD_H
 #define C2C_REPORT_MODEL_SECTIONS_BUILD_H
 
+#include "c2c/run.h"
 #include "c2c/uncore.h"
 #include "c2c/watch.h"
 #include "report/aggregate/cltable.h"
@@ -36,6 +37,7 @@ struct rm_header_in {
 	const struct tdt *tdt;               /* PMU: TopDown by time, NULL: none */
 	int phys;                            /* lines by physical address */
 	int truncated;                       /* the input ended early */
+	const struct c2c_run *run;           /* the workload's run (trace 1.8), NULL: none */
 };
 /* The run header: input, host, command line, events and counts (PMU), warnings. */
 void rm_sec_header(struct rm_sections *ss, const struct rm_header_in *in);
