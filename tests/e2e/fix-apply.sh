@@ -49,8 +49,15 @@ check() {
 	mkdir -p "$d"
 	cp examples/pin.h examples/work.h "$d/"
 	if [ -f "$tmp/$src" ]; then cp "$tmp/$src" "$d/"; else cp "examples/$src" "$d/"; fi
-	build "$d" "$src" && record "$d" before.c2c || return
-	n=$(false_on "$d/before.c2c" "$obj")
+	build "$d" "$src" || return
+	# the witness is the fix, not the sampling: a run whose threads shared one CPU of a loaded
+	# machine (no transfer could happen) is recorded again, up to three times
+	for try in 1 2 3; do
+		record "$d" before.c2c || return
+		n=$(false_on "$d/before.c2c" "$obj")
+		[ "${n:-0}" -ge 1 ] && break
+		echo "$src: no false-sharing finding on '$obj' in recording $try before the fix"
+	done
 	[ "${n:-0}" -ge 1 ] || { bad "$src" "no false-sharing finding on '$obj' before the fix"; return; }
 	(cd "$d" && "$C2C" fix -i before.c2c --dry-run >dry.txt 2>&1) || { bad "$src" "fix --dry-run failed"; return; }
 	grep -q "^$src:[0-9]*: align " "$d/dry.txt" || { bad "$src" "--dry-run lists no change: $(cat "$d/dry.txt")"; return; }
