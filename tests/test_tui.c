@@ -1032,6 +1032,33 @@ static void test_tui_soft(void **state)
 	fx_free(f);
 }
 
+/* F: the contending functions and data types; Enter on a pair lists its lines alone, q shows
+ * every line again (and does not quit). */
+static void test_tui_view_contend(void **state)
+{
+	struct fx *f = *state;
+	const struct rm_contend *c = f->m->contend;
+	size_t all = f->v.nr_line;
+
+	assert_non_null(c);
+	assert_true(c->nr_pair > 0);
+	assert_int_equal(KEYS(f, 'F'), TUI_RES_REDRAW);
+	assert_int_equal(tui_view_screen(&f->v), TUI_SCR_CONTEND);
+	assert_int_equal(f->v.pair0, 2);
+	assert_int_equal(f->v.text.sel, f->v.pair0);
+	assert_non_null(strstr(f->v.text_lines[0], "Contending functions"));
+	assert_int_equal(KEYS(f, TUI_KEY_ENTER), TUI_RES_REDRAW);
+	assert_int_equal(tui_view_screen(&f->v), TUI_SCR_LIST);
+	assert_non_null(f->v.filter);
+	assert_int_equal(f->v.nr_line, c->pair[0].nr_line);
+	assert_int_equal(f->m->rm->line[f->v.order[0]].index, f->m->rm->line[c->pair[0].line[0]].index);
+	assert_non_null(strstr(f->v.msg, "(q: all lines)"));
+	assert_int_equal(KEYS(f, 'q'), TUI_RES_REDRAW);
+	assert_null(f->v.filter);
+	assert_int_equal(f->v.nr_line, all);
+	assert_int_equal(KEYS(f, 'q'), TUI_RES_QUIT);
+}
+
 /* Printer @print's output, as a string to free. */
 static char *printed(int (*print)(FILE *f, void *ctx), void *ctx)
 {
@@ -1275,6 +1302,7 @@ int main(void)
 		cmocka_unit_test(test_tui_soft),
 		cmocka_unit_test(test_tui_soft_warning),
 		cmocka_unit_test(test_model_column_in_every_printer),
+		cmocka_unit_test_setup_teardown(test_tui_view_contend, setup, teardown),
 		cmocka_unit_test(test_tui_load_progress),
 		cmocka_unit_test(test_tui_load_errors),
 	};

@@ -129,14 +129,16 @@ void tui_draw_list(struct tui_ctx *c)
 	int h = tui_view_body_rows(v, TUI_SCR_LIST), r, w;
 
 	if (m->kind == RM_PMU)
-		tui_rowf(c, 0, TUI_ATTR_TITLE, " %s (%zu entries, sorted on %s)  display %s  "
+		tui_rowf(c, 0, TUI_ATTR_TITLE, " %s (%zu entries, sorted on %s)%s%s  display %s  "
 			 "coalesce %s  %s", tui_list_title(m), v->nr_line,
-			 tui_sort_name(m, v->sort), rm_display_key(m->rm->display),
+			 tui_sort_name(m, v->sort), v->filter ? ", lines of " : "",
+			 v->filter ? v->filter_name : "", rm_display_key(m->rm->display),
 			 v->coalesce_name, m->path ? m->path : "");
 	else
-		tui_rowf(c, 0, TUI_ATTR_TITLE, " %s (%zu %sline%s, sorted on %s)  %s",
+		tui_rowf(c, 0, TUI_ATTR_TITLE, " %s (%zu %sline%s, sorted on %s)%s%s  %s",
 			 tui_list_title(m), v->nr_line, m->rm->nr_line < m->rm->nr_all_lines ?
 			 "contended " : "", v->nr_line == 1 ? "" : "s", tui_sort_name(m, v->sort),
+			 v->filter ? ", lines of " : "", v->filter ? v->filter_name : "",
 			 m->path ? m->path : "");
 	w = tui_view_warn_rows(v);
 	if (w) {

@@ -14,6 +14,7 @@
 #include "report/model/attrib.h"
 #include "report/model/callgraph-text.h"
 #include "report/model/sections.h"
+#include "report/model/contend-text.h"
 #include "report/model/summary-text.h"
 #include "tui/draw-int.h"
 
@@ -246,6 +247,29 @@ size_t tui_findings_text(struct tui_model *m, char ***out)
 	return l.n;
 }
 
+size_t tui_contend_text(const struct tui_model *m, char ***out, size_t *pair0, size_t *type0)
+{
+	const struct rm_contend *c = m->contend;
+	struct tui_lines l = { 0 };
+
+	*pair0 = *type0 = SIZE_MAX;
+	if (c && c->nr_pair) {
+		*pair0 = 2;                              /* after the title and the header */
+		rm_contend_pairs_text(m->rm, c, 0, tui_put_line, &l);
+	}
+	if (c && c->nr_type) {
+		if (l.n)
+			tui_put_line(&l, "");
+		*type0 = l.n + 2;
+		rm_contend_types_text(m->rm, c, 0, tui_put_line, &l);
+	}
+	if (!l.n)
+		tui_put_line(&l, "no contended line is touched from two functions' threads or by "
+			     "a typed instance");
+	*out = l.line;
+	return l.n;
+}
+
 size_t tui_callers_text(const struct tui_model *m, const struct rm_line *l, const struct rm_row *r,
 			char ***out)
 {
@@ -289,6 +313,7 @@ size_t tui_text_rows(struct tui_model *m, const struct tui_view *v, enum tui_scr
 		return tui_head_rows(m) + n;
 	case TUI_SCR_FINDINGS:
 	case TUI_SCR_CALLERS:
+	case TUI_SCR_CONTEND:
 		return v->nr_text;
 	case TUI_SCR_SORT:
 		return tui_sort_keys(m, keys);
@@ -352,6 +377,8 @@ static const char *tui_text_title(enum tui_screen_id s)
 	case TUI_SCR_STATS: return " Statistics";
 	case TUI_SCR_FINDINGS: return " Findings: what to fix";
 	case TUI_SCR_CALLERS: return " Callers of the row, callee first (Esc back)";
+	case TUI_SCR_CONTEND: return " Contending functions and data types (Enter: the row's lines "
+				    "in the list)";
 	case TUI_SCR_SORT: return " Order the cacheline list by (Enter picks, Esc keeps the order)";
 	default: return " Keys";
 	}
@@ -381,6 +408,10 @@ void tui_draw_text(struct tui_ctx *c, enum tui_screen_id s)
 			case TUI_SCR_FINDINGS:
 			case TUI_SCR_CALLERS:
 				tui_bufaddf(&c->b, " %s", v->text_lines[row]);
+				break;
+			case TUI_SCR_CONTEND:
+				tui_bufaddf(&c->b, " %s", v->text_lines[row]);
+				a = row == l->sel ? TUI_ATTR_SELECT : TUI_ATTR_NORMAL;
 				break;
 			case TUI_SCR_SORT:
 				if (row < nk)

@@ -186,6 +186,7 @@ void tui_draw(struct tui_screen *s, struct tui_model *m, const struct tui_view *
 	case TUI_SCR_FINDINGS:
 	case TUI_SCR_SORT:
 	case TUI_SCR_CALLERS:
+	case TUI_SCR_CONTEND:
 		tui_draw_text(&c, tui_view_screen(v));
 		break;
 	}

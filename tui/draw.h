@@ -63,6 +63,9 @@ size_t tui_line_panel(struct tui_model *m, const struct tui_view *v, const struc
 		      char ***out);
 /* The findings as the text report prints them, one string per line (owned by the caller). */
 size_t tui_findings_text(struct tui_model *m, char ***out);
+/* The contend screen's lines (report/model/contend-text.h): the pairs of functions from row
+ * *pair0, the type lines from *type0 (SIZE_MAX: none). */
+size_t tui_contend_text(const struct tui_model *m, char ***out, size_t *pair0, size_t *type0);
 /* The callers of row @r of line @l as perf's graph (callee first), percentages of the line's
  * samples with callchains, one string per screen row (owned by the caller). */
 size_t tui_callers_text(const struct tui_model *m, const struct rm_line *l, const struct rm_row *r,

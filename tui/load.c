@@ -18,6 +18,7 @@ static void tui_model_sync(struct tui_model *m)
 	m->kind = s->kind;
 	m->rm = s->m;
 	m->fs = s->fs;
+	m->contend = s->contend;
 	m->t = s->t;
 	m->e = s->e;
 	m->info = s->info;

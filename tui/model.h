@@ -36,6 +36,7 @@ struct tui_model {
 	enum rm_kind kind;
 	const struct rm_model *rm;
 	const struct rm_findings *fs;
+	const struct rm_contend *contend; /* contending functions, types; NULL: none */
 	const struct cltab *t;            /* PMU: the table (node figures, statistics) */
 	const struct estim *e;            /* soft, watch: the table (statistics) */
 	const struct trace_info *info;    /* NULL for a wrapped model */

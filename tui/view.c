@@ -144,6 +144,17 @@ static void tui_view_order(struct tui_view *v, struct tui_model *m)
 	for (i = 0; i < v->nr_line; i++)
 		v->order[i] = (uint32_t)i;
 	qsort_r(v->order, v->nr_line, sizeof(*v->order), tui_line_cmp, &arg);
+	if (v->filter) {   /* a contend row's lines only */
+		size_t k = 0, j;
+
+		for (i = 0; i < v->nr_line; i++)
+			for (j = 0; j < v->nr_filter; j++)
+				if (v->filter[j] == v->order[i]) {
+					v->order[k++] = v->order[i];
+					break;
+				}
+		v->nr_line = k;
+	}
 	tui_list_layout(m, v);
 }
 
@@ -255,6 +266,7 @@ void tui_view_release(struct tui_view *v)
 	tui_free_lines(v->src_text, v->nr_src);
 	tui_free_lines(v->text_lines, v->nr_text);
 	free(v->src_file);
+	free(v->filter);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -276,6 +288,10 @@ static void tui_view_reorder(struct tui_view *v, struct tui_model *m)
 {
 	int i, n = 0;
 
+	/* another model (display mode, coalescing): its line indexes are not the filter's */
+	free(v->filter);
+	v->filter = NULL;
+	v->nr_filter = 0;
 	tui_view_order(v, m);
 	tui_list_reset(&v->list, v->nr_line);
 	v->detail.sel = 0;
@@ -347,6 +363,7 @@ static int tui_match_row(struct tui_view *v, struct tui_model *m, size_t row)
 		return v->src_text[row] && strcasestr(v->src_text[row], v->last);
 	case TUI_SCR_FINDINGS:
 	case TUI_SCR_CALLERS:
+	case TUI_SCR_CONTEND:
 		return v->text_lines[row] && strcasestr(v->text_lines[row], v->last);
 	default:
 		return 0;
@@ -360,7 +377,7 @@ static int tui_searchable(const struct tui_view *v)
 {
 	switch (tui_view_screen(v)) {
 	case TUI_SCR_LIST: case TUI_SCR_LINE: case TUI_SCR_SOURCE: case TUI_SCR_FINDINGS:
-	case TUI_SCR_CALLERS:
+	case TUI_SCR_CALLERS: case TUI_SCR_CONTEND:
 		return 1;
 	default:
 		return 0;
@@ -436,6 +453,7 @@ enum tui_action {
 	TUI_ACT_BACK, TUI_ACT_QUIT_OR_BACK, TUI_ACT_SEARCH, TUI_ACT_NEXT, TUI_ACT_PREV,
 	TUI_ACT_SORT_MENU, TUI_ACT_DISPLAY, TUI_ACT_COALESCE, TUI_ACT_NODE, TUI_ACT_FULL,
 	TUI_ACT_MAP, TUI_ACT_HELP, TUI_ACT_STATS, TUI_ACT_FINDINGS, TUI_ACT_REDRAW, TUI_ACT_CALLERS,
+	TUI_ACT_CONTEND,
 };
 
 /* The key bindings; tui/draw-text.c prints the help screen from the same table. */
@@ -484,6 +502,8 @@ const struct tui_binding tui_bindings[] = {
 	  "the file)", TUI_ACT_COALESCE },
 	{ 'f', "f", TUI_ON_ALL, "the findings: what to fix, as the text report says it",
 	  TUI_ACT_FINDINGS },
+	{ 'F', "F", TUI_ON_LIST | TUI_ON_LINE, "contending functions and data types (Enter lists "
+	  "a row's lines; q all lines again)", TUI_ACT_CONTEND },
 	{ 't', "t", TUI_ON_ALL, "statistics", TUI_ACT_STATS },
 	{ '?', "?, h", TUI_ON_ALL, "this help", TUI_ACT_HELP },
 	{ 'h', NULL, TUI_ON_ALL, NULL, TUI_ACT_HELP },
@@ -598,6 +618,71 @@ static enum tui_result tui_callers(struct tui_view *v, struct tui_model *m)
 	return TUI_RES_REDRAW;
 }
 
+/* The contend screen: its lines, the selection on its first pair (or type line). */
+static enum tui_result tui_contend(struct tui_view *v, struct tui_model *m)
+{
+	tui_free_lines(v->text_lines, v->nr_text);
+	v->nr_text = tui_contend_text(m, &v->text_lines, &v->pair0, &v->type0);
+	tui_view_push(v, TUI_SCR_CONTEND);
+	tui_list_reset(&v->text, v->nr_text);
+	v->text.sel = v->pair0 != SIZE_MAX ? v->pair0 : v->type0 != SIZE_MAX ? v->type0 : 0;
+	tui_list_fit(&v->text, tui_view_body_rows(v, TUI_SCR_CONTEND));
+	return TUI_RES_REDRAW;
+}
+
+static void tui_filter_set(struct tui_view *v, const uint32_t *line, size_t nr, const char *what)
+{
+	free(v->filter);
+	v->filter = xcalloc(nr ? nr : 1, sizeof(*v->filter));
+	memcpy(v->filter, line, nr * sizeof(*line));
+	v->nr_filter = nr;
+	snprintf(v->filter_name, sizeof(v->filter_name), "%s", what);
+}
+
+/* Enter on a pair of functions or a type line: the list shows its lines alone. */
+static enum tui_result tui_contend_pick(struct tui_view *v, struct tui_model *m)
+{
+	const struct rm_contend *c = m->contend;
+	size_t r = v->text.sel;
+	char a[128], b[128], what[256];
+
+	if (c && v->pair0 != SIZE_MAX && r >= v->pair0 && r < v->pair0 + c->nr_pair) {
+		const struct rm_fn_pair *p = &c->pair[r - v->pair0];
+
+		rm_fn_text(&p->fn[0], a, sizeof(a));
+		rm_fn_text(&p->fn[1], b, sizeof(b));
+		snprintf(what, sizeof(what), p->self ? "%s across threads" : "%s <-> %s", a, b);
+		tui_filter_set(v, p->line, p->nr_line, what);
+	} else if (c && v->type0 != SIZE_MAX && r >= v->type0 && r < v->type0 + c->nr_type) {
+		const struct rm_type_line *t = &c->type[r - v->type0];
+
+		snprintf(what, sizeof(what), "%s, line %u", t->type, t->index);
+		tui_filter_set(v, t->line, t->nr_line, what);
+	} else {
+		return TUI_RES_NONE;
+	}
+	v->depth = 1;                 /* back to the list, showing the row's lines */
+	v->hscroll = 0;
+	tui_view_order(v, m);
+	tui_list_reset(&v->list, v->nr_line);
+	snprintf(v->msg, sizeof(v->msg), "%zu line%s of %.200s (q: all lines)", v->nr_line,
+		 v->nr_line == 1 ? "" : "s", v->filter_name);
+	return TUI_RES_REDRAW;
+}
+
+/* q on a list that shows a contend row's lines: all lines again. */
+static enum tui_result tui_filter_clear(struct tui_view *v, struct tui_model *m)
+{
+	free(v->filter);
+	v->filter = NULL;
+	v->nr_filter = 0;
+	v->filter_name[0] = '\0';
+	tui_view_order(v, m);
+	tui_list_reset(&v->list, v->nr_line);
+	snprintf(v->msg, sizeof(v->msg), "all %zu lines", v->nr_line);
+	return TUI_RES_REDRAW;
+}
+
 static enum tui_result tui_open(struct tui_view *v, struct tui_model *m)
 {
 	const struct rm_row *r;
@@ -608,6 +693,7 @@ static enum tui_result tui_open(struct tui_view *v, struct tui_model *m)
 		r = tui_view_row(v, m);
 		return r && r->nr_callers ? tui_callers(v, m) : tui_source(v, m);
 	case TUI_SCR_SORT: return tui_sort_pick(v, m);
+	case TUI_SCR_CONTEND: return tui_contend_pick(v, m);
 	default: return TUI_RES_NONE;
 	}
 }
@@ -689,7 +775,10 @@ static enum tui_result tui_act(struct tui_view *v, struct tui_model *m, enum tui
 	case TUI_ACT_SOURCE: return tui_source(v, m);
 	case TUI_ACT_CALLERS: return tui_callers(v, m);
 	case TUI_ACT_BACK: return tui_back(v);
-	case TUI_ACT_QUIT_OR_BACK: return v->depth > 1 ? tui_back(v) : TUI_RES_QUIT;
+	case TUI_ACT_QUIT_OR_BACK:
+		if (v->depth > 1)
+			return tui_back(v);
+		return v->filter ? tui_filter_clear(v, m) : TUI_RES_QUIT;
 	case TUI_ACT_SEARCH:
 		v->prompt = 1;
 		v->qlen = 0;
@@ -723,6 +812,7 @@ static enum tui_result tui_act(struct tui_view *v, struct tui_model *m, enum tui
 	case TUI_ACT_HELP: return tui_text_screen(v, m, TUI_SCR_HELP);
 	case TUI_ACT_STATS: return tui_text_screen(v, m, TUI_SCR_STATS);
 	case TUI_ACT_FINDINGS: return tui_text_screen(v, m, TUI_SCR_FINDINGS);
+	case TUI_ACT_CONTEND: return tui_contend(v, m);
 	case TUI_ACT_REDRAW: return TUI_RES_REDRAW;
 	}
 	return TUI_RES_NONE;

@@ -11,8 +11,8 @@
  * q quits; in a line n cycles the node info, s toggles full symbols, a shows the source of the
  * selected row (perf's annotate), q goes back; ? is help everywhere. Our own keys take letters
  * perf leaves free: / search (F3 or Ctrl-N next, Shift-F3 or Ctrl-P previous), o sort by a
- * column chosen from a menu, m display mode, c coalescing, f findings, v line map, t
- * statistics. */
+ * column chosen from a menu, m display mode, c coalescing, f findings, F contending
+ * functions and data types, v line map, t statistics. */
 #ifndef C2C_TUI_VIEW_H
 #define C2C_TUI_VIEW_H
 
@@ -44,6 +44,7 @@ enum tui_screen_id {
 	TUI_SCR_FINDINGS,  /* the findings, as the text report gives them */
 	TUI_SCR_SORT,      /* the sort-column menu */
 	TUI_SCR_CALLERS,   /* a row's callers: perf's call graph */
+	TUI_SCR_CONTEND,   /* contending functions and data types: a row opens its lines */
 };
 
 enum tui_result {
@@ -108,6 +109,13 @@ struct tui_view {
 	struct tui_list text;
 	char **text_lines;                 /* the findings text, built when shown */
 	size_t nr_text;
+	/* the contend screen's rows (in text_lines): its pairs from row pair0, its type lines from
+	 * row type0 */
+	size_t pair0, type0;
+	/* the list shows only these lines (a contend row's), NULL: all; q shows all again */
+	uint32_t *filter;
+	size_t nr_filter;
+	char filter_name[256];
 	/* the sort menu */
 	struct tui_list menu;
 	/* search */
