@@ -491,11 +491,13 @@ char *fix_diff(const struct fix_set *s)
 	struct fix_buf b = {0};
 
 	fix_buf_add(&b, "%s", "");
-	qsort(s->file, s->nr_file, sizeof(*s->file), file_cmp);
+	if (s->nr_file)   /* qsort takes no NULL, even for nothing */
+		qsort(s->file, s->nr_file, sizeof(*s->file), file_cmp);
 	for (size_t i = 0; i < s->nr_file; i++) {
 		struct fix_file *f = &s->file[i];
 
-		qsort(f->e, f->nr, sizeof(*f->e), edit_cmp);
+		if (f->nr)
+			qsort(f->e, f->nr, sizeof(*f->e), edit_cmp);
 		fix_udiff(&b, f->rel, f->text, f->e, f->nr);
 	}
 	return b.p;

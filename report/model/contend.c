@@ -212,6 +212,8 @@ static void line_pairs(const struct rm_model *m, uint32_t li, struct vec *uses, 
 	}
 	/* the pair's cost on this line, on the first of its hits */
 	h = hits->a;
+	if (hits->nr == first)
+		return;   /* no pair here (and no array yet: qsort takes no NULL) */
 	qsort(h + first, hits->nr - first, sizeof(*h), hit_cmp);
 	for (i = first; i < hits->nr; i++) {
 		if (i > first && !hit_cmp(&h[i], &h[i - 1]))
